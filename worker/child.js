@@ -1,0 +1,214 @@
+'use strict';
+// Entry point of the worker: runs INSIDE the runtime under test (Node 4 to current), started by the
+// host as `node [cell flags] worker/child.js '<json request>'` with a pipe on fd 3 for reports.
+// Modes:
+//   list  describe a suite (name, params, benchmarks, minimum runtimes) for the host's plan
+//   run   measure one benchmark and report samples, calibration and memory
+//   once  call one benchmark once and report its value (used by tests to check what suites compute)
+// Must not require anything from cli/ (host side, modern syntax).
+var channel = require('./channel');
+var suiteLoader = require('./suite-loader');
+var sampler = require('./sampler');
+var metrics = require('./metrics');
+var clock = require('./clock');
+
+function runtimeInfo() {
+  return {
+    node: process.version.replace(/^v/, ''),
+    v8: process.versions.v8,
+    arch: process.arch,
+    platform: process.platform,
+    execArgv: process.execArgv,
+    features: {
+      perfHooks: hasModule('perf_hooks'),
+      cpuUsage: typeof process.cpuUsage === 'function',
+      resourceUsage: typeof process.resourceUsage === 'function'
+    }
+  };
+}
+
+function hasModule(name) {
+  try {
+    require(name);
+    return true;
+  } catch (err) {
+    return false;
+  }
+}
+
+function errorReport(err, phase) {
+  return {
+    type: 'error',
+    phase: phase,
+    name: err && err.name,
+    message: err && err.message ? String(err.message) : String(err),
+    stack: err && err.stack ? String(err.stack).split('\n').slice(0, 8).join('\n') : null
+  };
+}
+
+function fail(err, phase) {
+  channel.send(errorReport(err, phase));
+  process.exit(1);
+}
+
+// Calls fn(arg) and passes its value, or what its promise resolves to, to cb(err, value).
+function settle(fn, args, cb) {
+  var value;
+  try {
+    value = fn.apply(null, args);
+  } catch (err) {
+    return cb(err);
+  }
+  if (value && typeof value.then === 'function') {
+    value.then(function (v) { cb(null, v); }, function (reason) {
+      cb(reason instanceof Error ? reason : new Error(String(reason)));
+    });
+  } else {
+    cb(null, value);
+  }
+}
+
+function mergeParams(defaults, overrides) {
+  var params = {};
+  Object.keys(defaults || {}).forEach(function (k) { params[k] = defaults[k]; });
+  Object.keys(overrides || {}).forEach(function (k) { params[k] = overrides[k]; });
+  return params;
+}
+
+// Suite setup, then benchmark setup, each sync or promise-returning; cb(err, ctx, cleanup).
+function prepare(suite, benchmark, params, cb) {
+  var suiteSetup = suite.setup || function () { return {}; };
+  settle(suiteSetup, [params], function (err, suiteCtx) {
+    if (err) return cb(err, null, 'setup');
+    if (suiteCtx === undefined) suiteCtx = {};
+    var benchSetup = benchmark.setup || function (ctx) { return ctx; };
+    settle(benchSetup, [suiteCtx, params], function (err2, benchCtx) {
+      if (err2) return cb(err2, null, 'setup');
+      if (benchCtx === undefined) benchCtx = suiteCtx;
+      cb(null, benchCtx, function cleanup(done) {
+        var benchTeardown = benchmark.teardown || function () {};
+        settle(benchTeardown, [benchCtx, params], function (err3) {
+          var suiteTeardown = suite.teardown || function () {};
+          settle(suiteTeardown, [suiteCtx, params], function (err4) { done(err3 || err4); });
+        });
+      });
+    });
+  });
+}
+
+function findBenchmark(suite, name) {
+  for (var i = 0; i < suite.benchmarks.length; i++) {
+    if (suite.benchmarks[i].name === name) return suite.benchmarks[i];
+  }
+  throw new Error('suite ' + suite.name + ' has no benchmark "' + name + '"; it has ' +
+    suite.benchmarks.map(function (b) { return b.name; }).join(', '));
+}
+
+function withBenchmark(request, cb) {
+  var suite;
+  var benchmark;
+  try {
+    suite = suiteLoader.load(request.suite);
+    benchmark = findBenchmark(suite, request.benchmark);
+  } catch (err) {
+    return fail(err, 'load');
+  }
+  var reason = suiteLoader.unsupportedReason(suite, benchmark, process.version);
+  if (reason) {
+    channel.send({ type: 'unsupported', reason: reason });
+    return process.exit(0);
+  }
+  var fn;
+  try {
+    fn = suiteLoader.resolveFn(benchmark);
+  } catch (err) {
+    return fail(err, 'load');
+  }
+  var params = mergeParams(suite.params, request.params);
+  prepare(suite, benchmark, params, function (err, ctx, cleanup) {
+    if (err) return fail(err, 'setup');
+    cb(suite, benchmark, fn, ctx, params, cleanup);
+  });
+}
+
+function modeList(request) {
+  var suite;
+  try {
+    suite = suiteLoader.load(request.suite);
+  } catch (err) {
+    return fail(err, 'load');
+  }
+  channel.send({ type: 'suite', suite: suiteLoader.describe(suite) });
+  process.exit(0);
+}
+
+function modeRun(request) {
+  withBenchmark(request, function (suite, benchmark, fn, ctx, params, cleanup) {
+    function measureAs(type) {
+      sampler.measure(fn, ctx, type, request.sampler, function (err, report) {
+        if (err) return fail(err, 'run');
+        var memory = metrics.memory();
+        cleanup(function (teardownErr) {
+          if (teardownErr) return fail(teardownErr, 'teardown');
+          channel.send({
+            type: 'result',
+            benchmarkType: type,
+            params: params,
+            measurement: report,
+            memory: memory,
+            clockResolutionNs: clock.resolutionNs()
+          });
+          process.exit(0);
+        });
+      });
+    }
+    if (benchmark.type) return measureAs(benchmark.type);
+    sampler.detectType(fn, ctx, function (err, type) {
+      if (err) return fail(err, 'run');
+      measureAs(type);
+    });
+  });
+}
+
+function modeOnce(request) {
+  withBenchmark(request, function (suite, benchmark, fn, ctx, params, cleanup) {
+    function report(err, value) {
+      if (err) return fail(err, 'run');
+      cleanup(function (teardownErr) {
+        if (teardownErr) return fail(teardownErr, 'teardown');
+        channel.send({ type: 'value', value: value === undefined ? null : value });
+        process.exit(0);
+      });
+    }
+    if (benchmark.type === 'callback') {
+      try {
+        fn(ctx, report);
+      } catch (err) {
+        report(err);
+      }
+      return;
+    }
+    settle(fn, [ctx], report);
+  });
+}
+
+function main() {
+  var request;
+  try {
+    request = JSON.parse(process.argv[2]);
+  } catch (err) {
+    return fail(new Error('worker/child.js expects one JSON argument (the host writes it)'), 'request');
+  }
+  channel.send({ type: 'hello', runtime: runtimeInfo() });
+  // An exception thrown later from a timer or stream callback still ends the cell with its reason.
+  process.on('uncaughtException', function (err) { fail(err, 'run'); });
+  process.on('unhandledRejection', function (reason) {
+    fail(reason instanceof Error ? reason : new Error('unhandled rejection: ' + String(reason)), 'run');
+  });
+  if (request.mode === 'list') return modeList(request);
+  if (request.mode === 'run') return modeRun(request);
+  if (request.mode === 'once') return modeOnce(request);
+  fail(new Error('unknown worker mode "' + request.mode + '"'), 'request');
+}
+
+main();
