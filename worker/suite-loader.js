@@ -68,6 +68,7 @@ function load(suitePath) {
     setup: typeof exported.setup === 'function' ? exported.setup : null,
     teardown: typeof exported.teardown === 'function' ? exported.teardown : null,
     service: exported.service || null,
+    libraries: exported.libraries || null,
     benchmarks: list
   };
 }
@@ -103,6 +104,7 @@ function describe(suite) {
     reason: suite.reason,
     params: suite.params,
     service: !!suite.service,
+    libraries: suite.libraries,
     benchmarks: suite.benchmarks.map(function (b) {
       return { name: b.name, type: b.type, minNode: b.minNode, reason: b.reason, description: b.description };
     })

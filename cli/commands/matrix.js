@@ -1,0 +1,47 @@
+// nodebench matrix: run matrix.yaml (runtimes x flag sets x suites), with CLI overrides.
+import path from 'node:path';
+import fs from 'node:fs';
+import { loadMatrix } from '../matrix/load.js';
+import { runMatrix } from '../engine.js';
+import { defaultResultPath } from '../results/file.js';
+import { createProgress } from '../progress.js';
+import { UserError } from '../errors.js';
+import { projectRoot } from '../paths.js';
+import { list, runOptionsFrom, addRunOptions } from './shared.js';
+import { printOutcome } from './output.js';
+
+function pickFlagSets(flagSets, names, file) {
+  if (!names) return flagSets;
+  return names.map((name) => {
+    const found = flagSets.find((f) => f.name === name);
+    if (!found) throw new UserError(`Flag set "${name}" is not in ${file}; it has ${flagSets.map((f) => f.name).join(', ')}.`);
+    return found;
+  });
+}
+
+export function defaultMatrixFile() {
+  const local = path.resolve('matrix.yaml');
+  return fs.existsSync(local) ? local : path.join(projectRoot, 'matrix.yaml');
+}
+
+export function register(program) {
+  const command = program.command('matrix')
+    .description('run the benchmark matrix (runtimes x V8 flag sets x suites) from matrix.yaml')
+    .option('--matrix <file>', 'matrix file (default ./matrix.yaml, else the one shipped with nodebench)')
+    .option('--runtimes <specs>', 'comma-separated runtimes instead of the file\'s, e.g. 6,16,lts')
+    .option('--flags <names>', 'comma-separated flag set names from the file, e.g. baseline')
+    .option('--suites <names>', 'comma-separated suites (names under suites/ or paths), e.g. promises,json');
+  addRunOptions(command).action(async (opts) => {
+    const file = path.resolve(opts.matrix || defaultMatrixFile());
+    const matrix = await loadMatrix(file);
+    if (opts.runtimes) matrix.runtimes = list(opts.runtimes).map((spec) => ({ spec, label: null }));
+    matrix.flagSets = pickFlagSets(matrix.flagSets, opts.flags && list(opts.flags), matrix.file);
+    if (opts.suites) matrix.suites = list(opts.suites).map((name) => ({ name, benchmarks: null, params: {} }));
+    matrix.run = runOptionsFrom(matrix.run, opts);
+    matrix.baseDir = path.dirname(file);
+    const out = path.resolve(opts.out || defaultResultPath());
+    const progress = createProgress();
+    const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh });
+    process.exitCode = printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline || matrix.run.baseline, color: opts.color, progress });
+  });
+}

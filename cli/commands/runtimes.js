@@ -1,0 +1,61 @@
+// nodebench runtimes install|list|which|prune: manage the runtime cache by hand. `matrix` and `run`
+// install what they need by themselves; this is for preparing a machine or cleaning up.
+import { ensureRuntime, listCached } from '../runtimes/index.js';
+import { removeCached } from '../runtimes/cache.js';
+import { UserError } from '../errors.js';
+import { runtimesDir } from '../paths.js';
+
+const log = (m) => process.stderr.write(`${m}\n`);
+
+function describe(r) {
+  return `${r.version.padEnd(9)} V8 ${String(r.v8).padEnd(22)} ${String(r.provider).padEnd(7)} ${r.lts ? `LTS ${r.lts}`.padEnd(14) : ''.padEnd(14)} ${r.path}`;
+}
+
+export function register(program) {
+  const runtimes = program.command('runtimes').description('install, list, locate and prune Node runtimes in the nodebench cache');
+
+  runtimes.command('install')
+    .description('resolve specs (16, 16.13.0, lts, latest, ">=14 <15") and install them into the cache')
+    .argument('<specs...>', 'runtime specs')
+    .option('--refresh', 'ask the registry for the newest versions even if the cached list is recent')
+    .action(async (specs, opts) => {
+      for (const spec of specs) {
+        const r = await ensureRuntime(spec, { log, refresh: opts.refresh });
+        process.stdout.write(`${spec} -> ${describe(r)}\n`);
+      }
+    });
+
+  runtimes.command('list')
+    .description('list the runtimes in the cache')
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      const all = (await listCached()).sort((a, b) => a.version.localeCompare(b.version, undefined, { numeric: true }));
+      if (opts.json) return process.stdout.write(`${JSON.stringify(all, null, 1)}\n`);
+      if (!all.length) return log(`no runtimes cached in ${runtimesDir()} yet; nodebench matrix installs what it needs, or run nodebench runtimes install 16`);
+      for (const r of all) process.stdout.write(`${describe(r)}\n`);
+    });
+
+  runtimes.command('which')
+    .description('print the path of the node binary a spec resolves to (installing it if needed)')
+    .argument('<spec>', 'runtime spec')
+    .action(async (spec) => {
+      const r = await ensureRuntime(spec, { log });
+      process.stdout.write(`${r.path}\n`);
+    });
+
+  runtimes.command('prune')
+    .description('remove cached runtimes, all of them or those not matching --keep')
+    .option('--keep <versions>', 'comma-separated exact versions to keep')
+    .option('--dry-run', 'only say what would be removed')
+    .action(async (opts) => {
+      const keep = new Set(opts.keep ? String(opts.keep).split(',').map((s) => s.trim()) : []);
+      for (const v of keep) {
+        if (!/^\d+\.\d+\.\d+$/.test(v)) throw new UserError(`--keep takes exact versions like 16.20.2, not "${v}".`);
+      }
+      for (const r of await listCached()) {
+        if (keep.has(r.version)) continue;
+        if (!opts.dryRun) await removeCached(r.dir);
+        process.stdout.write(`${opts.dryRun ? 'would remove' : 'removed'} ${r.version} (${r.dir})\n`);
+      }
+    });
+}

@@ -1,0 +1,107 @@
+// The one engine behind `nodebench matrix` and `nodebench run`: resolve runtimes, describe suites,
+// plan cells, run them, and keep the result file current all along.
+import path from 'node:path';
+import os from 'node:os';
+import { createRequire } from 'node:module';
+import { resolveRuntimes, describeSuites, buildPlan } from './matrix/plan.js';
+import { runCells, finalizeCell, killAllWorkers } from './runner/run-plan.js';
+import { hostInfo } from './results/host.js';
+import { writeResult, SCHEMA_VERSION } from './results/file.js';
+import { UserError } from './errors.js';
+
+const require = createRequire(import.meta.url);
+export const NODEBENCH_VERSION = require('../package.json').version;
+
+export const DEFAULT_RUN = {
+  processes: 3,
+  samples: 10,
+  minSampleMs: 10,
+  warmupMinMs: 50,
+  warmupMaxMs: 1000,
+  maxSampleMs: 5000,
+  timeoutSec: 120
+};
+
+// A fast look: one process, fewer and shorter samples. Less precise, and the result says so.
+export const QUICK_RUN = { processes: 1, samples: 5, minSampleMs: 5, warmupMinMs: 20, warmupMaxMs: 300 };
+
+function samplerOptions(run) {
+  const { samples, minSampleMs, warmupMinMs, warmupMaxMs, maxSampleMs } = run;
+  return { samples, minSampleMs, warmupMinMs, warmupMaxMs, maxSampleMs };
+}
+
+function toPublicRuntime(r) {
+  const { path: binary, installedAt, ...rest } = r;
+  return { ...rest, source: rest.source || binary };
+}
+
+// matrix: { runtimes, flagSets, suites, run, baseDir }; run options already merged with CLI options.
+export async function runMatrix(matrix, { out, progress, command = process.argv.slice(2), refresh = false }) {
+  const run = { ...DEFAULT_RUN, ...matrix.run };
+  if (run.seed === undefined) run.seed = Math.floor(Math.random() * 2 ** 31);
+  const log = (m) => progress.log(m);
+
+  const runtimes = await resolveRuntimes(matrix.runtimes, { log, refresh });
+  const suites = await describeSuites(matrix.suites, matrix.baseDir);
+  const cells = await buildPlan({ runtimes, flagSets: matrix.flagSets, suites });
+  if (!cells.length) throw new UserError('The matrix selects no benchmarks; check the suites and benchmark filters.');
+
+  const result = {
+    schemaVersion: SCHEMA_VERSION,
+    nodebench: { version: NODEBENCH_VERSION, command },
+    createdAt: new Date().toISOString(),
+    finishedAt: null,
+    status: 'running',
+    host: hostInfo(),
+    runtimes: runtimes.map(toPublicRuntime),
+    flagSets: matrix.flagSets,
+    suites: suites.map((s) => ({
+      name: s.name, file: s.file, description: s.description, params: s.params,
+      libraries: s.libraries || undefined, benchmarks: s.benchmarks.filter((b) => s.selected.includes(b.name))
+    })),
+    run,
+    schedule: { seed: run.seed, processesPerCell: run.processes, order: 'shuffled round-robin: every cell once per round, order reshuffled each round' },
+    cells
+  };
+  const save = () => writeResult(out, result);
+  await save();
+  const runnable = cells.filter((c) => c.status === 'pending').length;
+  log(`${cells.length} cells (${runnable} to run, ${cells.length - runnable} unsupported), ${run.processes} process(es) each; writing ${path.relative(process.cwd(), out) || out}`);
+
+  let interrupted = false;
+  const onSignal = (signal) => {
+    interrupted = true;
+    killAllWorkers();
+    log(`\n${signal}: stopping; keeping what finished in ${out}`);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await runCells(cells, {
+      runtimes: new Map(runtimes.map((r) => [r.label, r])),
+      suites: new Map(suites.map((s) => [s.name, s])),
+      processes: run.processes,
+      seed: run.seed,
+      timeoutMs: run.timeoutSec * 1000,
+      sampler: samplerOptions(run),
+      save,
+      progress: (p) => progress.update(p),
+      shouldStop: () => interrupted
+    });
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    progress.done();
+    for (const cell of cells) finalizeCell(cell, { interrupted, processesPerCell: run.processes });
+    result.status = interrupted ? 'interrupted' : 'complete';
+    result.finishedAt = new Date().toISOString();
+    result.host.loadAverageEnd = os.loadavg();
+    await save();
+  }
+  return { result, interrupted };
+}
+
+export function exitCodeFor(result, interrupted) {
+  if (interrupted) return 130;
+  return result.cells.some((c) => c.status === 'failed' || c.status === 'timeout') ? 1 : 0;
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// nodebench: benchmark Node.js runtimes and V8 flags. Each sub-command lives in cli/commands/.
+import { Command, CommanderError } from 'commander';
+import { isUserError } from './errors.js';
+import { NODEBENCH_VERSION } from './engine.js';
+import * as matrix from './commands/matrix.js';
+import * as run from './commands/run.js';
+import * as runtimes from './commands/runtimes.js';
+
+const program = new Command();
+program
+  .name('nodebench')
+  .description('What happens to your code if you move to Node X or set V8 flag Y? Runs benchmarks across\nruntimes x V8 flag sets in fresh processes of each runtime, writes one result file, prints tables.')
+  .version(NODEBENCH_VERSION)
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride();
+
+for (const command of [matrix, run, runtimes]) command.register(program);
+
+program.addHelpText('after', `
+Examples:
+  nodebench matrix                                  run ./matrix.yaml (or the shipped default)
+  nodebench matrix --runtimes 6,16 --flags baseline --suites promises --quick
+  nodebench run ./my-bench.js --node 14,16 --flags "--max-semi-space-size=64"
+  nodebench runtimes install 4.9.1 16 lts
+
+Runtimes come from the nodebench cache (~/.cache/nodebench), your nvm, or are installed from the npm
+registry's node-<os>-<arch> packages (or NODE_MIRROR, a nodejs.org-layout mirror).`);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exitCode = err.exitCode === 0 ? 0 : 2;
+  } else if (isUserError(err)) {
+    process.stderr.write(`nodebench: ${err.message}\n`);
+    process.exitCode = err.exitCode;
+  } else {
+    process.stderr.write(`nodebench: internal error (please report it):\n${err.stack}\n`);
+    process.exitCode = 70;
+  }
+}

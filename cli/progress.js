@@ -1,0 +1,43 @@
+// Progress on stderr: a live line on a terminal, plain lines in CI or when stderr is a file.
+// Data never goes here; it goes to stdout.
+import { formatSeconds } from './report/format.js';
+
+export function createProgress({ stream = process.stderr, live = stream.isTTY && !process.env.CI, quiet = false } = {}) {
+  const started = Date.now();
+  let lastLength = 0;
+  let lastPlain = 0;
+  const clear = () => {
+    if (live && lastLength) stream.write(`\r${' '.repeat(lastLength)}\r`);
+    lastLength = 0;
+  };
+  return {
+    log(message) {
+      if (quiet) return;
+      clear();
+      stream.write(`${message}\n`);
+    },
+    update({ done, total, cell, starting, outcome }) {
+      if (quiet) return;
+      const elapsed = (Date.now() - started) / 1000;
+      const eta = done > 0 ? (elapsed / done) * (total - done) : NaN;
+      const what = `${cell.runtimeLabel} ${cell.flagSet} ${cell.suite}/${cell.benchmark}`;
+      const line = `[${done}/${total}] ${what}  (${formatSeconds(elapsed)} elapsed, ~${formatSeconds(eta)} left)`;
+      if (live) {
+        const text = line.slice(0, (stream.columns || 120) - 1);
+        stream.write(`\r${text}${' '.repeat(Math.max(0, lastLength - text.length))}`);
+        lastLength = text.length;
+        return;
+      }
+      // Plain mode: every finished cell that did not go well, and a heartbeat at most every 10 s.
+      if (starting) return;
+      const bad = outcome && outcome.status !== 'ok';
+      if (bad || Date.now() - lastPlain > 10_000 || done === total) {
+        lastPlain = Date.now();
+        stream.write(`${line}${bad ? `: ${outcome.status}: ${outcome.error}` : ''}\n`);
+      }
+    },
+    done() {
+      clear();
+    }
+  };
+}

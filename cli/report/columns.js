@@ -1,0 +1,55 @@
+// The comparison grid every report format shares: per suite, rows = benchmarks, columns =
+// runtime x flag set, with a ratio to a baseline column.
+import { UserError } from '../errors.js';
+
+export function columnsOf(result) {
+  const columns = [];
+  for (const runtime of result.runtimes) {
+    for (const flagSet of result.flagSets) {
+      columns.push({ key: `${runtime.label}/${flagSet.name}`, runtimeLabel: runtime.label, runtime: runtime.version, flagSet: flagSet.name });
+    }
+  }
+  return columns;
+}
+
+// Default: the first runtime with the flag set called "baseline" (or the first flag set).
+export function baselineColumn(result, requested) {
+  const columns = columnsOf(result);
+  if (requested) {
+    const found = columns.find((c) => c.key === requested || c.runtimeLabel === requested || c.runtime === requested);
+    if (!found) throw new UserError(`Baseline "${requested}" is not a column; use one of ${columns.map((c) => c.key).join(', ')}.`);
+    return found;
+  }
+  return columns.find((c) => c.flagSet === 'baseline') || columns[0];
+}
+
+export function grid(result, { baseline } = {}) {
+  const columns = columnsOf(result);
+  const base = baselineColumn(result, baseline);
+  const suites = [...new Set(result.cells.map((c) => c.suite))];
+  return suites.map((suite) => {
+    const cells = result.cells.filter((c) => c.suite === suite);
+    const benchmarks = [...new Set(cells.map((c) => c.benchmark))];
+    const rows = benchmarks.map((benchmark) => {
+      const find = (col) => cells.find((c) => c.benchmark === benchmark && c.runtimeLabel === col.runtimeLabel && c.flagSet === col.flagSet);
+      const baseCell = find(base);
+      const baseRate = baseCell?.status === 'ok' ? baseCell.summary.opsPerSec : null;
+      return {
+        benchmark,
+        values: columns.map((col) => {
+          const cell = find(col);
+          if (!cell) return { status: 'absent' };
+          if (cell.status !== 'ok') return { status: cell.status, error: cell.error };
+          return {
+            status: 'ok',
+            opsPerSec: cell.summary.opsPerSec,
+            rme: cell.summary.rme,
+            ratio: baseRate ? cell.summary.opsPerSec / baseRate : null,
+            warnings: cell.warnings || []
+          };
+        })
+      };
+    });
+    return { suite, columns, baseline: base, rows };
+  });
+}

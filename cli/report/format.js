@@ -1,0 +1,29 @@
+// Number formatting shared by the report formats.
+export function formatRate(opsPerSec) {
+  if (!Number.isFinite(opsPerSec)) return 'n/a';
+  const units = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+  for (const [size, suffix] of units) {
+    if (opsPerSec >= size) return `${(opsPerSec / size).toPrecision(3)}${suffix}`;
+  }
+  return opsPerSec >= 100 ? opsPerSec.toFixed(0) : opsPerSec.toPrecision(3);
+}
+
+export function formatDuration(ns) {
+  if (!Number.isFinite(ns)) return 'n/a';
+  if (ns >= 1e9) return `${(ns / 1e9).toPrecision(3)} s`;
+  if (ns >= 1e6) return `${(ns / 1e6).toPrecision(3)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toPrecision(3)} µs`;
+  return `${ns.toPrecision(3)} ns`;
+}
+
+export function formatRatio(ratio) {
+  return Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : '';
+}
+
+export function formatSeconds(seconds) {
+  if (!Number.isFinite(seconds)) return '?';
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
