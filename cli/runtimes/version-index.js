@@ -8,13 +8,16 @@ import { npm, npmErrorSummary } from './npm-cli.js';
 
 export const INDEX_TTL_MS = 24 * 3600 * 1000;
 
-async function fetchNpmVersions(packageName) {
+async function fetchNpmVersions(packageName, env) {
   try {
-    const versions = await npm(['view', packageName, 'versions'], { timeout: 60_000 });
+    const versions = await npm(['view', packageName, 'versions'], { timeout: 60_000, env });
     return Array.isArray(versions) ? versions : [versions];
   } catch (err) {
     if (err instanceof UserError) throw err;
-    throw new UserError(`Could not list Node versions from the npm registry package ${packageName} (${npmErrorSummary(err)}); check the network or npm's registry setting, or use runtimes already in the cache.`, { cause: err });
+    const detail = npmErrorSummary(err).replace(/^FetchError: /, '');
+    const failure = new UserError(`Could not list Node versions from the npm registry package ${packageName} (${detail}); check the network or npm's registry setting, or use runtimes already in the cache.`, { cause: err });
+    failure.detail = detail;
+    throw failure;
   }
 }
 
@@ -24,7 +27,9 @@ async function fetchMirrorVersions(mirror) {
   try {
     response = await fetch(url, { signal: AbortSignal.timeout(60_000) });
   } catch (err) {
-    throw new UserError(`Could not reach the Node mirror ${url} (${err.cause?.code || err.message}); check NODE_MIRROR or the network.`, { cause: err });
+    const failure = new UserError(`Could not reach the Node mirror ${url} (${err.cause?.code || err.message}); check NODE_MIRROR or the network.`, { cause: err });
+    failure.detail = `${url}: ${err.cause?.code || err.message}`;
+    throw failure;
   }
   if (!response.ok) throw new UserError(`The Node mirror ${url} answered HTTP ${response.status}; check NODE_MIRROR.`);
   const list = await response.json();
@@ -38,7 +43,7 @@ export async function availableVersions(source, { env = process.env, refresh = f
   const cached = await readJsonIfExists(file);
   if (!refresh && cached && now - cached.fetchedAt < INDEX_TTL_MS) return { versions: cached.versions, fromCache: true };
   try {
-    const versions = source.kind === 'npm' ? await fetchNpmVersions(source.packageName) : await fetchMirrorVersions(source.mirror);
+    const versions = source.kind === 'npm' ? await fetchNpmVersions(source.packageName, env) : await fetchMirrorVersions(source.mirror);
     await writeFileAtomic(file, JSON.stringify({ fetchedAt: now, source, versions }));
     return { versions, fromCache: false };
   } catch (err) {

@@ -62,7 +62,7 @@ export function resolveVersion(spec, versions, { now = new Date(), source = 'the
 
 // The releases just below and above what the user asked for, for a "did you mean" list.
 export function nearestVersions(range, releases, count = 2) {
-  const ascending = [...releases].sort(semver.compare);
+  const ascending = [...new Set(releases)].sort(semver.compare);
   const target = semver.coerce(range) ? semver.coerce(range).version : null;
   if (!target) return ascending.slice(-count);
   const above = ascending.findIndex((v) => semver.gt(v, target));

@@ -51,6 +51,9 @@ export async function describeSuite(file) {
   const described = launched.messages.find((m) => m.type === 'suite');
   if (described) return described.suite;
   const error = launched.messages.find((m) => m.type === 'error');
-  const why = error ? error.message : (launched.stderrTail.trim().split('\n').pop() || `exit code ${launched.exitCode}`);
+  const why = error ? error.message.split('\n')[0] : (launched.stderrTail.trim().split('\n').pop() || `exit code ${launched.exitCode}`);
+  if (/ES module scope/.test(why)) {
+    throw new UserError(`Suite ${file} is treated as an ES module (a package.json above it says "type": "module"); suites are CommonJS so that old runtimes can load them: rename it to .cjs or put a package.json with {"type": "commonjs"} beside it.`);
+  }
   throw new UserError(`Suite ${file} could not be loaded (${why}); fix the suite file (format: suites/README.md).`);
 }

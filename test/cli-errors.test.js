@@ -1,0 +1,72 @@
+// User errors: one sentence naming the thing and the fix, exit code 2, no stack trace.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { nodebench } from './helpers/cli.js';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-errors-'));
+const write = (name, text) => {
+  const file = path.join(tmp, name);
+  fs.writeFileSync(file, text);
+  return file;
+};
+
+function assertUserError(run, pattern) {
+  assert.equal(run.exitCode, 2, `exit code (stderr: ${run.stderr})`);
+  assert.match(run.stderr, pattern);
+  assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+  assert.equal(run.stderr.trim().split('\n').length, 1, `one line: ${run.stderr}`);
+}
+
+test('a bad matrix file names file, line and fix', async () => {
+  const file = write('bad.yaml', 'runtimes:\n  - 16\nflagSets:\n  young: --max-semi-space-size=64\n');
+  assertUserError(await nodebench(['matrix', '--matrix', file]), /bad\.yaml:4: flag set "young" must be a list of flags/);
+});
+
+test('a missing matrix file', async () => {
+  assertUserError(await nodebench(['matrix', '--matrix', path.join(tmp, 'nope.yaml')]), /Matrix file .*nope\.yaml does not exist/);
+});
+
+test('an unknown suite lists the real ones', async () => {
+  assertUserError(await nodebench(['matrix', '--runtimes', 'system', '--suites', 'nosuch']), /There is no suite "nosuch"; built-in suites are .*promises/);
+});
+
+test('an unknown flag set lists the real ones', async () => {
+  assertUserError(await nodebench(['matrix', '--flags', 'turbo']), /Flag set "turbo" is not in matrix\.yaml; it has baseline, semi-space-64, no-concurrent-marking/);
+});
+
+test('an unknown benchmark in a filter lists the real ones', async () => {
+  const file = write('filter.yaml', `runtimes: [system]\nsuites:\n  - {name: ${path.resolve('test/fixtures/suites/smoke')}, benchmarks: [nope]}\n`);
+  assertUserError(await nodebench(['matrix', '--matrix', file]), /Suite "smoke" has no benchmark "nope"; it has sum-loop, /);
+});
+
+test('bad option values', async () => {
+  assertUserError(await nodebench(['matrix', '--processes', 'many']), /--processes must be a whole number of at least 1, not "many"/);
+  const run = await nodebench(['matrix', '--bogus']);
+  assert.equal(run.exitCode, 2);
+  assert.match(run.stderr, /unknown option '--bogus'/);
+});
+
+test('a suite file that does not exist, or is not a suite', async () => {
+  assertUserError(await nodebench(['run', path.join(tmp, 'missing.js')]), /Suite file .*missing\.js does not exist/);
+  const notSuite = write('not-a-suite.cjs', 'module.exports = 42;\n');
+  assertUserError(await nodebench(['run', notSuite]), /could not be loaded \(.*must export an object with a benchmarks field\); fix the suite file/);
+});
+
+test('a suite in an ES-module package gets told how to become CommonJS', async () => {
+  const dir = fs.mkdtempSync(path.join(tmp, 'esm-'));
+  fs.writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
+  fs.writeFileSync(path.join(dir, 'bench.js'), "'use strict';\nmodule.exports = { benchmarks: { a: function () {} } };\n");
+  assertUserError(await nodebench(['run', path.join(dir, 'bench.js')]), /rename it to \.cjs or put a package\.json with \{"type": "commonjs"\} beside it/);
+});
+
+test('--help explains the commands', async () => {
+  const run = await nodebench(['--help']);
+  assert.equal(run.exitCode, 0);
+  for (const word of ['matrix', 'run', 'runtimes', 'Examples:']) assert.match(run.stdout, new RegExp(word));
+  const matrixHelp = await nodebench(['matrix', '--help']);
+  assert.match(matrixHelp.stdout, /--quick/);
+  assert.match(matrixHelp.stdout, /--baseline <column>/);
+});

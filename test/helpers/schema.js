@@ -1,0 +1,13 @@
+// Validates a result object against the shipped JSON Schema.
+import fs from 'node:fs';
+import path from 'node:path';
+import Ajv from 'ajv';
+import { root } from './cli.js';
+
+const schema = JSON.parse(fs.readFileSync(path.join(root, 'cli', 'results', 'result.schema.json'), 'utf8'));
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validate = ajv.compile(schema);
+
+export function schemaErrors(result) {
+  return validate(result) ? [] : validate.errors.map((e) => `${e.instancePath} ${e.message}`);
+}

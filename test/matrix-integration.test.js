@@ -1,0 +1,92 @@
+// The backbone end to end: matrix.yaml -> real Node 4.9.1 and 16.x (installed by nodebench) ->
+// worker processes -> result file -> tables. Asserts on the result file, validated by the schema.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { nodebench, root } from './helpers/cli.js';
+import { schemaErrors } from './helpers/schema.js';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-it-'));
+const out = path.join(tmp, 'result.json');
+let run;
+
+test('nodebench matrix runs the smoke matrix on Node 4.9.1 and 16.x', { timeout: 300_000 }, async () => {
+  run = await nodebench(['matrix', '--matrix', path.join(root, 'test', 'fixtures', 'smoke-matrix.yaml'), '--out', out]);
+  // Failing and hanging cells make the exit code 1; everything else still ran.
+  assert.equal(run.exitCode, 1, run.stderr);
+  assert.ok(fs.existsSync(out));
+});
+
+test('the result file validates against the shipped schema', () => {
+  const result = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.deepEqual(schemaErrors(result), []);
+  assert.equal(result.status, 'complete');
+  assert.equal(result.schedule.seed, 12345);
+});
+
+test('both runtimes are recorded with exact versions, V8 versions and checksums', () => {
+  const result = JSON.parse(fs.readFileSync(out, 'utf8'));
+  const versions = result.runtimes.map((r) => r.version);
+  assert.equal(versions[0], '4.9.1');
+  assert.match(versions[1], /^16\.\d+\.\d+$/);
+  assert.equal(result.runtimes[0].v8, '4.5.103.53');
+  assert.match(result.runtimes[1].v8, /^9\.\d+/);
+  for (const r of result.runtimes) assert.match(r.sha256, /^[0-9a-f]{64}$/);
+});
+
+test('honest cells are ok with positive rates, two processes each, on both runtimes and flag sets', () => {
+  const result = JSON.parse(fs.readFileSync(out, 'utf8'));
+  for (const name of ['sum-loop', 'promise-chain', 'noisy-output']) {
+    const cells = result.cells.filter((c) => c.benchmark === name);
+    assert.equal(cells.length, 4);
+    for (const cell of cells) {
+      assert.equal(cell.status, 'ok', `${name} on ${cell.runtime}/${cell.flagSet}: ${cell.error}`);
+      assert.ok(cell.summary.opsPerSec > 0);
+      assert.equal(cell.processes.length, 2);
+      assert.ok(cell.processes.every((p) => p.samplesNsPerOp.length === 4));
+    }
+  }
+  const promise = result.cells.find((c) => c.benchmark === 'promise-chain');
+  assert.equal(promise.benchmarkType, 'promise');
+});
+
+test('a throwing benchmark fails, a hanging one times out, each with its reason', () => {
+  const result = JSON.parse(fs.readFileSync(out, 'utf8'));
+  for (const cell of result.cells.filter((c) => c.benchmark === 'throws')) {
+    assert.equal(cell.status, 'failed');
+    assert.match(cell.error, /deliberate failure in the smoke suite/);
+  }
+  for (const cell of result.cells.filter((c) => c.benchmark === 'hangs')) {
+    assert.equal(cell.status, 'timeout');
+    assert.match(cell.error, /did not finish within 4 s/);
+  }
+});
+
+test('a benchmark needing a newer runtime is unsupported on 4.9.1 and runs on 16', () => {
+  const result = JSON.parse(fs.readFileSync(out, 'utf8'));
+  const cells = result.cells.filter((c) => c.benchmark === 'needs-async-await');
+  for (const cell of cells.filter((c) => c.runtime === '4.9.1')) {
+    assert.equal(cell.status, 'unsupported');
+    assert.equal(cell.error, 'unsupported on Node 4.9.1 (needs >= 7.6.0): async functions');
+  }
+  for (const cell of cells.filter((c) => c.runtime !== '4.9.1')) assert.equal(cell.status, 'ok');
+});
+
+test('the tables show rates, ratios and reasons', () => {
+  assert.match(run.stdout, /smoke {2}\(ops\/s ±95% margin, ratio to 4\.9\.1\/baseline\)/);
+  assert.match(run.stdout, /sum-loop\s+\S+ ±[\d.]+% \(base\)/);
+  assert.match(run.stdout, /throws\s+FAILED/);
+  assert.match(run.stdout, /hangs\s+TIMEOUT/);
+  assert.match(run.stdout, /needs-async-await on 4\.9\.1\/baseline: unsupported on Node 4\.9\.1/);
+  // Data on stdout, progress on stderr.
+  assert.doesNotMatch(run.stdout, /cells \(/);
+  assert.match(run.stderr, /cells \(\d+ to run, \d+ unsupported\)/);
+});
+
+test('no worker process is left behind', async () => {
+  const { execa } = await import('execa');
+  const ps = await execa('ps', ['-eo', 'args'], { reject: false });
+  assert.doesNotMatch(ps.stdout, /worker\/child\.js .*smoke/);
+});

@@ -1,0 +1,60 @@
+// Node-4 compatibility of the runtime side is checked, not hoped for: every file under worker/ and
+// suites/ is compiled by the real Node 4.9.1 (vm.Script compiles without running), except files that
+// a suite references as `module:` of a benchmark with a newer minNode.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { root } from './helpers/cli.js';
+import { testRuntime } from './helpers/runtimes.js';
+
+function jsFiles(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : jsFiles(full);
+    return entry.name.endsWith('.js') ? [full] : [];
+  });
+}
+
+// Files only loaded where a newer runtime runs them: declared in the suites themselves.
+async function newerOnlyFiles() {
+  const { describeSuite } = await import('../cli/suites/discover.js');
+  const files = new Set();
+  for (const suiteDir of fs.readdirSync(path.join(root, 'suites'), { withFileTypes: true }).filter((d) => d.isDirectory())) {
+    const index = path.join(root, 'suites', suiteDir.name, 'index.js');
+    if (!fs.existsSync(index)) continue;
+    const source = fs.readFileSync(index, 'utf8');
+    for (const match of source.matchAll(/module:\s*'([^']+)'/g)) files.add(path.resolve(path.dirname(index), match[1]));
+    await describeSuite(index);
+  }
+  return files;
+}
+
+const PARSE = `
+var fs = require('fs'), vm = require('vm'), bad = [];
+process.argv.slice(1).forEach(function (f) {
+  try { new vm.Script('(function(){' + fs.readFileSync(f, 'utf8').replace(/^#!.*/, '') + '\\n})', { filename: f }); }
+  catch (e) { bad.push(f + ': ' + e.message); }
+});
+console.log(JSON.stringify(bad));`;
+
+test('Node 4.9.1 parses every runtime-side file', { timeout: 120_000 }, async () => {
+  const node4 = await testRuntime('4.9.1');
+  const skip = await newerOnlyFiles();
+  const files = [...jsFiles(path.join(root, 'worker')), ...jsFiles(path.join(root, 'suites'))].filter((f) => !skip.has(f));
+  assert.ok(files.length >= 6);
+  const { stdout } = await execa(node4.path, ['-e', PARSE, ...files]);
+  assert.deepEqual(JSON.parse(stdout), []);
+});
+
+test('Node 4.9.1 loads every built-in suite and lists its benchmarks', { timeout: 120_000 }, async () => {
+  const { runWorkerIn } = await import('./helpers/runtimes.js');
+  for (const dir of fs.readdirSync(path.join(root, 'suites'), { withFileTypes: true }).filter((d) => d.isDirectory())) {
+    const index = path.join(root, 'suites', dir.name, 'index.js');
+    if (!fs.existsSync(index)) continue;
+    const { byType } = await runWorkerIn('4.9.1', { mode: 'list', suite: index });
+    assert.ok(byType.suite, `${dir.name} did not load on Node 4.9.1: ${byType.error && byType.error.message}`);
+    assert.ok(byType.suite.suite.benchmarks.length > 0);
+  }
+});
