@@ -6,6 +6,7 @@ import { NODEBENCH_VERSION } from './engine.js';
 import * as matrix from './commands/matrix.js';
 import * as run from './commands/run.js';
 import * as runtimes from './commands/runtimes.js';
+import * as diff from './commands/diff.js';
 
 const program = new Command();
 program
@@ -15,13 +16,15 @@ program
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
-for (const command of [matrix, run, runtimes]) command.register(program);
+for (const command of [matrix, run, diff, runtimes]) command.register(program);
 
 program.addHelpText('after', `
 Examples:
   nodebench matrix                                  run ./matrix.yaml (or the shipped default)
   nodebench matrix --runtimes 6,16 --flags baseline --suites promises --quick
   nodebench run ./my-bench.js --node 14,16 --flags "--max-semi-space-size=64"
+  nodebench diff results/before.json results/after.json --fail-on-regression 5
+  nodebench diff results/run.json --from 14.21.3/baseline --to 16.20.2/baseline
   nodebench runtimes install 4.9.1 16 lts
 
 Runtimes come from the nodebench cache (~/.cache/nodebench), your nvm, or are installed from the npm

@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { compareCells } from '../cli/stats/compare.js';
+import { tTwoSidedP, incompleteBeta } from '../cli/stats/distributions.js';
+import { nodebench } from './helpers/cli.js';
+import { prng } from '../cli/runner/schedule.js';
+
+const random = prng(7);
+const noisy = (center, spread) => center * (1 + (random() - 0.5) * spread);
+const cell = (center, { processes = 5, spread = 0.01, benchmark = 'b', runtimeLabel = '16.20.2', flagSet = 'baseline' } = {}) => ({
+  id: 0, runtime: '16.20.2', runtimeLabel, flagSet, flags: [], suite: 's', benchmark, status: 'ok',
+  processes: Array.from({ length: processes }, (_, round) => ({
+    round, iterationsPerSample: 1000, warmup: { batches: 1, ms: 1, stable: true },
+    samplesNsPerOp: Array.from({ length: 10 }, () => noisy(center, spread))
+  })),
+  summary: { unit: 'ns/op', opsPerSec: 1e9 / center, median: center, mean: center, rme: 1, samples: processes * 10, processes, ci: { level: 0.95, low: center, high: center, method: 'test' } }
+});
+
+test('t distribution p-values match tables', () => {
+  assert.ok(Math.abs(tTwoSidedP(2.228, 10) - 0.05) < 1e-3);
+  assert.ok(Math.abs(tTwoSidedP(12.706, 1) - 0.05) < 1e-3);
+  assert.ok(Math.abs(tTwoSidedP(0, 5) - 1) < 1e-12);
+  assert.ok(Math.abs(incompleteBeta(2, 3, 0.4) - 0.5248) < 1e-4);
+});
+
+test('a clear 10% speed-up is significant with the right ratio; equal cells are "~"', () => {
+  const faster = compareCells(cell(100), cell(100 / 1.1));
+  assert.equal(faster.verdict, 'faster');
+  assert.ok(Math.abs(faster.ratio - 1.1) < 0.01);
+  assert.ok(faster.ci.low < faster.ratio && faster.ratio < faster.ci.high);
+  const slower = compareCells(cell(100), cell(120));
+  assert.equal(slower.verdict, 'slower');
+  const same = compareCells(cell(100, { spread: 0.05 }), cell(100, { spread: 0.05 }));
+  assert.match(same.method, /per-process medians \(n = 5 vs 5\)/);
+  // Synthetic A/A: the false-positive rate at alpha 0.05 is about 5% (deterministic seed).
+  let positives = 0;
+  for (let i = 0; i < 1000; i++) if (compareCells(cell(100, { spread: 0.05 }), cell(100, { spread: 0.05 })).significant) positives++;
+  assert.ok(positives >= 25 && positives <= 75, `false positives ${positives} of 1000`);
+  const single = compareCells(cell(100, { processes: 1 }), cell(100, { processes: 1 }));
+  assert.equal(single.singleProcess, true);
+});
+
+function resultFile(cells, runtimes = [{ label: '16.20.2', version: '16.20.2' }]) {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-diff-')), 'r.json');
+  fs.writeFileSync(file, JSON.stringify({
+    schemaVersion: 1, nodebench: { version: '0' }, createdAt: new Date().toISOString(), status: 'complete', host: {},
+    runtimes, flagSets: [{ name: 'baseline', flags: [] }], suites: [], run: {}, schedule: { seed: 1, processesPerCell: 5, order: 'x' }, cells
+  }));
+  return file;
+}
+
+test('diff prints verdicts and a geomean, and --fail-on-regression fails CI on a real slowdown only', async () => {
+  const before = resultFile([cell(100, { benchmark: 'steady' }), cell(100, { benchmark: 'regressed' })]);
+  const after = resultFile([cell(100, { benchmark: 'steady' }), cell(125, { benchmark: 'regressed' })]);
+  const run = await nodebench(['diff', before, after, '--fail-on-regression', '5']);
+  assert.equal(run.exitCode, 1);
+  assert.match(run.stdout, /s\/steady\s+16\.20\.2\/baseline .* ~/);
+  assert.match(run.stdout, /s\/regressed\s+16\.20\.2\/baseline .*-20\.\d%.* slower/);
+  assert.match(run.stdout, /geomean of rate ratios: -1\d\.\d% over 2 benchmarks; 0 faster, 1 slower, 1 no significant change/);
+  assert.match(run.stderr, /1 benchmark\(s\) significantly slower by more than 5%: s\/regressed/);
+  const lenient = await nodebench(['diff', before, after, '--fail-on-regression', '30']);
+  assert.equal(lenient.exitCode, 0);
+});
+
+test('two single-runtime files of different versions pair by benchmark and flag set', async () => {
+  const a = resultFile([cell(100, { runtimeLabel: '14.21.3' })], [{ label: '14.21.3', version: '14.21.3' }]);
+  const b = resultFile([cell(50, { runtimeLabel: '16.20.2' })], [{ label: '16.20.2', version: '16.20.2' }]);
+  const run = await nodebench(['diff', a, b]);
+  assert.equal(run.exitCode, 0);
+  assert.match(run.stdout, /14\.21\.3\/baseline -> 16\.20\.2\/baseline .*\+100\.\d%.*faster/);
+});
+
+test('diff user errors', async () => {
+  const missing = await nodebench(['diff', '/nonexistent.json', '/nonexistent.json']);
+  assert.equal(missing.exitCode, 2);
+  assert.match(missing.stderr, /Result file \/nonexistent\.json does not exist/);
+  const bad = path.join(os.tmpdir(), `nodebench-bad-${process.pid}.json`);
+  fs.writeFileSync(bad, '{"schemaVersion": 1, "cells": [');
+  const corrupt = await nodebench(['diff', bad, bad]);
+  assert.equal(corrupt.exitCode, 2);
+  assert.match(corrupt.stderr, /is not valid JSON .*it may be truncated/);
+  const column = await nodebench(['diff', resultFile([cell(1)]), '--from', 'x', '--to', 'y']);
+  assert.equal(column.exitCode, 2);
+  assert.match(column.stderr, /Column "x" is not in .*; it has 16\.20\.2\/baseline/);
+});
