@@ -19,11 +19,13 @@ export const DEFAULT_RUN = {
   warmupMinMs: 50,
   warmupMaxMs: 1000,
   maxSampleMs: 5000,
-  timeoutSec: 120
+  timeoutSec: 120,
+  metrics: true,
+  metricsMs: 1000
 };
 
 // A fast look: one process, fewer and shorter samples. Less precise, and the result says so.
-export const QUICK_RUN = { processes: 1, samples: 5, minSampleMs: 5, warmupMinMs: 20, warmupMaxMs: 300 };
+export const QUICK_RUN = { processes: 1, samples: 5, minSampleMs: 5, warmupMinMs: 20, warmupMaxMs: 300, metricsMs: 300 };
 
 function samplerOptions(run) {
   const { samples, minSampleMs, warmupMinMs, warmupMaxMs, maxSampleMs } = run;
@@ -57,10 +59,10 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
     flagSets: matrix.flagSets,
     suites: suites.map((s) => ({
       name: s.name, file: s.file, description: s.description, params: s.params,
-      libraries: s.libraries || undefined, benchmarks: s.benchmarks.filter((b) => s.selected.includes(b.name))
+      libraries: s.libraries || undefined, metricsTable: s.metricsTable || undefined, benchmarks: s.benchmarks.filter((b) => s.selected.includes(b.name))
     })),
     run,
-    schedule: { seed: run.seed, processesPerCell: run.processes, order: 'shuffled round-robin: every cell once per round, order reshuffled each round' },
+    schedule: { seed: run.seed, processesPerCell: run.processes, order: 'shuffled round-robin: every cell once per round, order reshuffled each round; then one metrics process per ok cell (shuffled, seed + 1)' },
     cells
   };
   const save = () => writeResult(out, result);
@@ -84,6 +86,8 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
       seed: run.seed,
       timeoutMs: run.timeoutSec * 1000,
       sampler: samplerOptions(run),
+      metrics: run.metrics,
+      metricsMs: run.metricsMs,
       save,
       progress: (p) => progress.update(p),
       shouldStop: () => interrupted

@@ -7,6 +7,7 @@ import * as matrix from './commands/matrix.js';
 import * as run from './commands/run.js';
 import * as runtimes from './commands/runtimes.js';
 import * as diff from './commands/diff.js';
+import * as report from './commands/report.js';
 
 const program = new Command();
 program
@@ -16,7 +17,7 @@ program
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
-for (const command of [matrix, run, diff, runtimes]) command.register(program);
+for (const command of [matrix, run, diff, report, runtimes]) command.register(program);
 
 program.addHelpText('after', `
 Examples:

@@ -90,3 +90,20 @@ test('no worker process is left behind', async () => {
   const ps = await execa('ps', ['-eo', 'args'], { reject: false });
   assert.doesNotMatch(ps.stdout, /worker\/child\.js .*smoke/);
 });
+
+test('every ok cell has runtime metrics from a separate process, each with its method', () => {
+  const result = JSON.parse(fs.readFileSync(out, 'utf8'));
+  for (const cell of result.cells.filter((c) => c.status === 'ok')) {
+    const m = cell.metrics;
+    assert.ok(m && !m.error, `${cell.benchmark} on ${cell.runtime}: ${m && m.error}`);
+    assert.match(m.gc.method, /--trace-gc/);
+    assert.ok(m.gc.windowMs > 0 && m.gc.gcShare >= 0 && m.gc.gcShare < 1);
+    assert.ok(m.cpuNsPerOp > 0 && m.wallNsPerOp > 0);
+    assert.ok(m.memory.peakRssBytes > 0);
+    assert.match(m.memory.peakRssMethod, cell.runtime === '4.9.1' ? /VmHWM/ : /resourceUsage/);
+    if (cell.benchmarkType === 'promise') assert.ok(m.eventLoopDelay.p99Ms >= 0);
+    else assert.match(m.eventLoopDelay.method, /^n\/a: /);
+  }
+  // The promise chain allocates: scavenges are seen on both runtimes.
+  for (const cell of result.cells.filter((c) => c.benchmark === 'promise-chain')) assert.ok(cell.metrics.gc.scavenges > 0);
+});

@@ -4,6 +4,8 @@
 // Modes:
 //   list  describe a suite (name, params, benchmarks, minimum runtimes) for the host's plan
 //   run   measure one benchmark and report samples, calibration and memory
+//   metrics  run one benchmark for a window and report CPU, memory and event-loop delay (the host
+//            adds GC figures from --trace-gc)
 //   once  call one benchmark once and report its value (used by tests to check what suites compute)
 // Must not require anything from cli/ (host side, modern syntax).
 var channel = require('./channel');
@@ -11,6 +13,7 @@ var suiteLoader = require('./suite-loader');
 var sampler = require('./sampler');
 var metrics = require('./metrics');
 var clock = require('./clock');
+var eventLoopDelay = require('./event-loop-delay');
 
 function runtimeInfo() {
   return {
@@ -131,6 +134,15 @@ function withBenchmark(request, cb) {
   });
 }
 
+// The benchmark's type as declared, or as its first call shows (a thenable means 'promise').
+function withType(benchmark, fn, ctx, cb) {
+  if (benchmark.type) return cb(benchmark.type);
+  sampler.detectType(fn, ctx, function (err, type) {
+    if (err) return fail(err, 'run');
+    cb(type);
+  });
+}
+
 function modeList(request) {
   var suite;
   try {
@@ -162,11 +174,42 @@ function modeRun(request) {
         });
       });
     }
-    if (benchmark.type) return measureAs(benchmark.type);
-    sampler.detectType(fn, ctx, function (err, type) {
-      if (err) return fail(err, 'run');
-      measureAs(type);
-    });
+    withType(benchmark, fn, ctx, measureAs);
+  });
+}
+
+// A separate metrics process (started with --trace-gc by the host): runs the benchmark for a
+// window like a timing process would, and reports CPU, memory and event-loop delay for that window.
+// Its timings are not used as samples: tracing GC and the delay probe cost time themselves.
+function modeMetrics(request) {
+  withBenchmark(request, function (suite, benchmark, fn, ctx, params, cleanup) {
+    function measureAs(type) {
+      var asynchronous = type !== 'sync';
+      var stopDelay = asynchronous ? eventLoopDelay.start() : null;
+      sampler.measure(fn, ctx, type, request.sampler, function (err, report) {
+        var delay = stopDelay ? stopDelay() : {
+          method: 'n/a: a synchronous benchmark blocks the event loop for each whole batch by design'
+        };
+        if (err) return fail(err, 'run');
+        var memory = metrics.memory();
+        cleanup(function (teardownErr) {
+          if (teardownErr) return fail(teardownErr, 'teardown');
+          channel.send({
+            type: 'metrics',
+            benchmarkType: type,
+            window: report.window,
+            operations: report.operations,
+            wallNsPerOp: report.sampleMs * 1e6 / report.operations,
+            cpuNsPerOp: report.cpuNsPerOp,
+            cpuMethod: report.cpuMethod,
+            memory: memory,
+            eventLoopDelay: delay
+          });
+          process.exit(0);
+        });
+      });
+    }
+    withType(benchmark, fn, ctx, measureAs);
   });
 }
 
@@ -208,6 +251,7 @@ function main() {
   if (request.mode === 'list') return modeList(request);
   if (request.mode === 'run') return modeRun(request);
   if (request.mode === 'once') return modeOnce(request);
+  if (request.mode === 'metrics') return modeMetrics(request);
   fail(new Error('unknown worker mode "' + request.mode + '"'), 'request');
 }
 

@@ -157,6 +157,7 @@ function measure(fn, ctx, type, options, cb) {
   var samples = [];
   var sampleStart = 0;
   var cpuStart = null;
+  var sampleStartUptimeMs = 0;
   var phase = 'calibrate';
 
   function later(step) { setImmediate(step); }
@@ -187,6 +188,7 @@ function measure(fn, ctx, type, options, cb) {
       warmupStable = recent.length >= opts.warmupWindow && coefficientOfVariation(recent) <= opts.warmupCv;
       if ((warmedMs >= opts.warmupMinMs && warmupStable) || warmedMs >= opts.warmupMaxMs) {
         phase = 'sample';
+        sampleStartUptimeMs = process.uptime() * 1000;
         sampleStart = clock.now();
         cpuStart = cpuTimeNs();
       }
@@ -207,6 +209,9 @@ function measure(fn, ctx, type, options, cb) {
           stable: warmupStable
         },
         sampleMs: sampledMs,
+        // On the process clock, to line up with V8's --trace-gc timestamps in a metrics process.
+        window: { startUptimeMs: sampleStartUptimeMs, endUptimeMs: process.uptime() * 1000 },
+        operations: ops,
         cpuNsPerOp: cpuStart && cpuEnd ? (cpuEnd.ns - cpuStart.ns) / ops : null,
         cpuMethod: cpuEnd ? cpuEnd.method : null,
         sinkType: typeof sink[0]

@@ -69,6 +69,7 @@ function load(suitePath) {
     teardown: typeof exported.teardown === 'function' ? exported.teardown : null,
     service: exported.service || null,
     libraries: exported.libraries || null,
+    metricsTable: !!exported.metricsTable,
     benchmarks: list
   };
 }
@@ -105,6 +106,7 @@ function describe(suite) {
     params: suite.params,
     service: !!suite.service,
     libraries: suite.libraries,
+    metricsTable: suite.metricsTable,
     benchmarks: suite.benchmarks.map(function (b) {
       return { name: b.name, type: b.type, minNode: b.minNode, reason: b.reason, description: b.description };
     })

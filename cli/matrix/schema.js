@@ -10,7 +10,8 @@ export const RUN_OPTIONS = {
   timeoutSec: { type: 'number', min: 1, max: 86400, help: 'per-process time limit (s)' },
   seed: { type: 'integer', min: 0, max: 2 ** 31 - 1, help: 'seed of the launch order shuffle' },
   baseline: { type: 'string', help: 'baseline column, "<runtime label>/<flag set>"' },
-  metrics: { type: 'boolean', help: 'add a GC/memory metrics process per cell' }
+  metrics: { type: 'boolean', help: 'add a GC/CPU/memory/event-loop metrics process per cell' },
+  metricsMs: { type: 'number', min: 50, max: 600000, help: 'length of the metrics window (ms)' }
 };
 
 export const TOP_LEVEL = ['runtimes', 'flagSets', 'suites', 'run'];

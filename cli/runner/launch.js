@@ -8,12 +8,18 @@ import { workerEntry } from '../paths.js';
 
 const TAIL_BYTES = 4096;
 
-function keepTail(stream) {
-  let tail = '';
+function keepTail(stream, limit = TAIL_BYTES) {
+  const chunks = [];
+  let size = 0;
   stream?.on('data', (chunk) => {
-    tail = (tail + chunk.toString('utf8')).slice(-TAIL_BYTES);
+    chunks.push(chunk);
+    size += chunk.length;
+    while (size - chunks[0].length > limit) size -= chunks.shift().length;
   });
-  return () => tail;
+  return () => {
+    const text = Buffer.concat(chunks).toString('utf8');
+    return text.length > limit ? text.slice(-limit) : text;
+  };
 }
 
 function killGroup(pid) {
@@ -32,7 +38,10 @@ export function killAllWorkers() {
 }
 
 // Returns { messages, exitCode, signal, timedOut, stdoutTail, stderrTail, wallMs }.
-export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_000, cwd, env } = {}) {
+const FULL_STDOUT_LIMIT = 64 * 1024 * 1024;
+
+// collectStdout: keep all of stdout (bounded), for a metrics process's --trace-gc lines.
+export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_000, cwd, env, collectStdout = false } = {}) {
   const args = [...flags, workerEntry, JSON.stringify(request)];
   const started = Date.now();
   const child = execa(nodePath, args, {
@@ -46,7 +55,7 @@ export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_00
     extendEnv: true
   });
   running.add(child.pid);
-  const stdoutTail = keepTail(child.stdout);
+  const stdoutTail = keepTail(child.stdout, collectStdout ? FULL_STDOUT_LIMIT : TAIL_BYTES);
   const stderrTail = keepTail(child.stderr);
   const messages = [];
   const channel = readline.createInterface({ input: child.stdio[3] });
@@ -69,12 +78,14 @@ export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_00
   killGroup(child.pid);
   running.delete(child.pid);
   await Promise.race([channelClosed, new Promise((resolve) => setTimeout(resolve, 1000))]);
+  const stdout = stdoutTail();
   return {
     messages,
     exitCode: result.exitCode ?? null,
     signal: result.signal ?? null,
     timedOut,
-    stdoutTail: stdoutTail(),
+    stdoutTail: stdout.slice(-TAIL_BYTES),
+    stdout: collectStdout ? stdout : undefined,
     stderrTail: stderrTail(),
     wallMs: Date.now() - started
   };

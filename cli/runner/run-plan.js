@@ -3,7 +3,8 @@
 // process as it finishes and saving the result file after every one.
 import path from 'node:path';
 import { launchWorker, killAllWorkers } from './launch.js';
-import { scheduleLaunches } from './schedule.js';
+import { scheduleLaunches, shuffle, prng } from './schedule.js';
+import { parseTraceGc, gcSummary } from './gc-trace.js';
 import { interpretLaunch } from './outcome.js';
 import { summarize, warningsFor } from '../stats/summary.js';
 
@@ -39,24 +40,54 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell } = {
   }
 }
 
+// One metrics process per cell, after its timing processes: --trace-gc and the event-loop probe
+// would distort timing samples, so they never run in a timing process.
+async function runMetrics(cell, runtime, suite, { timeoutMs, sampler, metricsMs }) {
+  const launched = await launchWorker(runtime.path, [...cell.flags, '--trace-gc'], {
+    mode: 'metrics', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
+    sampler: { ...sampler, samples: 1e9, maxSampleMs: metricsMs }
+  }, { timeoutMs, cwd: path.dirname(suite.file), collectStdout: true });
+  const report = launched.messages.find((m) => m.type === 'metrics');
+  if (!report) {
+    const outcome = interpretLaunch(launched, { timeoutMs });
+    return { error: `the metrics process ${outcome.status === 'timeout' ? 'timed out' : 'failed'}: ${outcome.error}` };
+  }
+  const { type, benchmarkType, window, ...figures } = report;
+  return {
+    ...figures,
+    windowMs: window.endUptimeMs - window.startUptimeMs,
+    gc: gcSummary(parseTraceGc(launched.stdout), { startMs: window.startUptimeMs, endMs: window.endUptimeMs })
+  };
+}
+
 // options: { runtimes (label -> runtime), suites (name -> suite), processes, seed, timeoutMs,
-//            sampler, save(), progress({ done, total, cell, outcome }), shouldStop() }
+//            sampler, metrics, metricsMs, save(), progress({ done, total, cell, outcome }), shouldStop() }
 export async function runCells(cells, options) {
   const { runtimes, suites, processes, seed, timeoutMs, sampler, save, progress = () => {}, shouldStop = () => false } = options;
   const pending = cells.filter((c) => c.status === 'pending');
   const launches = scheduleLaunches(pending.map((c) => c.id), processes, seed);
+  if (options.metrics) {
+    for (const cellId of shuffle(pending.map((c) => c.id), prng(seed + 1))) launches.push({ cellId, round: processes, metrics: true });
+  }
   const byId = new Map(cells.map((c) => [c.id, c]));
   let done = 0;
   for (const launch of launches) {
     if (shouldStop()) break;
     const cell = byId.get(launch.cellId);
     done++;
-    if (cell.status !== 'pending') {
+    const suite = suites.get(cell.suite);
+    const runtime = runtimes.get(cell.runtimeLabel);
+    if (launch.metrics && cell.status === 'ok') {
+      progress({ done: done - 1, total: launches.length, cell, starting: true, round: launch.round });
+      cell.metrics = await runMetrics(cell, runtime, suite, { timeoutMs, sampler, metricsMs: options.metricsMs });
+      await save();
+      progress({ done, total: launches.length, cell, outcome: { status: 'ok' } });
+      continue;
+    }
+    if (cell.status !== 'pending' || launch.metrics) {
       progress({ done, total: launches.length, cell, skipped: true });
       continue;
     }
-    const suite = suites.get(cell.suite);
-    const runtime = runtimes.get(cell.runtimeLabel);
     progress({ done: done - 1, total: launches.length, cell, starting: true, round: launch.round });
     const launched = await launchWorker(runtime.path, cell.flags, {
       mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params, sampler

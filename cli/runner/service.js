@@ -8,7 +8,8 @@
 //
 // runServiceLaunch(nodePath, flags, { suiteFile, benchmark, params }, { timeoutMs, cwd, env, onListening })
 //   -> { status: 'ok' | 'failed' | 'unsupported' | 'timeout', error?, stack?, result?, hello?,
-//        pid, port, wallMs, cleanup: { killed, exitCode, signal, portClosed } }
+//        warning?, pid, port, wallMs, cleanup: { exitCode, signal, portClosed } }
+// (cleanup.portClosed is null when the worker never listened.)
 // result (on 'ok'):
 //   { benchmarkType: 'service', params,
 //     measurement: { samplesNsPerOp,       // one per whole 1 s window: window ns / requests completed
@@ -22,6 +23,16 @@
 //                peakRssBytes, peakRssMethod, requestsHandled, connections, rate, durationSec,
 //                warmupSec, latencyMethod } }
 // The launch is bounded by timeoutMs; killing and the port check after it add at most ~3 s.
+// onListening({ pid, port }) is called once the service listens (tests use it).
+// The load settings come from the worker's `listening` message: the benchmark's `load(params)` in
+// the suite (suites/service: connections, durationSec, warmupSec, and rate for fixed-rate-1k only).
+//
+// Wiring into run-plan.js (a suite whose describe() says `service: true`):
+//   const outcome = await runServiceLaunch(runtime.path, cell.flags,
+//     { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd });
+//   ok -> cell.benchmarkType = 'service'; cell.processes.push(serviceProcessRecord(round, outcome))
+//   else -> cell.status = outcome.status; cell.error = outcome.error
+// and call killAllServiceWorkers() wherever killAllWorkers() is called (Ctrl-C).
 import { execa } from 'execa';
 import readline from 'node:readline';
 import net from 'node:net';
@@ -192,12 +203,16 @@ function latencySummary(latencies) {
 
 // One autocannon run against the worker. Records every response's latency (ms, from hrtime: finer
 // than autocannon's whole-millisecond histogram) and the requests completed in each ~1 s window.
+// onInstance receives { stop() }: it ends the run at once (closing every connection) instead of at
+// autocannon's next 1 s tick, so an aborted run neither waits nor keeps reconnecting to a dead port.
 function runLoad({ port, load, requests, durationSec, onInstance }) {
+  const clients = [];
   const opts = {
     url: `http://${HOST}:${port}`,
     connections: load.connections,
     duration: durationSec,
     timeout: REQUEST_TIMEOUT_SEC,
+    setupClient: (client) => { clients.push(client); },
     requests: requests.map((r) => ({ method: r.method, path: r.path, headers: r.headers, body: r.body }))
   };
   if (load.rate) opts.overallRate = load.rate;
@@ -207,7 +222,12 @@ function runLoad({ port, load, requests, durationSec, onInstance }) {
   let windowStart = started;
   let count = 0;
   const instance = autocannon(opts);
-  onInstance(instance);
+  onInstance({
+    stop() {
+      instance.stop();
+      for (const client of clients) client.destroy();
+    }
+  });
   instance.on('response', (client, statusCode, bytes, ms) => {
     count++;
     latencies.push(ms);
@@ -323,6 +343,7 @@ export async function runServiceLaunch(nodePath, flags, { suiteFile, benchmark, 
     try {
       return await within(run);
     } finally {
+      stopLoad(); // a no-op for a run that finished; closes the connections of one that did not
       instance = null;
     }
   };
@@ -361,18 +382,18 @@ export async function runServiceLaunch(nodePath, flags, { suiteFile, benchmark, 
     clearTimeout(timer);
     stopLoad();
     service.kill();
-    await bounded(loadDone, 1500);
+    // Its connections are closed; autocannon's own timers finish within 1 s and hold nothing.
+    await bounded(loadDone, 100);
     const exit = await bounded(service.exited, 2000);
     running.delete(service.pid);
     outcome = outcome ?? { status: 'failed', error: 'interrupted' };
     outcome.cleanup = {
-      killed: true,
       exitCode: exit?.exitCode ?? null,
       signal: exit?.signal ?? null,
       portClosed: port === null ? null : await portClosed(port)
     };
   }
-  if (outcome.cleanup.portClosed === false && outcome.status === 'ok') {
+  if (outcome.cleanup.portClosed === false) {
     outcome.warning = `port ${port} still accepted connections after the service was killed`;
   }
   return { ...outcome, pid: service.pid, port, wallMs: Date.now() - started };

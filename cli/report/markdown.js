@@ -1,0 +1,22 @@
+// Markdown tables (for a pull request or an issue): the same grid as the terminal table.
+import { grid } from './columns.js';
+import { formatRate, formatRatio } from './format.js';
+
+function text(value, isBaseline) {
+  if (value.status === 'absent') return '';
+  if (value.status !== 'ok') return `${value.status}${value.error ? `: ${value.error.replace(/\|/g, '\\|')}` : ''}`;
+  const rme = Number.isFinite(value.rme) ? ` ±${value.rme.toFixed(1)}%` : '';
+  return `${formatRate(value.opsPerSec)}${rme}${isBaseline ? ' (base)' : value.ratio ? ` **${formatRatio(value.ratio)}**` : ''}`;
+}
+
+export function renderMarkdown(result, { baseline } = {}) {
+  const out = [`Runtimes: ${result.runtimes.map((r) => `${r.label} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. ops/s ±95% margin, ratio to baseline.`, ''];
+  for (const table of grid(result, { baseline })) {
+    out.push(`### ${table.suite}`, '', `| benchmark | ${table.columns.map((c) => c.key).join(' | ')} |`, `|---|${table.columns.map(() => '---:').join('|')}|`);
+    for (const row of table.rows) {
+      out.push(`| ${row.benchmark} | ${row.values.map((v, i) => text(v, table.columns[i].key === table.baseline.key)).join(' | ')} |`);
+    }
+    out.push('');
+  }
+  return `${out.join('\n')}\n`;
+}
