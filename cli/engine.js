@@ -4,7 +4,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import { resolveRuntimes, describeSuites, buildPlan } from './matrix/plan.js';
-import { runCells, finalizeCell, killAllWorkers } from './runner/run-plan.js';
+import { runCells, finalizeCell, killAllChildren } from './runner/run-plan.js';
 import { hostInfo } from './results/host.js';
 import { writeResult, SCHEMA_VERSION } from './results/file.js';
 import { UserError } from './errors.js';
@@ -73,7 +73,7 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
   let interrupted = false;
   const onSignal = (signal) => {
     interrupted = true;
-    killAllWorkers();
+    killAllChildren();
     log(`\n${signal}: stopping; keeping what finished in ${out}`);
   };
   process.once('SIGINT', onSignal);

@@ -8,6 +8,7 @@ import * as run from './commands/run.js';
 import * as runtimes from './commands/runtimes.js';
 import * as diff from './commands/diff.js';
 import * as report from './commands/report.js';
+import * as doctor from './commands/doctor.js';
 
 const program = new Command();
 program
@@ -17,7 +18,7 @@ program
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
-for (const command of [matrix, run, diff, report, runtimes]) command.register(program);
+for (const command of [matrix, run, diff, report, runtimes, doctor]) command.register(program);
 
 program.addHelpText('after', `
 Examples:

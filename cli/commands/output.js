@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { renderTables } from '../report/table.js';
 import { renderMetricsTables } from '../report/metrics-table.js';
+import { renderServiceTables } from '../report/service-table.js';
 import { exitCodeFor } from '../engine.js';
 
 export function printOutcome({ result, interrupted }, { out, json, baseline, color, progress }) {
@@ -13,6 +14,8 @@ export function printOutcome({ result, interrupted }, { out, json, baseline, col
     // the metrics grid; every suite's metrics are in the result file and in `nodebench report --metrics`.
     const metricSuites = result.suites.filter((s) => s.metricsTable).map((s) => s.name);
     if (metricSuites.length) process.stdout.write(`${renderMetricsTables(result, { suites: metricSuites })}\n`);
+    const service = renderServiceTables(result);
+    if (service) process.stdout.write(`${service}\n`);
   }
   const counts = {};
   for (const cell of result.cells) counts[cell.status] = (counts[cell.status] || 0) + 1;

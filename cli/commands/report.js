@@ -2,12 +2,13 @@
 import { readResult } from '../results/file.js';
 import { renderTables } from '../report/table.js';
 import { renderMetricsTables } from '../report/metrics-table.js';
+import { renderServiceTables } from '../report/service-table.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { renderCsv } from '../report/csv.js';
 import { UserError } from '../errors.js';
 
 const FORMATS = {
-  table: (result, opts) => renderTables(result, opts) + (opts.metrics ? `\n${renderMetricsTables(result)}` : ''),
+  table: (result, opts) => renderTables(result, opts) + renderServiceTables(result) + (opts.metrics ? `\n${renderMetricsTables(result)}` : ''),
   markdown: (result, opts) => renderMarkdown(result, opts),
   csv: (result) => renderCsv(result)
 };

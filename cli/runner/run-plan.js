@@ -7,6 +7,8 @@ import { scheduleLaunches, shuffle, prng } from './schedule.js';
 import { parseTraceGc, gcSummary } from './gc-trace.js';
 import { interpretLaunch } from './outcome.js';
 import { summarize, warningsFor } from '../stats/summary.js';
+import { runServiceLaunch, serviceProcessRecord, killAllServiceWorkers } from './service.js';
+import { summarizeService } from '../stats/service.js';
 
 function processRecord(round, launched, result) {
   const m = result.measurement;
@@ -34,6 +36,7 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell } = {
   }
   cell.status = 'ok';
   cell.summary = summarize(cell.processes);
+  if (cell.processes[0].service) cell.service = summarizeService(cell.processes);
   cell.warnings = warningsFor(cell.summary, cell.processes);
   if (interrupted && cell.processes.length < processesPerCell) {
     cell.warnings.push(`interrupted after ${cell.processes.length} of ${processesPerCell} processes; the interval is wider than a full run's.`);
@@ -60,6 +63,13 @@ async function runMetrics(cell, runtime, suite, { timeoutMs, sampler, metricsMs 
   };
 }
 
+async function launchMicro(runtime, cell, suite, { sampler, timeoutMs }) {
+  const launched = await launchWorker(runtime.path, cell.flags, {
+    mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params, sampler
+  }, { timeoutMs, cwd: path.dirname(suite.file) });
+  return { ...interpretLaunch(launched, { timeoutMs }), launched };
+}
+
 // options: { runtimes (label -> runtime), suites (name -> suite), processes, seed, timeoutMs,
 //            sampler, metrics, metricsMs, save(), progress({ done, total, cell, outcome }), shouldStop() }
 export async function runCells(cells, options) {
@@ -67,7 +77,9 @@ export async function runCells(cells, options) {
   const pending = cells.filter((c) => c.status === 'pending');
   const launches = scheduleLaunches(pending.map((c) => c.id), processes, seed);
   if (options.metrics) {
-    for (const cellId of shuffle(pending.map((c) => c.id), prng(seed + 1))) launches.push({ cellId, round: processes, metrics: true });
+    // Service cells measure CPU and memory of the service during the load itself.
+    const micro = pending.filter((c) => !suites.get(c.suite).service).map((c) => c.id);
+    for (const cellId of shuffle(micro, prng(seed + 1))) launches.push({ cellId, round: processes, metrics: true });
   }
   const byId = new Map(cells.map((c) => [c.id, c]));
   let done = 0;
@@ -89,14 +101,13 @@ export async function runCells(cells, options) {
       continue;
     }
     progress({ done: done - 1, total: launches.length, cell, starting: true, round: launch.round });
-    const launched = await launchWorker(runtime.path, cell.flags, {
-      mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params, sampler
-    }, { timeoutMs, cwd: path.dirname(suite.file) });
+    const outcome = suite.service
+      ? await runServiceLaunch(runtime.path, cell.flags, { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd: path.dirname(suite.file) })
+      : await launchMicro(runtime, cell, suite, { sampler, timeoutMs });
     if (shouldStop()) break;
-    const outcome = interpretLaunch(launched, { timeoutMs });
     if (outcome.status === 'ok') {
       cell.benchmarkType = outcome.result.benchmarkType;
-      cell.processes.push(processRecord(launch.round, launched, outcome.result));
+      cell.processes.push(suite.service ? serviceProcessRecord(launch.round, outcome) : processRecord(launch.round, outcome.launched, outcome.result));
       if (cell.processes.length === processes) finalizeCell(cell, { processesPerCell: processes });
     } else {
       cell.status = outcome.status;
@@ -109,4 +120,7 @@ export async function runCells(cells, options) {
   return cells;
 }
 
-export { killAllWorkers };
+export function killAllChildren() {
+  killAllWorkers();
+  killAllServiceWorkers();
+}

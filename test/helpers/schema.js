@@ -2,10 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { root } from './cli.js';
 
 const schema = JSON.parse(fs.readFileSync(path.join(root, 'cli', 'results', 'result.schema.json'), 'utf8'));
 const ajv = new Ajv({ allErrors: true, strict: false });
+addFormats(ajv);
 const validate = ajv.compile(schema);
 
 export function schemaErrors(result) {

@@ -1,0 +1,40 @@
+// nodebench doctor: how precise can benchmarks be on this machine and runtime? Timer resolution,
+// harness overhead, run-to-run variability, the smallest detectable difference, and warnings about
+// noisy conditions. --full runs the benchmark of the harness itself (bench/harness.js).
+import path from 'node:path';
+import { execa } from 'execa';
+import { runDoctor, checkSpec, DOCTOR_DEFAULTS } from '../doctor/run.js';
+import { renderDoctor } from '../doctor/render.js';
+import { projectRoot } from '../paths.js';
+import { UserError } from '../errors.js';
+import { positiveInt } from './shared.js';
+
+const log = (m) => process.stderr.write(`${m}\n`);
+
+async function runHarness(opts) {
+  if (opts.node) throw new UserError('--full measures the host runtime and Node 4.9.1 itself; leave out --node (or drop --full to check one runtime).');
+  const args = [path.join(projectRoot, 'bench', 'harness.js')];
+  if (opts.quick) args.push('--quick');
+  if (opts.json) args.push('--json');
+  // Its own process, as `npm run bench:harness` runs it; figures on stdout, progress on stderr.
+  const child = await execa(process.execPath, args, { stdio: 'inherit', reject: false, env: { NODE_OPTIONS: '' } });
+  process.exitCode = child.exitCode ?? 1;
+}
+
+export function register(program) {
+  program.command('doctor')
+    .description('how precise is nodebench here: timer resolution, overhead, run-to-run variability, smallest detectable difference, noise warnings')
+    .option('--node <spec>', 'the runtime to check, e.g. 4.9.1, 16 or lts (default: the node running nodebench)')
+    .option('--processes <n>', `processes for the variability probe (default ${DOCTOR_DEFAULTS.variabilityProcesses})`, positiveInt('processes'))
+    .option('--json', 'print the report as JSON')
+    .option('--full', 'run the benchmark of the harness itself instead (bench/harness.js: A/A, sensitivity, intervals, agreement with tinybench and mitata, cost; ~20 min)')
+    .option('--quick', 'with --full: fewer repetitions (a few minutes, less precise figures)')
+    .action(async (opts) => {
+      if (opts.full) return runHarness(opts);
+      if (opts.quick) throw new UserError('--quick only applies with --full; the doctor itself takes about 15 s.');
+      const spec = opts.node === undefined ? process.execPath : checkSpec(String(opts.node).trim());
+      if (opts.processes !== undefined && opts.processes < 2) throw new UserError(`--processes must be at least 2 to measure a spread between processes, not ${opts.processes}.`);
+      const report = await runDoctor({ spec, variabilityProcesses: opts.processes, log });
+      process.stdout.write(opts.json ? `${JSON.stringify(report, null, 1)}\n` : renderDoctor(report, { width: process.stdout.columns || 100 }));
+    });
+}

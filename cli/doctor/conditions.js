@@ -1,0 +1,81 @@
+// Conditions on this machine that make benchmark figures noisier, each with what to do about it.
+// Pure given its inputs (host facts and the environment), so it is testable without the machine.
+import os from 'node:os';
+import { cpuGovernor } from '../results/host.js';
+
+export const GOVERNOR_FILE = '/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor';
+export const LOAD_PER_CORE_LIMIT = 0.5;
+export const FEW_CORES = 4;
+
+// Environment variables set by common CI services.
+const CI_VARIABLES = ['GITHUB_ACTIONS', 'GITLAB_CI', 'BUILDKITE', 'CIRCLECI', 'TRAVIS', 'JENKINS_URL', 'TF_BUILD', 'TEAMCITY_VERSION', 'APPVEYOR', 'BITBUCKET_BUILD_NUMBER', 'DRONE', 'CI'];
+
+export function detectCi(env = process.env) {
+  const found = CI_VARIABLES.filter((name) => env[name] !== undefined && env[name] !== '' && env[name] !== 'false' && env[name] !== '0');
+  return found.length ? found : null;
+}
+
+export function readConditions({ env = process.env } = {}) {
+  return {
+    loadAverage: os.loadavg(),
+    cores: os.cpus().length || 1,
+    governor: cpuGovernor(),
+    governorFile: GOVERNOR_FILE,
+    ci: detectCi(env)
+  };
+}
+
+// Returns [{ code, message }]: each message says what is wrong and what to do.
+export function warningsFor(conditions) {
+  const { loadAverage, cores, governor, ci } = conditions;
+  const warnings = [];
+  const load1 = loadAverage[0];
+  if (load1 > LOAD_PER_CORE_LIMIT * cores) {
+    warnings.push({
+      code: 'load',
+      message: `load average ${load1.toFixed(2)} (1 min) is above ${LOAD_PER_CORE_LIMIT} x ${cores} cores: other programs are competing for the CPU and will show up as noise; stop them (see top) or wait until the machine is idle before measuring.`
+    });
+  }
+  if (governor === null) {
+    warnings.push({
+      code: 'governor-unknown',
+      message: `CPU frequency governor: not readable (${GOVERNOR_FILE} does not exist or cannot be read, as in most VMs and containers); the frequency may change under you: on bare metal set it with "sudo cpupower frequency-set -g performance", in a VM compare only figures measured in one run.`
+    });
+  } else if (governor !== 'performance') {
+    warnings.push({
+      code: 'governor',
+      message: `CPU frequency governor is "${governor}", not "performance": the clock speed follows the load, so early and late processes run at different speeds; set it with "sudo cpupower frequency-set -g performance" while benchmarking.`
+    });
+  }
+  if (cores < FEW_CORES) {
+    warnings.push({
+      code: 'cores',
+      message: `only ${cores} core${cores === 1 ? '' : 's'}: the worker shares them with nodebench itself, the runtime's GC and compiler threads and everything else; expect more noise, use more processes (--processes 6 or more), or a machine with ${FEW_CORES} or more cores.`
+    });
+  }
+  if (ci) {
+    warnings.push({
+      code: 'ci',
+      message: `running inside CI (${ci.join(', ')} set): shared runners have noisy neighbours and differ from job to job; compare variants within one run (one matrix, interleaved) rather than across jobs, and use more processes.`
+    });
+  }
+  return warnings;
+}
+
+// Warnings that follow from what the doctor measured.
+export function measuredWarnings({ variabilityCv, resolutionNs, minSampleMs, detectableFraction }) {
+  const warnings = [];
+  if (variabilityCv !== null && variabilityCv > 0.03) {
+    warnings.push({
+      code: 'variability',
+      message: `processes disagree by ${(variabilityCv * 100).toFixed(1)}% (CV of per-process medians): differences smaller than ~${(detectableFraction * 100).toFixed(0)}% will not be detected at the default budget; quieten the machine or raise --processes.`
+    });
+  }
+  if (resolutionNs !== null && resolutionNs > 0.001 * minSampleMs * 1e6) {
+    warnings.push({
+      code: 'timer',
+      message: `the timer's step (${resolutionNs} ns) is more than 0.1% of a ${minSampleMs} ms sample; raise run.minSampleMs so that quantisation stays negligible.`
+    });
+  }
+  return warnings;
+}

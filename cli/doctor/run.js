@@ -1,0 +1,55 @@
+// `nodebench doctor`: how precise can nodebench be on this machine and runtime? Resolves the runtime
+// (installing it like the matrix does), measures the timer, the harness's own overhead and the
+// run-to-run spread inside that runtime, derives the smallest difference the default budget can
+// detect, and lists the conditions that make figures noisy. About 10-20 s.
+import { ensureRuntime } from '../runtimes/index.js';
+import { specKind } from '../runtimes/versions.js';
+import { hostInfo } from '../results/host.js';
+import { DEFAULT_RUN } from '../engine.js';
+import { UserError } from '../errors.js';
+import { defaultSampler } from './probe.js';
+import { timerResolution } from './timer.js';
+import { harnessOverhead } from './overhead.js';
+import { runToRunVariability } from './variability.js';
+import { detectableDifference } from './detectable.js';
+import { readConditions, warningsFor, measuredWarnings } from './conditions.js';
+
+export const DOCTOR_DEFAULTS = { overheadProcesses: 3, variabilityProcesses: 10 };
+
+export function checkSpec(spec) {
+  if (specKind(spec) === 'invalid') {
+    throw new UserError(`--node "${spec}" is not a Node version, range, lts, latest, system or a path to a node binary; give one runtime, e.g. --node 4.9.1 or --node lts.`);
+  }
+  return spec;
+}
+
+export async function runDoctor({ spec = process.execPath, overheadProcesses = DOCTOR_DEFAULTS.overheadProcesses, variabilityProcesses = DOCTOR_DEFAULTS.variabilityProcesses, log = () => {} } = {}) {
+  checkSpec(spec);
+  const started = Date.now();
+  const runtime = await ensureRuntime(spec, { log });
+  const sampler = defaultSampler();
+  const step = (what, total) => (i) => log(`doctor: Node ${runtime.version}: ${what} (process ${i}/${total})`);
+
+  const overhead = await harnessOverhead(runtime, { processes: overheadProcesses, sampler, onProcess: step('harness overhead, empty benchmark', overheadProcesses) });
+  const variability = await runToRunVariability(runtime, { processes: variabilityProcesses, sampler, onProcess: step('run-to-run variability, fixed-work benchmark', variabilityProcesses) });
+  const timer = timerResolution([...overhead.measured.records, ...variability.measured.records]);
+  const detectable = detectableDifference(variability.result.cv, DEFAULT_RUN.processes);
+  const conditions = readConditions();
+  const warnings = [
+    ...warningsFor(conditions),
+    ...measuredWarnings({ variabilityCv: variability.result.cv, resolutionNs: timer.ns, minSampleMs: sampler.minSampleMs, detectableFraction: detectable?.fraction ?? 0 })
+  ];
+  const info = overhead.measured.runtimeInfo || {};
+  return {
+    host: hostInfo(),
+    runtime: { spec: String(spec), version: runtime.version, v8: runtime.v8 || info.v8, arch: runtime.arch || info.arch, provider: runtime.provider, path: runtime.path },
+    budget: { processesPerCell: DEFAULT_RUN.processes, ...sampler },
+    timerResolution: timer,
+    overhead: overhead.result,
+    variability: variability.result,
+    detectable,
+    conditions,
+    warnings,
+    wallMs: Date.now() - started
+  };
+}

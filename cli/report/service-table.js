@@ -1,0 +1,18 @@
+// Service suites: one row per runtime x flag set x benchmark with the columns production teams read
+// (req/s, p50/p90/p95/p99, errors, CPU, peak RSS).
+export function renderServiceTables(result) {
+  const cells = result.cells.filter((c) => c.service || c.benchmarkType === 'service');
+  if (!cells.length) return '';
+  const header = ['benchmark', 'column', 'req/s', 'p50 ms', 'p90 ms', 'p95 ms', 'p99 ms', 'errors', 'CPU %', 'peak RSS'];
+  const ms = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+  const rows = cells.map((c) => {
+    const s = c.service;
+    if (!s) return [c.benchmark, `${c.runtimeLabel}/${c.flagSet}`, c.status, '', '', '', '', '', '', ''];
+    return [c.benchmark, `${c.runtimeLabel}/${c.flagSet}`, s.throughput.toFixed(0), ms(s.latencyMs.p50), ms(s.latencyMs.p90), ms(s.latencyMs.p95), ms(s.latencyMs.p99),
+      String(s.errors + s.non2xx), s.cpuPercent.toFixed(0), `${(s.peakRssBytes / 1048576).toFixed(0)}MB`];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r) => r.map((t, i) => (i < 2 ? t.padEnd(widths[i]) : t.padStart(widths[i]))).join('  ').trimEnd();
+  const suites = [...new Set(cells.map((c) => c.suite))].join(', ');
+  return [`${suites} under load  (loopback, autocannon; latency percentiles of the measured window, CPU % of one core)`, line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), ''].join('\n');
+}
