@@ -79,7 +79,8 @@ test('the tables show rates, ratios and reasons', () => {
   assert.match(run.stdout, /sum-loop\s+\S+ ±[\d.]+% \(base\)/);
   assert.match(run.stdout, /throws\s+FAILED/);
   assert.match(run.stdout, /hangs\s+TIMEOUT/);
-  assert.match(run.stdout, /needs-async-await on 4\.9\.1\/baseline: unsupported on Node 4\.9\.1/);
+  assert.match(run.stdout, /needs-async-await on 4\.9\.1: unsupported on Node 4\.9\.1 \(needs >= 7\.6\.0\): async functions/);
+  assert.match(run.stdout, /throws on 4\.9\.1: failed: threw: deliberate failure in the smoke suite/);
   // Data on stdout, progress on stderr.
   assert.doesNotMatch(run.stdout, /cells \(/);
   assert.match(run.stderr, /cells \(\d+ to run, \d+ unsupported\)/);

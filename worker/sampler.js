@@ -3,8 +3,9 @@
 // runtimes, not measurement code. Shape of a run (after pyperf and mitata):
 //   calibrate  grow the iterations per batch until one batch lasts minSampleMs, far above the
 //              clock's resolution and the per-batch overhead;
-//   warm up    run batches until the rate is stable (coefficient of variation of the last few
-//              batches under warmupCv) after warmupMinMs, or give up at warmupMaxMs and say so;
+//   warm up    run batches until the rate stops trending (the median of the last few batches is
+//              within warmupTolerance of the median of the few before: JIT tiering done, whatever
+//              the batch-to-batch noise) after warmupMinMs, or give up at warmupMaxMs and say so;
 //   sample     `samples` batches (fewer if maxSampleMs runs out), each a sample of ns per operation.
 // Written with callbacks because async/await does not exist on Node 4.
 var clock = require('./clock');
@@ -114,14 +115,18 @@ function detectType(fn, ctx, cb) {
   }
 }
 
-function coefficientOfVariation(values) {
-  var mean = 0;
-  for (var i = 0; i < values.length; i++) mean += values[i];
-  mean /= values.length;
-  var variance = 0;
-  for (var j = 0; j < values.length; j++) variance += (values[j] - mean) * (values[j] - mean);
-  variance /= Math.max(1, values.length - 1);
-  return mean > 0 ? Math.sqrt(variance) / mean : 0;
+function medianOf(values) {
+  var sorted = values.slice().sort(function (a, b) { return a - b; });
+  var mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+// True when the last `window` rates and the `window` before them have medians within tolerance.
+function isSettled(rates, window, tolerance) {
+  if (rates.length < 2 * window) return false;
+  var recent = medianOf(rates.slice(-window));
+  var before = medianOf(rates.slice(-2 * window, -window));
+  return Math.abs(recent / before - 1) <= tolerance;
 }
 
 var DEFAULTS = {
@@ -129,8 +134,8 @@ var DEFAULTS = {
   samples: 10,
   warmupMinMs: 50,
   warmupMaxMs: 1000,
-  warmupCv: 0.02,
-  warmupWindow: 5,
+  warmupTolerance: 0.02,
+  warmupWindow: 3,
   maxSampleMs: 5000,
   maxIterations: 1e9
 };
@@ -184,8 +189,7 @@ function measure(fn, ctx, type, options, cb) {
         warmupRates = [];
       }
       var warmedMs = clock.since(warmupStart) / 1e6;
-      var recent = warmupRates.slice(-opts.warmupWindow);
-      warmupStable = recent.length >= opts.warmupWindow && coefficientOfVariation(recent) <= opts.warmupCv;
+      warmupStable = isSettled(warmupRates, opts.warmupWindow, opts.warmupTolerance);
       if ((warmedMs >= opts.warmupMinMs && warmupStable) || warmedMs >= opts.warmupMaxMs) {
         phase = 'sample';
         sampleStartUptimeMs = process.uptime() * 1000;
@@ -254,6 +258,6 @@ module.exports = {
   measure: measure,
   detectType: detectType,
   cpuTimeNs: cpuTimeNs,
-  coefficientOfVariation: coefficientOfVariation,
+  isSettled: isSettled,
   DEFAULTS: DEFAULTS
 };

@@ -20,11 +20,12 @@ export function register(program) {
     .option('--format <format>', `one of ${Object.keys(FORMATS).join(', ')}`, 'table')
     .option('--baseline <column>', 'column the ratios compare to, "<runtime>/<flag set>"')
     .option('--metrics', 'also show GC, CPU, event-loop delay and memory per cell')
+    .option('--warnings', 'list every warning cell by cell instead of counting them')
     .option('--no-color', 'plain output')
     .action(async (file, opts) => {
       const render = FORMATS[opts.format];
       if (!render) throw new UserError(`--format "${opts.format}" is not known; use ${Object.keys(FORMATS).join(', ')}.`);
       const result = await readResult(file);
-      process.stdout.write(render(result, { baseline: opts.baseline, metrics: opts.metrics, color: opts.color && process.stdout.isTTY && !process.env.NO_COLOR }));
+      process.stdout.write(render(result, { baseline: opts.baseline, metrics: opts.metrics, verbose: opts.warnings, color: opts.color && process.stdout.isTTY && !process.env.NO_COLOR }));
     });
 }

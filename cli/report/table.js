@@ -1,8 +1,10 @@
-// Terminal tables: one per suite. A value is "ops/s ±rme% ratio-to-baseline"; a cell that did not
-// run shows a short reason instead (its full reason is in the result file and listed under the table).
+// Terminal tables: one per suite (split by flag set when all columns would not fit the terminal).
+// A value is "ops/s ±margin% ratio-to-baseline"; a cell that did not run shows a short status and
+// its reason is said once under the table.
 import chalk from 'chalk';
 import { grid } from './columns.js';
 import { formatRate, formatRatio } from './format.js';
+import { reasonNotes, warningSummary } from './notes.js';
 
 const SHORT_STATUS = { failed: 'FAILED', timeout: 'TIMEOUT', unsupported: 'n/s', skipped: 'skipped', pending: '…', absent: '' };
 
@@ -23,48 +25,45 @@ function colour(text, value, isBaseline, useColor) {
   return text;
 }
 
-function pad(text, width, visibleLength) {
-  return text + ' '.repeat(Math.max(0, width - visibleLength));
+function layout(table, columnIndexes, color) {
+  const columns = columnIndexes.map((i) => table.columns[i]);
+  const header = ['benchmark', ...columns.map((c) => c.key)];
+  const rows = table.rows.map((row) => [
+    { text: row.benchmark, plain: true },
+    ...columnIndexes.map((i) => {
+      const isBaseline = table.columns[i].key === table.baseline.key;
+      return { text: cellText(row.values[i], isBaseline), value: row.values[i], isBaseline };
+    })
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].text.length)));
+  const pad = (text, width, visible) => text + ' '.repeat(Math.max(0, width - visible));
+  return [
+    header.map((h, i) => pad(h, widths[i], h.length)).join('  ').trimEnd(),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...rows.map((row) => row.map((c, i) => pad(c.plain ? c.text : colour(c.text, c.value, c.isBaseline, color), widths[i], c.text.length)).join('  ').trimEnd())
+  ];
 }
 
-export function renderTables(result, { baseline, color = false } = {}) {
+function tableWidth(table, columnIndexes) {
+  const benchWidth = Math.max(9, ...table.rows.map((r) => r.benchmark.length));
+  return columnIndexes.reduce((sum, i) => sum + 2 + Math.max(table.columns[i].key.length, ...table.rows.map((r) => cellText(r.values[i], false).length + 7)), benchWidth);
+}
+
+export function renderTables(result, { baseline, color = false, width = process.stdout.columns || 160, verbose = false } = {}) {
   const out = [];
   for (const table of grid(result, { baseline })) {
-    const header = ['benchmark', ...table.columns.map((c) => c.key)];
-    const rows = table.rows.map((row) => [
-      { text: row.benchmark, value: { status: 'ok' }, plain: true },
-      ...row.values.map((value, i) => {
-        const isBaseline = table.columns[i].key === table.baseline.key;
-        return { text: cellText(value, isBaseline), value, isBaseline };
-      })
-    ]);
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].text.length)));
-    out.push(`${color ? chalk.bold(table.suite) : table.suite}  (ops/s ±95% margin, ratio to ${table.baseline.key})`);
-    out.push(header.map((h, i) => pad(h, widths[i], h.length)).join('  ').trimEnd());
-    out.push(widths.map((w) => '-'.repeat(w)).join('  '));
-    for (const row of rows) {
-      out.push(row.map((c, i) => pad(c.plain ? c.text : colour(c.text, c.value, c.isBaseline, color), widths[i], c.text.length)).join('  ').trimEnd());
+    const all = table.columns.map((_, i) => i);
+    const title = `${color ? chalk.bold(table.suite) : table.suite}`;
+    const legend = `(ops/s ±95% margin, ratio to ${table.baseline.key})`;
+    if (tableWidth(table, all) <= width) {
+      out.push(`${title}  ${legend}`, ...layout(table, all, color));
+    } else {
+      for (const flagSet of [...new Set(table.columns.map((c) => c.flagSet))]) {
+        out.push(`${title} [${flagSet}]  ${legend}`, ...layout(table, all.filter((i) => table.columns[i].flagSet === flagSet), color), '');
+      }
+      out.pop();
     }
-    const notes = [];
-    for (const row of table.rows) {
-      row.values.forEach((value, i) => {
-        if (value.status !== 'ok' && value.error) notes.push(`  ${row.benchmark} on ${table.columns[i].key}: ${value.error}`);
-        for (const warning of value.warnings || []) notes.push(`  warning: ${row.benchmark} on ${table.columns[i].key}: ${warning}`);
-      });
-    }
-    if (notes.length) out.push(...dedupeUnsupported(notes));
-    out.push('');
+    out.push(...reasonNotes(table), ...warningSummary(table, { verbose }), '');
   }
   return out.join('\n');
-}
-
-// The same "unsupported on Node 4.9.1 (needs >= 7.6)" for every flag set is one note, not three.
-function dedupeUnsupported(notes) {
-  const seen = new Set();
-  return notes.filter((note) => {
-    const key = note.replace(/ on [^:]+\/[^:]+:/, ':');
-    if (/unsupported/.test(note) && seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }

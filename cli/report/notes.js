@@ -1,0 +1,61 @@
+// The lines under a table: why cells did not run, grouped so that one cause is said once (a
+// runtime that rejects a flag makes its whole column unsupported: one line, not one per benchmark),
+// and warnings counted by kind rather than listed cell by cell.
+const WARNING_KINDS = [
+  [/far outliers/, 'had far-outlier samples (other programs competing for the CPU)'],
+  [/never reached a stable rate/, 'never settled during warm-up (raise run.warmupMaxMs)'],
+  [/processes disagree/, 'had processes disagreeing by more than 5% (noisy machine: use more processes)'],
+  [/interrupted after/, 'were interrupted before all their processes ran']
+];
+
+// "unsupported on Node 4.9.1 (...)" already says its status; "threw: boom" does not.
+const describe = (v) => (String(v.error).startsWith(v.status) ? v.error : `${v.status}: ${v.error}`);
+
+export function reasonNotes(table) {
+  const notes = [];
+  table.columns.forEach((col, i) => {
+    const values = table.rows.map((r) => r.values[i]).filter((v) => v.status !== 'absent');
+    const reasons = new Set(values.map((v) => (v.status === 'ok' ? null : describe(v))));
+    if (values.length > 1 && reasons.size === 1 && !reasons.has(null)) {
+      notes.push(`  ${col.key}: every benchmark: ${[...reasons][0]}`);
+      col.explained = true;
+    }
+  });
+  const seen = new Map();
+  for (const row of table.rows) {
+    row.values.forEach((value, i) => {
+      const col = table.columns[i];
+      if (value.status === 'ok' || value.status === 'absent' || col.explained) return;
+      // The same reason for one benchmark on every flag set of a runtime is one line.
+      const key = `${row.benchmark}\u0000${col.runtimeLabel}\u0000${value.error}`;
+      if (seen.has(key)) {
+        seen.get(key).flagSets.push(col.flagSet);
+        return;
+      }
+      const note = { benchmark: row.benchmark, runtime: col.runtimeLabel, flagSets: [col.flagSet], text: describe(value) };
+      seen.set(key, note);
+      notes.push(note);
+    });
+  }
+  const flagSetCount = new Set(table.columns.map((c) => c.flagSet)).size;
+  return notes.map((n) => (typeof n === 'string' ? n
+    : `  ${n.benchmark} on ${n.runtime}${n.flagSets.length === flagSetCount && flagSetCount > 1 ? '' : `/${n.flagSets.join(',')}`}: ${n.text}`));
+}
+
+export function warningSummary(table, { verbose = false } = {}) {
+  const lines = [];
+  const counts = new Map();
+  for (const row of table.rows) {
+    row.values.forEach((value, i) => {
+      for (const warning of value.warnings || []) {
+        if (verbose) lines.push(`  warning: ${row.benchmark} on ${table.columns[i].key}: ${warning}`);
+        const kind = WARNING_KINDS.find(([pattern]) => pattern.test(warning));
+        const label = kind ? kind[1] : warning;
+        counts.set(label, (counts.get(label) || 0) + 1);
+      }
+    });
+  }
+  if (verbose || !counts.size) return lines;
+  const parts = [...counts].map(([label, n]) => `${n} cell${n === 1 ? '' : 's'} ${label}`);
+  return [`  warnings: ${parts.join('; ')}. Details: nodebench report <file> --warnings`];
+}
