@@ -13,7 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { runServiceLaunch, startService, serviceProcessRecord } from '../cli/runner/service.js';
+import { runServiceLaunch, startService } from '../cli/runner/service.js';
+import { processRecord } from '../cli/runner/process-record.js';
 import { testRuntime, runWorkerIn, benchmarkValue } from './helpers/runtimes.js';
 
 const require = createRequire(import.meta.url);
@@ -89,7 +90,7 @@ function assertFigures(out, label) {
   assert.ok(measurement.warmup.ms > 0, 'a warm-up ran');
   if (label.startsWith('4.9.1')) assert.equal(out.hello.runtime.node, '4.9.1');
   else assert.match(out.hello.runtime.node, /^\d+\.\d+\.\d+$/);
-  const record = serviceProcessRecord(1, out);
+  const record = processRecord(1, out.result, out.wallMs);
   assert.deepEqual(record.samplesNsPerOp, measurement.samplesNsPerOp);
   assert.equal(record.service, service);
 }

@@ -7,25 +7,9 @@ import { scheduleLaunches, shuffle, prng } from './schedule.js';
 import { parseTraceGc, gcSummary } from './gc-trace.js';
 import { interpretLaunch } from './outcome.js';
 import { summarize, warningsFor } from '../stats/summary.js';
-import { runServiceLaunch, serviceProcessRecord, killAllServiceWorkers } from './service.js';
+import { runServiceLaunch, killAllServiceWorkers } from './service.js';
+import { processRecord } from './process-record.js';
 import { summarizeService } from '../stats/service.js';
-
-function processRecord(round, launched, result) {
-  const m = result.measurement;
-  return {
-    round,
-    samplesNsPerOp: m.samplesNsPerOp,
-    iterationsPerSample: m.iterationsPerSample,
-    calibrationBatches: m.calibrationBatches,
-    warmup: m.warmup,
-    sampleMs: m.sampleMs,
-    cpuNsPerOp: m.cpuNsPerOp,
-    cpuMethod: m.cpuMethod,
-    memory: result.memory,
-    clockResolutionNs: result.clockResolutionNs,
-    wallMs: launched.wallMs
-  };
-}
 
 export function finalizeCell(cell, { interrupted = false, processesPerCell } = {}) {
   if (cell.status !== 'pending') return;
@@ -67,7 +51,7 @@ async function launchMicro(runtime, cell, suite, { sampler, timeoutMs }) {
   const launched = await launchWorker(runtime.path, cell.flags, {
     mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params, sampler
   }, { timeoutMs, cwd: path.dirname(suite.file) });
-  return { ...interpretLaunch(launched, { timeoutMs }), launched };
+  return { ...interpretLaunch(launched, { timeoutMs }), wallMs: launched.wallMs };
 }
 
 // options: { runtimes (label -> runtime), suites (name -> suite), processes, seed, timeoutMs,
@@ -107,7 +91,7 @@ export async function runCells(cells, options) {
     if (shouldStop()) break;
     if (outcome.status === 'ok') {
       cell.benchmarkType = outcome.result.benchmarkType;
-      cell.processes.push(suite.service ? serviceProcessRecord(launch.round, outcome) : processRecord(launch.round, outcome.launched, outcome.result));
+      cell.processes.push(processRecord(launch.round, outcome.result, outcome.wallMs));
       if (cell.processes.length === processes) finalizeCell(cell, { processesPerCell: processes });
     } else {
       cell.status = outcome.status;

@@ -30,39 +30,24 @@
 // Wiring into run-plan.js (a suite whose describe() says `service: true`):
 //   const outcome = await runServiceLaunch(runtime.path, cell.flags,
 //     { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd });
-//   ok -> cell.benchmarkType = 'service'; cell.processes.push(serviceProcessRecord(round, outcome))
+//   ok -> cell.benchmarkType = 'service'; cell.processes.push(processRecord(round, outcome.result, outcome.wallMs))
 //   else -> cell.status = outcome.status; cell.error = outcome.error
 // and call killAllServiceWorkers() wherever killAllWorkers() is called (Ctrl-C).
-import { execa } from 'execa';
-import readline from 'node:readline';
 import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { projectRoot } from '../paths.js';
 import { interpretLaunch } from './outcome.js';
+import { spawnWorker, killGroup, killAllGroups, forget, keepTail, readChannel } from './process-group.js';
 
 export const serveEntry = path.join(projectRoot, 'worker', 'serve.js');
 
 const HOST = '127.0.0.1';
-const TAIL_BYTES = 4096;
 const MIN_WINDOW_NS = 0.5e9;        // shorter windows (the tail after the last whole second) are not samples
 const REQUEST_TIMEOUT_SEC = 10;     // autocannon's per-request timeout: counted in `timeouts`
 
-const running = new Set();
-
-function killGroup(pid) {
-  try {
-    process.kill(-pid, 'SIGKILL');
-    return true;
-  } catch {
-    return false; // Already gone.
-  }
-}
-
 // Kills every service worker still running (Ctrl-C, or the host failing).
-export function killAllServiceWorkers() {
-  for (const pid of running) killGroup(pid);
-}
+export const killAllServiceWorkers = killAllGroups;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -74,13 +59,6 @@ function bounded(promise, ms) {
   ]).finally(() => clearTimeout(timer));
 }
 
-function keepTail(stream) {
-  let tail = '';
-  stream?.on('data', (chunk) => {
-    tail = (tail + chunk.toString('utf8')).slice(-TAIL_BYTES);
-  });
-  return () => tail;
-}
 
 // The worker ended (reported an error or unsupported, or exited) before sending what we waited for.
 class WorkerEnded extends Error {}
@@ -91,18 +69,8 @@ class TimedOut extends Error {}
 // next(type) rejects with WorkerEnded if the worker reports an error or unsupported, or exits first.
 // The caller must call kill() (runServiceLaunch does, in a finally).
 export function startService(nodePath, flags, request, { cwd, env } = {}) {
-  const child = execa(nodePath, [...flags, serveEntry, JSON.stringify(request)], {
-    stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-    detached: true,
-    cleanup: true,
-    reject: false,
-    buffer: false,
-    cwd,
-    env: { ...env, NODE_OPTIONS: '' },
-    extendEnv: true
-  });
+  const child = spawnWorker(nodePath, [...flags, serveEntry, JSON.stringify(request)], { stdin: 'pipe', cwd, env });
   const pid = child.pid;
-  running.add(pid);
   child.stdin.on('error', () => {}); // EPIPE when the worker is already gone
   const stdoutTail = keepTail(child.stdout);
   const stderrTail = keepTail(child.stderr);
@@ -113,14 +81,7 @@ export function startService(nodePath, flags, request, { cwd, env } = {}) {
   const rejectAll = () => {
     for (const w of waiters.splice(0)) w.reject(new WorkerEnded('the service worker ended'));
   };
-  const channel = readline.createInterface({ input: child.stdio[3] });
-  channel.on('line', (line) => {
-    let message;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      message = { type: 'garbled', line: line.slice(0, 200) };
-    }
+  const channelClosed = readChannel(child, (message) => {
     messages.push(message);
     for (const w of [...waiters]) {
       if (w.type === message.type) {
@@ -130,12 +91,11 @@ export function startService(nodePath, flags, request, { cwd, env } = {}) {
     }
     if (message.type === 'error' || message.type === 'unsupported') rejectAll();
   });
-  const channelClosed = new Promise((resolve) => channel.on('close', resolve));
   const exited = child.then((r) => ({ exitCode: r.exitCode ?? null, signal: r.signal ?? null }));
   // Ended = exited and every report read (the channel closes with the process).
   exited.then(() => bounded(channelClosed, 1000)).then(() => {
     ended = true;
-    running.delete(pid);
+    forget(pid);
     rejectAll();
   });
 
@@ -385,7 +345,7 @@ export async function runServiceLaunch(nodePath, flags, { suiteFile, benchmark, 
     // Its connections are closed; autocannon's own timers finish within 1 s and hold nothing.
     await bounded(loadDone, 100);
     const exit = await bounded(service.exited, 2000);
-    running.delete(service.pid);
+    forget(service.pid);
     outcome = outcome ?? { status: 'failed', error: 'interrupted' };
     outcome.cleanup = {
       exitCode: exit?.exitCode ?? null,
@@ -397,25 +357,4 @@ export async function runServiceLaunch(nodePath, flags, { suiteFile, benchmark, 
     outcome.warning = `port ${port} still accepted connections after the service was killed`;
   }
   return { ...outcome, pid: service.pid, port, wallMs: Date.now() - started };
-}
-
-// Adapter for run-plan.js: the process record of one ok service launch (same fields as a
-// micro-benchmark process, plus the service columns).
-export function serviceProcessRecord(round, outcome) {
-  const { result } = outcome;
-  const m = result.measurement;
-  return {
-    round,
-    samplesNsPerOp: m.samplesNsPerOp,
-    iterationsPerSample: m.iterationsPerSample,
-    calibrationBatches: m.calibrationBatches,
-    warmup: m.warmup,
-    sampleMs: m.sampleMs,
-    cpuNsPerOp: m.cpuNsPerOp,
-    cpuMethod: m.cpuMethod,
-    memory: result.memory,
-    clockResolutionNs: null,
-    wallMs: outcome.wallMs,
-    service: result.service
-  };
 }

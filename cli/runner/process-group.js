@@ -1,0 +1,75 @@
+// Spawning worker processes of the runtime under test: each in its own process group (so a timeout
+// or Ctrl-C kills everything it started), with a report channel on fd 3 read line by line, and
+// only a bounded tail of its stdout/stderr kept for error messages. Shared by launch.js (timing and
+// metrics workers) and service.js (service workers).
+import { execa } from 'execa';
+import readline from 'node:readline';
+
+export const TAIL_BYTES = 4096;
+
+const running = new Set();
+
+export function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+    return true;
+  } catch {
+    return false; // Already gone.
+  }
+}
+
+// Kills every worker still running (Ctrl-C, or the host failing).
+export function killAllGroups() {
+  for (const pid of running) killGroup(pid);
+}
+
+export function forget(pid) {
+  running.delete(pid);
+}
+
+// stdin: 'ignore' for timing workers, 'pipe' for service workers that take commands.
+export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env } = {}) {
+  const child = execa(nodePath, args, {
+    stdio: [stdin, 'pipe', 'pipe', 'pipe'],
+    detached: true,
+    cleanup: true,
+    reject: false,
+    buffer: false,
+    cwd,
+    // NODE_OPTIONS of the host must not leak into the runtime under test (Node 4 rejects most).
+    env: { ...env, NODE_OPTIONS: '' },
+    extendEnv: true
+  });
+  running.add(child.pid);
+  return child;
+}
+
+export function keepTail(stream, limit = TAIL_BYTES) {
+  const chunks = [];
+  let size = 0;
+  stream?.on('data', (chunk) => {
+    chunks.push(chunk);
+    size += chunk.length;
+    while (size - chunks[0].length > limit) size -= chunks.shift().length;
+  });
+  return () => {
+    const text = Buffer.concat(chunks).toString('utf8');
+    return text.length > limit ? text.slice(-limit) : text;
+  };
+}
+
+// Calls onMessage for each JSON line on the child's fd 3; resolves the returned promise when the
+// channel closes (the worker exited).
+export function readChannel(child, onMessage) {
+  const channel = readline.createInterface({ input: child.stdio[3] });
+  channel.on('line', (line) => {
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      message = { type: 'garbled', line: line.slice(0, 200) };
+    }
+    onMessage(message);
+  });
+  return new Promise((resolve) => channel.on('close', resolve));
+}
