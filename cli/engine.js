@@ -5,7 +5,7 @@ import os from 'node:os';
 import { createRequire } from 'node:module';
 import { resolveRuntimes, describeSuites, buildPlan } from './matrix/plan.js';
 import { runCells, finalizeCell, killAllChildren } from './runner/run-plan.js';
-import { hostInfo } from './results/host.js';
+import { hostInfo, noiseWarnings } from './results/host.js';
 import { writeResult, SCHEMA_VERSION } from './results/file.js';
 import { UserError } from './errors.js';
 
@@ -14,6 +14,8 @@ export const NODEBENCH_VERSION = require('../package.json').version;
 
 export const DEFAULT_RUN = {
   processes: 3,
+  maxProcesses: 6,
+  targetRme: 5,
   samples: 10,
   minSampleMs: 10,
   warmupMinMs: 50,
@@ -25,7 +27,7 @@ export const DEFAULT_RUN = {
 };
 
 // A fast look: one process, fewer and shorter samples. Less precise, and the result says so.
-export const QUICK_RUN = { processes: 1, samples: 5, minSampleMs: 5, warmupMinMs: 20, warmupMaxMs: 300, metricsMs: 300 };
+export const QUICK_RUN = { processes: 1, maxProcesses: 1, samples: 5, minSampleMs: 5, warmupMinMs: 20, warmupMaxMs: 300, metricsMs: 300 };
 
 function samplerOptions(run) {
   const { samples, minSampleMs, warmupMinMs, warmupMaxMs, maxSampleMs } = run;
@@ -40,6 +42,7 @@ function toPublicRuntime(r) {
 // matrix: { runtimes, flagSets, suites, run, baseDir }; run options already merged with CLI options.
 export async function runMatrix(matrix, { out, progress, command = process.argv.slice(2), refresh = false }) {
   const run = { ...DEFAULT_RUN, ...matrix.run };
+  if (run.maxProcesses < run.processes) run.maxProcesses = run.processes;
   if (run.seed === undefined) run.seed = Math.floor(Math.random() * 2 ** 31);
   const log = (m) => progress.log(m);
 
@@ -62,9 +65,17 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
       libraries: s.libraries || undefined, metricsTable: s.metricsTable || undefined, benchmarks: s.benchmarks.filter((b) => s.selected.includes(b.name))
     })),
     run,
-    schedule: { seed: run.seed, processesPerCell: run.processes, order: 'shuffled round-robin: every cell once per round, order reshuffled each round; then one metrics process per ok cell (shuffled, seed + 1)' },
+    schedule: {
+      seed: run.seed,
+      processesPerCell: run.processes,
+      maxProcessesPerCell: run.maxProcesses,
+      targetRme: run.targetRme,
+      order: 'shuffled round-robin: every cell once per round, order reshuffled each round; then one more round at a time for cells whose ±margin is above targetRme, up to maxProcesses; then one metrics process per ok cell (shuffled, seed + 1)'
+    },
     cells
   };
+  result.warnings = noiseWarnings(result.host);
+  for (const warning of result.warnings) log(`warning: ${warning}`);
   const save = () => writeResult(out, result);
   await save();
   const runnable = cells.filter((c) => c.status === 'pending').length;
@@ -83,6 +94,8 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
       runtimes: new Map(runtimes.map((r) => [r.label, r])),
       suites: new Map(suites.map((s) => [s.name, s])),
       processes: run.processes,
+      maxProcesses: run.maxProcesses,
+      targetRme: run.targetRme,
       seed: run.seed,
       timeoutMs: run.timeoutSec * 1000,
       sampler: samplerOptions(run),
@@ -100,6 +113,9 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
     result.status = interrupted ? 'interrupted' : 'complete';
     result.finishedAt = new Date().toISOString();
     result.host.loadAverageEnd = os.loadavg();
+    for (const warning of noiseWarnings(result.host, result.host.loadAverageEnd, 'at the end')) {
+      if (/load average/.test(warning)) result.warnings.push(warning);
+    }
     await save();
   }
   return { result, interrupted };

@@ -108,3 +108,17 @@ test('every ok cell has runtime metrics from a separate process, each with its m
   // The promise chain allocates: scavenges are seen on both runtimes.
   for (const cell of result.cells.filter((c) => c.benchmark === 'promise-chain')) assert.ok(cell.metrics.gc.scavenges > 0);
 });
+
+test('cells whose margin is above the target get more processes, up to maxProcesses, and say so', { timeout: 120_000 }, async () => {
+  const topUp = path.join(tmp, 'top-up.json');
+  const run = await nodebench(['run', path.join(root, 'test', 'fixtures', 'suites', 'smoke', 'index.js'), '--node', 'system',
+    '--benchmarks', 'sum-loop', '--processes', '2', '--max-processes', '4', '--target-rme', '0.1', '--samples', '3', '--out', topUp]);
+  assert.equal(run.exitCode, 0, run.stderr);
+  const result = JSON.parse(fs.readFileSync(topUp, 'utf8'));
+  const [cell] = result.cells;
+  assert.equal(cell.processes.length, 4);
+  assert.deepEqual(cell.processes.map((p) => p.round).sort(), [0, 1, 2, 3]);
+  assert.match(cell.warnings.join('\n'), /above the 0\.1% target after 4 processes/);
+  assert.equal(result.schedule.maxProcessesPerCell, 4);
+  assert.deepEqual(schemaErrors(result), []);
+});

@@ -13,6 +13,14 @@ export function positiveInt(name) {
   };
 }
 
+export function positiveNumber(name) {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new UserError(`--${name} must be a positive number, not "${value}".`);
+    return n;
+  };
+}
+
 export function nonNegativeInt(name) {
   return (value) => {
     const n = Number(value);
@@ -26,6 +34,8 @@ export function runOptionsFrom(fileRun, opts) {
   const run = { ...fileRun, ...(opts.quick ? QUICK_RUN : {}) };
   if (opts.processes !== undefined) run.processes = opts.processes;
   if (opts.samples !== undefined) run.samples = opts.samples;
+  if (opts.maxProcesses !== undefined) run.maxProcesses = opts.maxProcesses;
+  if (opts.targetRme !== undefined) run.targetRme = opts.targetRme;
   if (opts.timeout !== undefined) run.timeoutSec = opts.timeout;
   if (opts.seed !== undefined) run.seed = opts.seed;
   return validateRunOptions(run, (key, message) => { throw new UserError(`${message}.`); });
@@ -35,6 +45,8 @@ export function addRunOptions(command) {
   return command
     .option('--quick', 'a fast look: 1 process per cell and short samples (less precise)')
     .option('--processes <n>', 'fresh processes per cell (default 3)', positiveInt('processes'))
+    .option('--max-processes <n>', 'add processes (up to n) to cells whose margin is above --target-rme (default 6)', positiveInt('max-processes'))
+    .option('--target-rme <percent>', 'wanted ±95% margin of a cell, in percent (default 5)', positiveNumber('target-rme'))
     .option('--samples <n>', 'timed samples per process (default 10)', positiveInt('samples'))
     .option('--timeout <seconds>', 'kill a process that runs longer than this (default 120)', positiveInt('timeout'))
     .option('--seed <n>', 'seed of the shuffled launch order (default: random, recorded)', nonNegativeInt('seed'))

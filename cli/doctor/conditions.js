@@ -63,8 +63,14 @@ export function warningsFor(conditions) {
 }
 
 // Warnings that follow from what the doctor measured.
-export function measuredWarnings({ variabilityCv, resolutionNs, minSampleMs, detectableFraction }) {
+export function measuredWarnings({ variabilityCv, resolutionNs, minSampleMs, detectableFraction, cpuShareMin }) {
   const warnings = [];
+  if (typeof cpuShareMin === 'number' && cpuShareMin < 0.9) {
+    warnings.push({
+      code: 'cpu-share',
+      message: `a worker process got only ${(cpuShareMin * 100).toFixed(0)}% of a core while sampling: other programs took the rest, which shows up as slower and scattered samples; stop them or wait for an idle machine.`
+    });
+  }
   if (variabilityCv !== null && variabilityCv > 0.03) {
     warnings.push({
       code: 'variability',

@@ -42,6 +42,8 @@ export async function measureFixture(runtime, fixture, { processes, sampler = de
       iterationsPerSample: m.iterationsPerSample,
       warmup: m.warmup,
       cpuNsPerOp: m.cpuNsPerOp,
+      cpuMethod: m.cpuMethod,
+      sampleMs: m.sampleMs,
       clockResolutionNs: outcome.result.clockResolutionNs,
       wallMs: launched.wallMs
     });

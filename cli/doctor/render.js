@@ -35,6 +35,7 @@ export function renderDoctor(report, { width = 100 } = {}) {
     row('timer resolution', timer.ns === null ? 'n/a' : `${timer.ns} ns`, timer.method),
     row('harness overhead', `${overhead.nsPerOp.toFixed(2)} ns/op`, `${overhead.method}; per process ${overhead.processMedians.map((x) => x.toFixed(2)).join(', ')} ns/op`),
     row('run-to-run variability', pct(variability.cv, 2), `${variability.method}; within one process the samples vary by ${pct(variability.withinProcessCv, 2)}`),
+    row('CPU share', variability.cpuShare === null ? 'n/a' : `${(variability.cpuShare * 100).toFixed(0)}%`, `${variability.cpuShareMethod}; lowest ${variability.cpuShareMin === null ? 'n/a' : `${(variability.cpuShareMin * 100).toFixed(0)}%`} (below ~95% means other programs took the core)`),
     row('smallest detectable', detectable ? pct(detectable.fraction) : 'n/a', detectable ? `difference at the default budget: ${detectable.method}` : 'needs at least 2 processes per cell'),
     ''
   ];

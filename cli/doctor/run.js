@@ -37,7 +37,7 @@ export async function runDoctor({ spec = process.execPath, overheadProcesses = D
   const conditions = readConditions();
   const warnings = [
     ...warningsFor(conditions),
-    ...measuredWarnings({ variabilityCv: variability.result.cv, resolutionNs: timer.ns, minSampleMs: sampler.minSampleMs, detectableFraction: detectable?.fraction ?? 0 })
+    ...measuredWarnings({ variabilityCv: variability.result.cv, resolutionNs: timer.ns, minSampleMs: sampler.minSampleMs, detectableFraction: detectable?.fraction ?? 0, cpuShareMin: variability.result.cpuShareMin })
   ];
   const info = overhead.measured.runtimeInfo || {};
   return {

@@ -9,6 +9,11 @@ export async function runToRunVariability(runtime, { processes = 10, sampler = d
   const s = measured.summary;
   // Within one process: how much its samples scatter (median over processes of their CV).
   const within = measured.records.map((r) => cv(r.samplesNsPerOp)).sort((a, b) => a - b);
+  // CPU time the worker got while sampling, per wall time: ~1 on a quiet core (a little more with
+  // GC and compiler threads), lower when other programs take the core away from it.
+  // Both over the sampling phase: CPU time per op x ops / the phase's wall time.
+  const shares = measured.records.filter((r) => typeof r.cpuNsPerOp === 'number' && r.sampleMs > 0)
+    .map((r) => (r.cpuNsPerOp * r.samplesNsPerOp.length * r.iterationsPerSample) / (r.sampleMs * 1e6)).sort((a, b) => a - b);
   return {
     measured,
     result: {
@@ -17,6 +22,9 @@ export async function runToRunVariability(runtime, { processes = 10, sampler = d
       processMedians: s.processMedians,
       processes: s.processes,
       withinProcessCv: within[Math.floor(within.length / 2)],
+      cpuShare: shares.length ? shares[Math.floor(shares.length / 2)] : null,
+      cpuShareMin: shares.length ? shares[0] : null,
+      cpuShareMethod: `CPU time of the worker process while sampling (${measured.records[0]?.cpuMethod ?? 'n/a'}) / wall time of that phase; median over processes`,
       method: `coefficient of variation (sd / mean) of the per-process medians of a fixed-work benchmark (cli/doctor/fixtures/fixed-work.js, ~${(s.estimate / 1000).toFixed(1)} µs/op here) measured in ${s.processes} separate processes at the default budget (${sampler.samples} samples of >= ${sampler.minSampleMs} ms each); with ${s.processes} processes the CV itself is uncertain by about ±${Math.round(100 / Math.sqrt(2 * (s.processes - 1)))}%`
     }
   };

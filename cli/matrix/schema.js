@@ -2,6 +2,8 @@
 // the file, the line and the fix. Documented in docs/matrix.md.
 export const RUN_OPTIONS = {
   processes: { type: 'integer', min: 1, max: 100, help: 'fresh processes per cell' },
+  maxProcesses: { type: 'integer', min: 1, max: 100, help: 'most processes per cell while its margin is above targetRme' },
+  targetRme: { type: 'number', min: 0.1, max: 100, help: 'wanted ±95% margin in percent; more processes until met or maxProcesses' },
   samples: { type: 'integer', min: 1, max: 10000, help: 'timed samples per process' },
   minSampleMs: { type: 'number', min: 0.1, max: 60000, help: 'minimum duration of one sample (ms)' },
   warmupMinMs: { type: 'number', min: 0, max: 600000, help: 'minimum warm-up (ms)' },

@@ -5,7 +5,8 @@ const WARNING_KINDS = [
   [/far outliers/, 'had far-outlier samples (other programs competing for the CPU)'],
   [/never reached a stable rate/, 'never settled during warm-up (raise run.warmupMaxMs)'],
   [/processes disagree/, 'had processes disagreeing by more than 5% (noisy machine: use more processes)'],
-  [/interrupted after/, 'were interrupted before all their processes ran']
+  [/interrupted after/, 'were interrupted before all their processes ran'],
+  [/above the .* target after/, 'stayed above the targetRme margin after maxProcesses processes']
 ];
 
 // "unsupported on Node 4.9.1 (...)" already says its status; "threw: boom" does not.

@@ -11,7 +11,7 @@ import { runServiceLaunch, killAllServiceWorkers } from './service.js';
 import { processRecord } from './process-record.js';
 import { summarizeService } from '../stats/service.js';
 
-export function finalizeCell(cell, { interrupted = false, processesPerCell } = {}) {
+export function finalizeCell(cell, { interrupted = false, processesPerCell, targetRme = null } = {}) {
   if (cell.status !== 'pending') return;
   if (!cell.processes.length) {
     cell.status = 'skipped';
@@ -22,6 +22,9 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell } = {
   cell.summary = summarize(cell.processes);
   if (cell.processes[0].service) cell.service = summarizeService(cell.processes);
   cell.warnings = warningsFor(cell.summary, cell.processes);
+  if (targetRme && cell.summary.rme > targetRme) {
+    cell.warnings.push(`the ±${cell.summary.rme.toFixed(1)}% margin is above the ${targetRme}% target after ${cell.processes.length} processes (run.maxProcesses); the machine is noisy or the benchmark varies from process to process.`);
+  }
   if (interrupted && cell.processes.length < processesPerCell) {
     cell.warnings.push(`interrupted after ${cell.processes.length} of ${processesPerCell} processes; the interval is wider than a full run's.`);
   }
@@ -54,52 +57,83 @@ async function launchMicro(runtime, cell, suite, { sampler, timeoutMs }) {
   return { ...interpretLaunch(launched, { timeoutMs }), wallMs: launched.wallMs };
 }
 
-// options: { runtimes (label -> runtime), suites (name -> suite), processes, seed, timeoutMs,
-//            sampler, metrics, metricsMs, save(), progress({ done, total, cell, outcome }), shouldStop() }
-export async function runCells(cells, options) {
-  const { runtimes, suites, processes, seed, timeoutMs, sampler, save, progress = () => {}, shouldStop = () => false } = options;
-  const pending = cells.filter((c) => c.status === 'pending');
-  const launches = scheduleLaunches(pending.map((c) => c.id), processes, seed);
-  if (options.metrics) {
-    // Service cells measure CPU and memory of the service during the load itself.
-    const micro = pending.filter((c) => !suites.get(c.suite).service).map((c) => c.id);
-    for (const cellId of shuffle(micro, prng(seed + 1))) launches.push({ cellId, round: processes, metrics: true });
+// One timing launch of a cell: a worker process (or a service under load), recorded on the cell.
+async function timingLaunch(cell, launch, ctx) {
+  const { suites, runtimes, sampler, timeoutMs } = ctx;
+  const suite = suites.get(cell.suite);
+  const runtime = runtimes.get(cell.runtimeLabel);
+  const outcome = suite.service
+    ? await runServiceLaunch(runtime.path, cell.flags, { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd: path.dirname(suite.file) })
+    : await launchMicro(runtime, cell, suite, { sampler, timeoutMs });
+  if (ctx.shouldStop()) return null;
+  if (outcome.status === 'ok') {
+    cell.benchmarkType = outcome.result.benchmarkType;
+    cell.processes.push(processRecord(launch.round, outcome.result, outcome.wallMs));
+  } else {
+    cell.status = outcome.status;
+    cell.error = outcome.error;
+    if (outcome.stack) cell.stack = outcome.stack;
   }
-  const byId = new Map(cells.map((c) => [c.id, c]));
-  let done = 0;
+  return outcome;
+}
+
+async function runLaunches(launches, byId, ctx) {
   for (const launch of launches) {
-    if (shouldStop()) break;
+    if (ctx.shouldStop()) return;
     const cell = byId.get(launch.cellId);
-    done++;
-    const suite = suites.get(cell.suite);
-    const runtime = runtimes.get(cell.runtimeLabel);
-    if (launch.metrics && cell.status === 'ok') {
-      progress({ done: done - 1, total: launches.length, cell, starting: true, round: launch.round });
-      cell.metrics = await runMetrics(cell, runtime, suite, { timeoutMs, sampler, metricsMs: options.metricsMs });
-      await save();
-      progress({ done, total: launches.length, cell, outcome: { status: 'ok' } });
+    const wanted = launch.metrics ? cell.status === 'ok' : cell.status === 'pending';
+    if (!wanted) {
+      ctx.count.done++;
       continue;
     }
-    if (cell.status !== 'pending' || launch.metrics) {
-      progress({ done, total: launches.length, cell, skipped: true });
-      continue;
-    }
-    progress({ done: done - 1, total: launches.length, cell, starting: true, round: launch.round });
-    const outcome = suite.service
-      ? await runServiceLaunch(runtime.path, cell.flags, { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd: path.dirname(suite.file) })
-      : await launchMicro(runtime, cell, suite, { sampler, timeoutMs });
-    if (shouldStop()) break;
-    if (outcome.status === 'ok') {
-      cell.benchmarkType = outcome.result.benchmarkType;
-      cell.processes.push(processRecord(launch.round, outcome.result, outcome.wallMs));
-      if (cell.processes.length === processes) finalizeCell(cell, { processesPerCell: processes });
+    ctx.progress({ done: ctx.count.done, total: ctx.count.total, cell, starting: true, round: launch.round });
+    let outcome;
+    if (launch.metrics) {
+      const suite = ctx.suites.get(cell.suite);
+      cell.metrics = await runMetrics(cell, ctx.runtimes.get(cell.runtimeLabel), suite, ctx);
+      outcome = { status: 'ok' };
     } else {
-      cell.status = outcome.status;
-      cell.error = outcome.error;
-      if (outcome.stack) cell.stack = outcome.stack;
+      outcome = await timingLaunch(cell, launch, ctx);
+      if (!outcome) return;
     }
-    await save();
-    progress({ done, total: launches.length, cell, outcome });
+    ctx.count.done++;
+    await ctx.save();
+    ctx.progress({ done: ctx.count.done, total: ctx.count.total, cell, outcome });
+  }
+}
+
+// Phases: (1) `processes` rounds for every cell, interleaved; (2) while a cell's margin of error is
+// above targetRme, one more round for those cells, up to maxProcesses; (3) one metrics process per
+// ok micro-benchmark cell.
+// options: { runtimes (label -> runtime), suites (name -> suite), processes, maxProcesses, targetRme,
+//            seed, timeoutMs, sampler, metrics, metricsMs, save(), progress(), shouldStop() }
+export async function runCells(cells, options) {
+  const { suites, processes, seed, maxProcesses = processes, shouldStop = () => false } = options;
+  // With no room for more processes (--quick), there is no target to miss.
+  const targetRme = maxProcesses > processes ? options.targetRme : null;
+  const ctx = { ...options, progress: options.progress || (() => {}), shouldStop, count: { done: 0, total: 0 } };
+  const byId = new Map(cells.map((c) => [c.id, c]));
+  const pending = cells.filter((c) => c.status === 'pending');
+  const micro = pending.filter((c) => !suites.get(c.suite).service).map((c) => c.id);
+  ctx.count.total = pending.length * processes + (options.metrics ? micro.length : 0);
+
+  await runLaunches(scheduleLaunches(pending.map((c) => c.id), processes, seed), byId, ctx);
+
+  for (let round = processes; targetRme && round < maxProcesses && !shouldStop(); round++) {
+    const imprecise = cells.filter((c) => c.status === 'pending' && c.processes.length === round && summarize(c.processes).rme > targetRme);
+    if (!imprecise.length) break;
+    ctx.count.total += imprecise.length;
+    await runLaunches(shuffle(imprecise.map((c) => c.id), prng(seed + round)).map((cellId) => ({ cellId, round })), byId, ctx);
+  }
+  if (shouldStop()) return cells;
+  for (const cell of cells) {
+    if (cell.status === 'pending' && cell.processes.length >= processes) finalizeCell(cell, { processesPerCell: processes, targetRme });
+  }
+  await ctx.save();
+
+  // Service cells measure CPU and memory of the service during the load itself.
+  if (options.metrics) {
+    await runLaunches(shuffle(micro, prng(seed + 1)).map((cellId) => ({ cellId, round: maxProcesses, metrics: true })), byId, ctx);
   }
   return cells;
 }
