@@ -4,6 +4,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import { resolveRuntimes, describeSuites, buildPlan } from './matrix/plan.js';
+import { selectShard } from './matrix/shard.js';
 import { runCells, finalizeCell, killAllChildren } from './runner/run-plan.js';
 import { hostInfo, noiseWarnings } from './results/host.js';
 import { writeResult, SCHEMA_VERSION } from './results/file.js';
@@ -48,8 +49,12 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
 
   const runtimes = await resolveRuntimes(matrix.runtimes, { log, refresh });
   const suites = await describeSuites(matrix.suites, matrix.baseDir);
-  const cells = await buildPlan({ runtimes, flagSets: matrix.flagSets, suites });
-  if (!cells.length) throw new UserError('The matrix selects no benchmarks; check the suites and benchmark filters.');
+  const planned = await buildPlan({ runtimes, flagSets: matrix.flagSets, suites });
+  const cells = matrix.shard ? selectShard(planned, matrix.shard) : planned;
+  if (!cells.length) {
+    throw new UserError(matrix.shard ? `Shard ${matrix.shard.index}/${matrix.shard.count} has no benchmarks (the matrix has fewer benchmarks than shards); use fewer shards.`
+      : 'The matrix selects no benchmarks; check the suites and benchmark filters.');
+  }
 
   const result = {
     schemaVersion: SCHEMA_VERSION,
@@ -65,6 +70,7 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
       libraries: s.libraries || undefined, metricsTable: s.metricsTable || undefined, benchmarks: s.benchmarks.filter((b) => s.selected.includes(b.name))
     })),
     run,
+    shard: matrix.shard || undefined,
     schedule: {
       seed: run.seed,
       processesPerCell: run.processes,

@@ -8,6 +8,7 @@ import * as run from './commands/run.js';
 import * as runtimes from './commands/runtimes.js';
 import * as diff from './commands/diff.js';
 import * as report from './commands/report.js';
+import * as merge from './commands/merge.js';
 import * as doctor from './commands/doctor.js';
 
 const program = new Command();
@@ -18,7 +19,7 @@ program
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
-for (const command of [matrix, run, diff, report, runtimes, doctor]) command.register(program);
+for (const command of [matrix, run, diff, report, merge, runtimes, doctor]) command.register(program);
 
 program.addHelpText('after', `
 Examples:
@@ -27,6 +28,7 @@ Examples:
   nodebench run ./my-bench.js --node 14,16 --flags "--max-semi-space-size=64"
   nodebench diff results/before.json results/after.json --fail-on-regression 5
   nodebench diff results/run.json --from 14.21.3/baseline --to 16.20.2/baseline
+  nodebench matrix --shard 2/4 --out shard-2.json   one CI runner's share; then nodebench merge shard-*.json --out all.json
   nodebench runtimes install 4.9.1 16 lts
 
 Runtimes come from the nodebench cache (~/.cache/nodebench), your nvm, or are installed from the npm

@@ -9,6 +9,7 @@ import { UserError } from '../errors.js';
 import { projectRoot } from '../paths.js';
 import { list, runOptionsFrom, addRunOptions } from './shared.js';
 import { printOutcome } from './output.js';
+import { parseShard } from '../matrix/shard.js';
 
 function pickFlagSets(flagSets, names, file) {
   if (!names) return flagSets;
@@ -30,7 +31,8 @@ export function register(program) {
     .option('--matrix <file>', 'matrix file (default ./matrix.yaml, else the one shipped with nodebench)')
     .option('--runtimes <specs>', 'comma-separated runtimes instead of the file\'s, e.g. 6,16,lts')
     .option('--flags <names>', 'comma-separated flag set names from the file, e.g. baseline')
-    .option('--suites <names>', 'comma-separated suites (names under suites/ or paths), e.g. promises,json');
+    .option('--suites <names>', 'comma-separated suites (names under suites/ or paths), e.g. promises,json')
+    .option('--shard <i/n>', 'run only this runner\'s share of the benchmarks (e.g. 2/4); join the files with nodebench merge');
   addRunOptions(command).action(async (opts) => {
     const file = path.resolve(opts.matrix || defaultMatrixFile());
     const matrix = await loadMatrix(file);
@@ -39,6 +41,7 @@ export function register(program) {
     if (opts.suites) matrix.suites = list(opts.suites).map((name) => ({ name, benchmarks: null, params: {} }));
     matrix.run = runOptionsFrom(matrix.run, opts);
     matrix.baseDir = path.dirname(file);
+    if (opts.shard) matrix.shard = parseShard(opts.shard);
     const out = path.resolve(opts.out || defaultResultPath());
     const progress = createProgress();
     const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh });
