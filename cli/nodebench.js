@@ -11,10 +11,16 @@ import * as report from './commands/report.js';
 import * as merge from './commands/merge.js';
 import * as doctor from './commands/doctor.js';
 
+// `nodebench report r.json | head`: a reader that stops early is not an error.
+process.stdout.on('error', (err) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 const program = new Command();
 program
   .name('nodebench')
-  .description('What happens to your code if you move to Node X or set V8 flag Y? Runs benchmarks across\nruntimes x V8 flag sets in fresh processes of each runtime, writes one result file, prints tables.')
+  .description('What happens to your code if you move to Node X or set V8 flag Y? Runs benchmarks across runtimes x V8 flag sets in fresh processes of each runtime, writes one result file, prints tables.')
   .version(NODEBENCH_VERSION)
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
