@@ -9,50 +9,12 @@
 //   once  call one benchmark once and report its value (used by tests to check what suites compute)
 // Must not require anything from cli/ (host side, modern syntax).
 var channel = require('./channel');
+var common = require('./common');
 var suiteLoader = require('./suite-loader');
 var sampler = require('./sampler');
 var metrics = require('./metrics');
 var clock = require('./clock');
 var eventLoopDelay = require('./event-loop-delay');
-
-function runtimeInfo() {
-  return {
-    node: process.version.replace(/^v/, ''),
-    v8: process.versions.v8,
-    arch: process.arch,
-    platform: process.platform,
-    execArgv: process.execArgv,
-    features: {
-      perfHooks: hasModule('perf_hooks'),
-      cpuUsage: typeof process.cpuUsage === 'function',
-      resourceUsage: typeof process.resourceUsage === 'function'
-    }
-  };
-}
-
-function hasModule(name) {
-  try {
-    require(name);
-    return true;
-  } catch (err) {
-    return false;
-  }
-}
-
-function errorReport(err, phase) {
-  return {
-    type: 'error',
-    phase: phase,
-    name: err && err.name,
-    message: err && err.message ? String(err.message) : String(err),
-    stack: err && err.stack ? String(err.stack).split('\n').slice(0, 8).join('\n') : null
-  };
-}
-
-function fail(err, phase) {
-  channel.send(errorReport(err, phase));
-  process.exit(1);
-}
 
 // Calls fn(arg) and passes its value, or what its promise resolves to, to cb(err, value).
 function settle(fn, args, cb) {
@@ -69,13 +31,6 @@ function settle(fn, args, cb) {
   } else {
     cb(null, value);
   }
-}
-
-function mergeParams(defaults, overrides) {
-  var params = {};
-  Object.keys(defaults || {}).forEach(function (k) { params[k] = defaults[k]; });
-  Object.keys(overrides || {}).forEach(function (k) { params[k] = overrides[k]; });
-  return params;
 }
 
 // Suite setup, then benchmark setup, each sync or promise-returning; cb(err, ctx, cleanup).
@@ -99,37 +54,19 @@ function prepare(suite, benchmark, params, cb) {
   });
 }
 
-function findBenchmark(suite, name) {
-  for (var i = 0; i < suite.benchmarks.length; i++) {
-    if (suite.benchmarks[i].name === name) return suite.benchmarks[i];
-  }
-  throw new Error('suite ' + suite.name + ' has no benchmark "' + name + '"; it has ' +
-    suite.benchmarks.map(function (b) { return b.name; }).join(', '));
-}
-
 function withBenchmark(request, cb) {
-  var suite;
-  var benchmark;
-  try {
-    suite = suiteLoader.load(request.suite);
-    benchmark = findBenchmark(suite, request.benchmark);
-  } catch (err) {
-    return fail(err, 'load');
-  }
-  var reason = suiteLoader.unsupportedReason(suite, benchmark, process.version);
-  if (reason) {
-    channel.send({ type: 'unsupported', reason: reason });
-    return process.exit(0);
-  }
+  var loaded = common.loadBenchmark(request);
+  var suite = loaded.suite;
+  var benchmark = loaded.benchmark;
+  var params = loaded.params;
   var fn;
   try {
     fn = suiteLoader.resolveFn(benchmark);
   } catch (err) {
-    return fail(err, 'load');
+    return common.fail(err, 'load');
   }
-  var params = mergeParams(suite.params, request.params);
   prepare(suite, benchmark, params, function (err, ctx, cleanup) {
-    if (err) return fail(err, 'setup');
+    if (err) return common.fail(err, 'setup');
     cb(suite, benchmark, fn, ctx, params, cleanup);
   });
 }
@@ -138,7 +75,7 @@ function withBenchmark(request, cb) {
 function withType(benchmark, fn, ctx, cb) {
   if (benchmark.type) return cb(benchmark.type);
   sampler.detectType(fn, ctx, function (err, type) {
-    if (err) return fail(err, 'run');
+    if (err) return common.fail(err, 'run');
     cb(type);
   });
 }
@@ -148,7 +85,7 @@ function modeList(request) {
   try {
     suite = suiteLoader.load(request.suite);
   } catch (err) {
-    return fail(err, 'load');
+    return common.fail(err, 'load');
   }
   channel.send({ type: 'suite', suite: suiteLoader.describe(suite) });
   process.exit(0);
@@ -158,10 +95,10 @@ function modeRun(request) {
   withBenchmark(request, function (suite, benchmark, fn, ctx, params, cleanup) {
     function measureAs(type) {
       sampler.measure(fn, ctx, type, request.sampler, function (err, report) {
-        if (err) return fail(err, 'run');
+        if (err) return common.fail(err, 'run');
         var memory = metrics.memory();
         cleanup(function (teardownErr) {
-          if (teardownErr) return fail(teardownErr, 'teardown');
+          if (teardownErr) return common.fail(teardownErr, 'teardown');
           channel.send({
             type: 'result',
             benchmarkType: type,
@@ -190,10 +127,10 @@ function modeMetrics(request) {
         var delay = stopDelay ? stopDelay() : {
           method: 'n/a: a synchronous benchmark blocks the event loop for each whole batch by design'
         };
-        if (err) return fail(err, 'run');
+        if (err) return common.fail(err, 'run');
         var memory = metrics.memory();
         cleanup(function (teardownErr) {
-          if (teardownErr) return fail(teardownErr, 'teardown');
+          if (teardownErr) return common.fail(teardownErr, 'teardown');
           channel.send({
             type: 'metrics',
             benchmarkType: type,
@@ -216,9 +153,9 @@ function modeMetrics(request) {
 function modeOnce(request) {
   withBenchmark(request, function (suite, benchmark, fn, ctx, params, cleanup) {
     function report(err, value) {
-      if (err) return fail(err, 'run');
+      if (err) return common.fail(err, 'run');
       cleanup(function (teardownErr) {
-        if (teardownErr) return fail(teardownErr, 'teardown');
+        if (teardownErr) return common.fail(teardownErr, 'teardown');
         channel.send({ type: 'value', value: value === undefined ? null : value });
         process.exit(0);
       });
@@ -236,23 +173,12 @@ function modeOnce(request) {
 }
 
 function main() {
-  var request;
-  try {
-    request = JSON.parse(process.argv[2]);
-  } catch (err) {
-    return fail(new Error('worker/child.js expects one JSON argument (the host writes it)'), 'request');
-  }
-  channel.send({ type: 'hello', runtime: runtimeInfo() });
-  // An exception thrown later from a timer or stream callback still ends the cell with its reason.
-  process.on('uncaughtException', function (err) { fail(err, 'run'); });
-  process.on('unhandledRejection', function (reason) {
-    fail(reason instanceof Error ? reason : new Error('unhandled rejection: ' + String(reason)), 'run');
-  });
+  var request = common.start('child.js');
   if (request.mode === 'list') return modeList(request);
   if (request.mode === 'run') return modeRun(request);
   if (request.mode === 'once') return modeOnce(request);
   if (request.mode === 'metrics') return modeMetrics(request);
-  fail(new Error('unknown worker mode "' + request.mode + '"'), 'request');
+  common.fail(new Error('unknown worker mode "' + request.mode + '"'), 'request');
 }
 
 main();

@@ -15,51 +15,13 @@
 // {type:'unsupported', reason} and exit 0. If the host goes away (stdin ends) the worker exits.
 // Must not require anything from cli/ (host side, modern syntax).
 var channel = require('./channel');
-var suiteLoader = require('./suite-loader');
+var common = require('./common');
 var sampler = require('./sampler');
 var metrics = require('./metrics');
 
 var HOST = '127.0.0.1';
 
-function runtimeInfo() {
-  return {
-    node: process.version.replace(/^v/, ''),
-    v8: process.versions.v8,
-    arch: process.arch,
-    platform: process.platform,
-    execArgv: process.execArgv,
-    features: {
-      cpuUsage: typeof process.cpuUsage === 'function',
-      resourceUsage: typeof process.resourceUsage === 'function'
-    }
-  };
-}
-
-function fail(err, phase) {
-  channel.send({
-    type: 'error',
-    phase: phase,
-    name: err && err.name,
-    message: err && err.message ? String(err.message) : String(err),
-    stack: err && err.stack ? String(err.stack).split('\n').slice(0, 8).join('\n') : null
-  });
-  process.exit(1);
-}
-
-function mergeParams(defaults, overrides) {
-  var params = {};
-  Object.keys(defaults || {}).forEach(function (k) { params[k] = defaults[k]; });
-  Object.keys(overrides || {}).forEach(function (k) { params[k] = overrides[k]; });
-  return params;
-}
-
-function findBenchmark(suite, name) {
-  for (var i = 0; i < suite.benchmarks.length; i++) {
-    if (suite.benchmarks[i].name === name) return suite.benchmarks[i];
-  }
-  throw new Error('suite ' + suite.name + ' has no benchmark "' + name + '"; it has ' +
-    suite.benchmarks.map(function (b) { return b.name; }).join(', '));
-}
+var fail = common.fail;
 
 function positive(value, fallback) {
   var n = Number(value);
@@ -90,36 +52,15 @@ function hrMs(start) {
 }
 
 function main() {
-  var request;
-  try {
-    request = JSON.parse(process.argv[2]);
-  } catch (err) {
-    return fail(new Error('worker/serve.js expects one JSON argument (the host writes it)'), 'request');
-  }
-  channel.send({ type: 'hello', runtime: runtimeInfo() });
-  process.on('uncaughtException', function (err) { fail(err, 'run'); });
-  process.on('unhandledRejection', function (reason) {
-    fail(reason instanceof Error ? reason : new Error('unhandled rejection: ' + String(reason)), 'run');
-  });
-
-  var suite;
-  var benchmark;
-  try {
-    suite = suiteLoader.load(request.suite);
-    benchmark = findBenchmark(suite, request.benchmark);
-  } catch (err) {
-    return fail(err, 'load');
-  }
-  var reason = suiteLoader.unsupportedReason(suite, benchmark, process.version);
-  if (reason) {
-    channel.send({ type: 'unsupported', reason: reason });
-    return process.exit(0);
-  }
+  var request = common.start('serve.js');
+  var loaded = common.loadBenchmark(request);
+  var suite = loaded.suite;
+  var benchmark = loaded.benchmark;
+  var params = loaded.params;
   if (!suite.service || typeof suite.service.createServer !== 'function') {
     return fail(new Error('suite ' + suite.name + ' is not a service suite: it must export service.createServer(params)'), 'load');
   }
 
-  var params = mergeParams(suite.params, request.params);
   var server;
   var load;
   var requests;

@@ -1,0 +1,95 @@
+'use strict';
+// What every worker entry (child.js for timing/metrics, serve.js for services) does the same way:
+// read the host's request, say hello, report failures on the channel, find and version-check the
+// benchmark. Node-4-compatible; must not require anything from cli/.
+var channel = require('./channel');
+var suiteLoader = require('./suite-loader');
+
+function hasModule(name) {
+  try {
+    require(name);
+    return true;
+  } catch (err) {
+    return false;
+  }
+}
+
+function runtimeInfo() {
+  return {
+    node: process.version.replace(/^v/, ''),
+    v8: process.versions.v8,
+    arch: process.arch,
+    platform: process.platform,
+    execArgv: process.execArgv,
+    features: {
+      perfHooks: hasModule('perf_hooks'),
+      cpuUsage: typeof process.cpuUsage === 'function',
+      resourceUsage: typeof process.resourceUsage === 'function'
+    }
+  };
+}
+
+function fail(err, phase) {
+  channel.send({
+    type: 'error',
+    phase: phase,
+    name: err && err.name,
+    message: err && err.message ? String(err.message) : String(err),
+    stack: err && err.stack ? String(err.stack).split('\n').slice(0, 8).join('\n') : null
+  });
+  process.exit(1);
+}
+
+function mergeParams(defaults, overrides) {
+  var params = {};
+  Object.keys(defaults || {}).forEach(function (k) { params[k] = defaults[k]; });
+  Object.keys(overrides || {}).forEach(function (k) { params[k] = overrides[k]; });
+  return params;
+}
+
+function findBenchmark(suite, name) {
+  for (var i = 0; i < suite.benchmarks.length; i++) {
+    if (suite.benchmarks[i].name === name) return suite.benchmarks[i];
+  }
+  throw new Error('suite ' + suite.name + ' has no benchmark "' + name + '"; it has ' +
+    suite.benchmarks.map(function (b) { return b.name; }).join(', '));
+}
+
+// Parses the request (argv[2]), says hello, and turns any later uncaught error into the cell's
+// failure. Returns the request.
+function start(entryName) {
+  var request;
+  try {
+    request = JSON.parse(process.argv[2]);
+  } catch (err) {
+    return fail(new Error('worker/' + entryName + ' expects one JSON argument (the host writes it)'), 'request');
+  }
+  channel.send({ type: 'hello', runtime: runtimeInfo() });
+  // An exception thrown later from a timer or stream callback still ends the cell with its reason.
+  process.on('uncaughtException', function (err) { fail(err, 'run'); });
+  process.on('unhandledRejection', function (reason) {
+    fail(reason instanceof Error ? reason : new Error('unhandled rejection: ' + String(reason)), 'run');
+  });
+  return request;
+}
+
+// The suite and benchmark a request names; reports `unsupported` and exits when this runtime is too
+// old for them (the host checks first; this guards direct use).
+function loadBenchmark(request) {
+  var suite;
+  var benchmark;
+  try {
+    suite = suiteLoader.load(request.suite);
+    benchmark = findBenchmark(suite, request.benchmark);
+  } catch (err) {
+    return fail(err, 'load');
+  }
+  var reason = suiteLoader.unsupportedReason(suite, benchmark, process.version);
+  if (reason) {
+    channel.send({ type: 'unsupported', reason: reason });
+    return process.exit(0);
+  }
+  return { suite: suite, benchmark: benchmark, params: mergeParams(suite.params, request.params) };
+}
+
+module.exports = { start: start, fail: fail, loadBenchmark: loadBenchmark, runtimeInfo: runtimeInfo };
