@@ -6,16 +6,7 @@ var fs = require('fs');
 var os = require('os');
 var path = require('path');
 
-// mulberry32: a small seeded PRNG returning floats in [0, 1).
-function prng(seed) {
-  var state = (seed >>> 0) || 1;
-  return function () {
-    state = (state + 0x6D2B79F5) | 0;
-    var t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+var prng = require('../lib/random').prng;
 
 function pick(random, list) {
   return list[Math.floor(random() * list.length)];

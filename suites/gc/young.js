@@ -5,16 +5,7 @@
 // them (and promote those that survive twice): the cost Plaid's workers paid until they raised
 // --max-semi-space-size. Node-4-compatible (see suites/README.md).
 
-// mulberry32: a small seeded PRNG returning floats in [0, 1).
-function prng(seed) {
-  var state = (seed >>> 0) || 1;
-  return function () {
-    state = (state + 0x6D2B79F5) | 0;
-    var t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+var prng = require('../lib/random').prng;
 
 var CATEGORIES = ['Food and Drink', 'Travel', 'Transfer', 'Payment', 'Shops', 'Recreation',
   'Service', 'Healthcare', 'Bank Fees', 'Community'];

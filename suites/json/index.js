@@ -7,13 +7,7 @@
 var payload = require('./payload');
 var serialise = require('./serialise');
 
-function libraryVersion(name) {
-  try {
-    return require(name + '/package.json').version;
-  } catch (err) {
-    return null;
-  }
-}
+var libraryVersion = require('../lib/library-version');
 
 // Per-benchmark setups build only what the benchmark uses, outside every timed sample.
 function withRecords(ctx, params) {

@@ -4,16 +4,7 @@
 // across Node versions and tests on the host can rebuild exactly what a worker built.
 // Runs on Node 4 and newer (and is required by host-side tests): var/function only.
 
-// mulberry32: a small 32-bit PRNG; returns numbers in [0, 1).
-function prng(seed) {
-  var a = seed >>> 0;
-  return function () {
-    a = (a + 0x6D2B79F5) | 0;
-    var t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+var prng = require('../lib/random').prng;
 
 function int(rng, min, max) {
   return min + Math.floor(rng() * (max - min + 1));

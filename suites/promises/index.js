@@ -5,13 +5,7 @@
 // Must load on Node 4: CommonJS, var/function only. The async/await variant is a separate file.
 var makeShapes = require('./shapes').makeShapes;
 
-function libraryVersion(name) {
-  try {
-    return require(name + '/package.json').version;
-  } catch (err) {
-    return null;
-  }
-}
+var libraryVersion = require('../lib/library-version');
 
 // Per-benchmark setup: the shapes bound to one Promise implementation, built once, outside samples.
 function withNative(ctx, params) {
