@@ -1,39 +1,33 @@
-// Runtime metrics per cell (from the metrics process): GC share of wall time with scavenge and
-// mark-compact counts, CPU per operation against wall, event-loop delay p99, peak RSS.
-import { columnsOf } from './columns.js';
+// Runtime metrics per cell (from the separate metrics process), one row per runtime x flag set x
+// benchmark: main-thread GC share of wall time with scavenge and mark-compact counts and times,
+// CPU against wall time, event-loop delay p99 and peak RSS.
+const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : 'n/a');
+const ms = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 
-const mb = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1048576).toFixed(0)}MB` : 'n/a');
-
-function metricsText(cell) {
-  if (!cell) return '';
-  if (cell.status !== 'ok') return cell.status === 'unsupported' ? 'n/s' : cell.status.toUpperCase();
+function row(cell) {
+  const key = [cell.benchmark, `${cell.runtimeLabel}/${cell.flagSet}`];
+  if (cell.status !== 'ok') return [...key, cell.status === 'unsupported' ? 'n/s' : cell.status.toUpperCase(), '', '', '', '', '', ''];
   const m = cell.metrics;
-  if (!m) return 'n/a';
-  if (m.error) return 'metrics failed';
-  const gc = m.gc;
-  const share = gc && Number.isFinite(gc.gcShare) ? `gc ${(gc.gcShare * 100).toFixed(1)}% (${gc.scavenges}s/${gc.markCompacts}mc)` : 'gc n/a';
-  const delay = Number.isFinite(m.eventLoopDelay?.p99Ms) ? ` eld99 ${m.eventLoopDelay.p99Ms.toFixed(1)}ms` : '';
-  const cpu = Number.isFinite(m.cpuNsPerOp) && Number.isFinite(m.wallNsPerOp) ? ` cpu ${Math.round((m.cpuNsPerOp / m.wallNsPerOp) * 100)}%` : '';
-  return `${share}${cpu}${delay} rss ${mb(m.memory?.peakRssBytes)}`;
+  if (!m || m.error) return [...key, m ? 'metrics failed' : 'n/a', '', '', '', '', '', ''];
+  const gc = m.gc || {};
+  const cpu = Number.isFinite(m.cpuNsPerOp) && Number.isFinite(m.wallNsPerOp) ? `${Math.round((m.cpuNsPerOp / m.wallNsPerOp) * 100)}%` : 'n/a';
+  const rss = Number.isFinite(m.memory?.peakRssBytes) ? `${(m.memory.peakRssBytes / 1048576).toFixed(0)}MB` : 'n/a';
+  return [...key, pct(gc.gcShare), `${gc.scavenges} / ${ms(gc.scavengeMs)}`, `${gc.markCompacts} / ${ms(gc.markCompactMs)}`, cpu,
+    Number.isFinite(m.eventLoopDelay?.p99Ms) ? ms(m.eventLoopDelay.p99Ms) : 'n/a', rss];
 }
 
 export function renderMetricsTables(result, { suites } = {}) {
-  const columns = columnsOf(result);
   const out = [];
   const names = [...new Set(result.cells.map((c) => c.suite))].filter((s) => !suites || suites.includes(s));
+  const header = ['benchmark', 'column', 'GC share', 'scavenges / ms', 'mark-compacts / ms', 'CPU/wall', 'loop delay p99 ms', 'peak RSS'];
   for (const suite of names) {
     const cells = result.cells.filter((c) => c.suite === suite);
     if (!cells.some((c) => c.metrics)) continue;
-    const benchmarks = [...new Set(cells.map((c) => c.benchmark))];
-    const header = ['benchmark', ...columns.map((c) => c.key)];
-    const rows = benchmarks.map((b) => [b, ...columns.map((col) => metricsText(cells.find((c) => c.benchmark === b && c.runtimeLabel === col.runtimeLabel && c.flagSet === col.flagSet)))]);
+    const rows = cells.filter((c) => c.status !== 'unsupported').map(row);
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    out.push(`${suite} metrics  (main-thread GC share of wall time (scavenges/mark-compacts), CPU/wall, event-loop delay p99, peak RSS)`);
-    out.push(header.map((h, i) => h.padEnd(widths[i])).join('  ').trimEnd());
-    out.push(widths.map((w) => '-'.repeat(w)).join('  '));
-    for (const row of rows) out.push(row.map((t, i) => t.padEnd(widths[i])).join('  ').trimEnd());
-    out.push('');
+    const line = (r) => r.map((t, i) => (i < 2 ? t.padEnd(widths[i]) : t.padStart(widths[i]))).join('  ').trimEnd();
+    out.push(`${suite} metrics  (one metrics process per cell with --trace-gc: main-thread GC time within a ${result.run?.metricsMs ?? 1000} ms window; mark-compact time includes incremental marking)`);
+    out.push(line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), '');
   }
   return out.join('\n');
 }
-
