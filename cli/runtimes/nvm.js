@@ -1,5 +1,7 @@
 // Provider: versions the user's nvm already installed ($NVM_DIR/versions/node/v<version>/bin/node).
-// They are used in place (nvm owns them), never copied or changed.
+// They are used in place (nvm owns them), never copied or changed. nvm itself is a shell function
+// (nvm.sh) that only runs inside a shell, and nodebench starts no shells, so a version nvm does not
+// have is installed by nodebench's own providers instead (which honour nvm's NVM_NODEJS_ORG_MIRROR).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
