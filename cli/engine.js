@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { resolveRuntimes, describeSuites, buildPlan } from './matrix/plan.js';
 import { selectShard } from './matrix/shard.js';
 import { runCells, finalizeCell, killAllChildren } from './runner/run-plan.js';
-import { hostInfo, noiseWarnings } from './results/host.js';
+import { hostInfo, loadWarning, governorWarning } from './results/host.js';
 import { writeResult, SCHEMA_VERSION } from './results/file.js';
 import { UserError } from './errors.js';
 
@@ -80,7 +80,7 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
     },
     cells
   };
-  result.warnings = noiseWarnings(result.host);
+  result.warnings = [...loadWarning(result.host.loadAverageStart, result.host.cores, 'at the start'), ...governorWarning(result.host.cpuGovernor)];
   for (const warning of result.warnings) log(`warning: ${warning}`);
   const save = () => writeResult(out, result);
   await save();
@@ -119,9 +119,7 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
     result.status = interrupted ? 'interrupted' : 'complete';
     result.finishedAt = new Date().toISOString();
     result.host.loadAverageEnd = os.loadavg();
-    for (const warning of noiseWarnings(result.host, result.host.loadAverageEnd, 'at the end')) {
-      if (/load average/.test(warning)) result.warnings.push(warning);
-    }
+    result.warnings.push(...loadWarning(result.host.loadAverageEnd, result.host.cores, 'at the end'));
     await save();
   }
   return { result, interrupted };

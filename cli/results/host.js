@@ -32,13 +32,12 @@ export function hostInfo() {
 
 // Conditions that make figures noisy, each with what to do about it (shown before and after a run,
 // and kept in the result file).
-export function noiseWarnings(host, loadAverage = host.loadAverageStart, when = 'at the start') {
-  const warnings = [];
-  if (loadAverage[0] > 0.5 * host.cores) {
-    warnings.push(`the load average ${when} was ${loadAverage[0].toFixed(2)} on ${host.cores} cores: other programs compete for the CPU; close them or expect wider intervals.`);
-  }
-  if (host.cpuGovernor && host.cpuGovernor !== 'performance') {
-    warnings.push(`the CPU frequency governor is "${host.cpuGovernor}", so clock speed moves with load; for steadier figures set it to performance (e.g. cpupower frequency-set -g performance).`);
-  }
-  return warnings;
+export function loadWarning(loadAverage, cores, when) {
+  if (loadAverage[0] <= 0.5 * cores) return [];
+  return [`the load average ${when} was ${loadAverage[0].toFixed(2)} on ${cores} cores: other programs compete for the CPU; close them or expect wider intervals.`];
+}
+
+export function governorWarning(governor) {
+  if (!governor || governor === 'performance') return [];
+  return [`the CPU frequency governor is "${governor}", so clock speed moves with load; for steadier figures set it to performance (e.g. cpupower frequency-set -g performance).`];
 }
