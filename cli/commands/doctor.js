@@ -27,11 +27,11 @@ export function register(program) {
     .option('--node <spec>', 'the runtime to check, e.g. 4.9.1, 16 or lts (default: the node running nodebench)')
     .option('--processes <n>', `processes for the variability probe (default ${DOCTOR_DEFAULTS.variabilityProcesses})`, positiveInt('processes'))
     .option('--json', 'print the report as JSON')
-    .option('--full', 'run the benchmark of the harness itself instead (bench/harness.js: A/A, sensitivity, intervals, agreement with tinybench and mitata, cost; ~20 min)')
+    .option('--full', 'run the benchmark of the harness itself instead (bench/harness.js: A/A, sensitivity, intervals, agreement with tinybench and mitata, cost; ~11 min on a 2-core machine, longer under load)')
     .option('--quick', 'with --full: fewer repetitions (a few minutes, less precise figures)')
     .action(async (opts) => {
       if (opts.full) return runHarness(opts);
-      if (opts.quick) throw new UserError('--quick only applies with --full; the doctor itself takes about 15 s.');
+      if (opts.quick) throw new UserError('--quick only applies with --full; the doctor itself takes about 5-10 s.');
       const spec = opts.node === undefined ? process.execPath : checkSpec(String(opts.node).trim());
       if (opts.processes !== undefined && opts.processes < 2) throw new UserError(`--processes must be at least 2 to measure a spread between processes, not ${opts.processes}.`);
       const report = await runDoctor({ spec, variabilityProcesses: opts.processes, log });

@@ -30,13 +30,14 @@ export function renderDoctor(report, { width = 100 } = {}) {
     `nodebench doctor: Node ${runtime.version} (V8 ${runtime.v8}, ${runtime.provider}: ${runtime.path})`,
     `machine: ${host.cpuModel}, ${host.cores} cores, ${gb(host.memoryBytes)}, ${host.os} ${host.kernel}; load average ${conditions.loadAverage.map((l) => l.toFixed(2)).join(' ')}`,
     `CPU frequency governor: ${conditions.governor ?? `not readable (${conditions.governorFile})`}; CI: ${conditions.ci ? conditions.ci.join(', ') : 'no'}`,
-    `default budget: ${budget.processesPerCell} processes per cell x ${budget.samples} samples of >= ${budget.minSampleMs} ms (warm-up ${budget.warmupMinMs}-${budget.warmupMaxMs} ms)`,
+    `default budget: ${budget.processesPerCell} processes per cell${budget.maxProcesses > budget.processesPerCell ? ` (up to ${budget.maxProcesses} while its ±margin is above ${budget.targetRme}%)` : ''} x ${budget.samples} samples of >= ${budget.minSampleMs} ms (warm-up ${budget.warmupMinMs}-${budget.warmupMaxMs} ms)`,
     '',
     row('timer resolution', timer.ns === null ? 'n/a' : `${timer.ns} ns`, timer.method),
     row('harness overhead', `${overhead.nsPerOp.toFixed(2)} ns/op`, `${overhead.method}; per process ${overhead.processMedians.map((x) => x.toFixed(2)).join(', ')} ns/op`),
     row('run-to-run variability', pct(variability.cv, 2), `${variability.method}; within one process the samples vary by ${pct(variability.withinProcessCv, 2)}`),
     row('CPU share', variability.cpuShare === null ? 'n/a' : `${(variability.cpuShare * 100).toFixed(0)}%`, `${variability.cpuShareMethod}; lowest ${variability.cpuShareMin === null ? 'n/a' : `${(variability.cpuShareMin * 100).toFixed(0)}%`} (below ~95% means other programs took the core)`),
-    row('smallest detectable', detectable ? pct(detectable.fraction) : 'n/a', detectable ? `difference at the default budget: ${detectable.method}` : 'needs at least 2 processes per cell'),
+    row('smallest detectable', detectable ? pct(detectable.fraction) : 'n/a', detectable ? `slowdown nodebench diff finds 80% of the time at the default ${detectable.processesPerCell} processes per cell; ${detectable.method}` : 'needs at least 2 processes per cell'),
+    ...(detectable?.atMaxProcesses ? [row('', pct(detectable.atMaxProcesses.fraction), `at ${detectable.atMaxProcesses.processesPerCell} processes per cell; ${detectable.adaptive.text}`)] : []),
     ''
   ];
   if (report.warnings.length) {

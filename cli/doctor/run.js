@@ -1,7 +1,7 @@
 // `nodebench doctor`: how precise can nodebench be on this machine and runtime? Resolves the runtime
 // (installing it like the matrix does), measures the timer, the harness's own overhead and the
 // run-to-run spread inside that runtime, derives the smallest difference the default budget can
-// detect, and lists the conditions that make figures noisy. About 10-20 s.
+// detect, and lists the conditions that make figures noisy. About 5-10 s.
 import { ensureRuntime } from '../runtimes/index.js';
 import { specKind } from '../runtimes/versions.js';
 import { hostInfo } from '../results/host.js';
@@ -11,7 +11,7 @@ import { defaultSampler } from './probe.js';
 import { timerResolution } from './timer.js';
 import { harnessOverhead } from './overhead.js';
 import { runToRunVariability } from './variability.js';
-import { detectableDifference } from './detectable.js';
+import { smallestDetectable, adaptiveNote } from './detectable.js';
 import { readConditions, warningsFor, measuredWarnings } from './conditions.js';
 
 export const DOCTOR_DEFAULTS = { overheadProcesses: 3, variabilityProcesses: 10 };
@@ -33,7 +33,13 @@ export async function runDoctor({ spec = process.execPath, overheadProcesses = D
   const overhead = await harnessOverhead(runtime, { processes: overheadProcesses, sampler, onProcess: step('harness overhead, empty benchmark', overheadProcesses) });
   const variability = await runToRunVariability(runtime, { processes: variabilityProcesses, sampler, onProcess: step('run-to-run variability, fixed-work benchmark', variabilityProcesses) });
   const timer = timerResolution([...overhead.measured.records, ...variability.measured.records]);
-  const detectable = detectableDifference(variability.result.cv, DEFAULT_RUN.processes);
+  const detectable = smallestDetectable(variability.result.cv, DEFAULT_RUN.processes);
+  // The engine adds processes (up to run.maxProcesses) to a cell whose margin is above run.targetRme.
+  const maxProcesses = DEFAULT_RUN.maxProcesses ?? DEFAULT_RUN.processes;
+  if (detectable && maxProcesses > DEFAULT_RUN.processes) {
+    detectable.atMaxProcesses = smallestDetectable(variability.result.cv, maxProcesses);
+    detectable.adaptive = adaptiveNote(variability.result.cv, DEFAULT_RUN.processes, maxProcesses, DEFAULT_RUN.targetRme);
+  }
   const conditions = readConditions();
   const warnings = [
     ...warningsFor(conditions),
@@ -43,7 +49,7 @@ export async function runDoctor({ spec = process.execPath, overheadProcesses = D
   return {
     host: hostInfo(),
     runtime: { spec: String(spec), version: runtime.version, v8: runtime.v8 || info.v8, arch: runtime.arch || info.arch, provider: runtime.provider, path: runtime.path },
-    budget: { processesPerCell: DEFAULT_RUN.processes, ...sampler },
+    budget: { processesPerCell: DEFAULT_RUN.processes, maxProcesses, targetRme: DEFAULT_RUN.targetRme ?? null, ...sampler },
     timerResolution: timer,
     overhead: overhead.result,
     variability: variability.result,

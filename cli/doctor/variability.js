@@ -9,9 +9,8 @@ export async function runToRunVariability(runtime, { processes = 10, sampler = d
   const s = measured.summary;
   // Within one process: how much its samples scatter (median over processes of their CV).
   const within = measured.records.map((r) => cv(r.samplesNsPerOp)).sort((a, b) => a - b);
-  // CPU time the worker got while sampling, per wall time: ~1 on a quiet core (a little more with
-  // GC and compiler threads), lower when other programs take the core away from it.
-  // Both over the sampling phase: CPU time per op x ops / the phase's wall time.
+  // CPU time the worker got during its sampling phase / that phase's wall time: ~1 on a quiet core
+  // (a little more with GC and compiler threads), lower when other programs take the core from it.
   const shares = measured.records.filter((r) => typeof r.cpuNsPerOp === 'number' && r.sampleMs > 0)
     .map((r) => (r.cpuNsPerOp * r.samplesNsPerOp.length * r.iterationsPerSample) / (r.sampleMs * 1e6)).sort((a, b) => a - b);
   return {
