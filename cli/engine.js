@@ -13,9 +13,11 @@ import { UserError } from './errors.js';
 const require = createRequire(import.meta.url);
 export const NODEBENCH_VERSION = require('../package.json').version;
 
+// 6 processes per cell detect a 2% difference 80% of the time on a quiet 2-core machine
+// (docs/precision.md); 3 processes only about 40%.
 export const DEFAULT_RUN = {
-  processes: 3,
-  maxProcesses: 6,
+  processes: 6,
+  maxProcesses: 10,
   targetRme: 5,
   samples: 10,
   minSampleMs: 10,

@@ -10,9 +10,11 @@ export function formatRate(opsPerSec) {
 
 export function formatDuration(ns) {
   if (!Number.isFinite(ns)) return 'n/a';
-  if (ns >= 1e9) return `${(ns / 1e9).toPrecision(3)} s`;
-  if (ns >= 1e6) return `${(ns / 1e6).toPrecision(3)} ms`;
-  if (ns >= 1e3) return `${(ns / 1e3).toPrecision(3)} µs`;
+  // Compare after rounding to 3 digits, so 999.7 ns reads "1.00 µs", not "1.00e+3 ns".
+  const rounded = Number(ns.toPrecision(3));
+  if (rounded >= 1e9) return `${(ns / 1e9).toPrecision(3)} s`;
+  if (rounded >= 1e6) return `${(ns / 1e6).toPrecision(3)} ms`;
+  if (rounded >= 1e3) return `${(ns / 1e3).toPrecision(3)} µs`;
   return `${ns.toPrecision(3)} ns`;
 }
 

@@ -1,7 +1,8 @@
 // Per-cell summary. The unit of independent evidence is the process, not the sample: samples of one
 // process share its JIT decisions, heap layout and address randomisation, so their spread
 // understates how much a rerun moves. The estimate is therefore the mean of per-process medians and
-// its 95% interval a t-interval over those medians. With one process only, the interval comes from
+// its 95% interval a t-interval over those medians; `rerun` is the wider interval in which a separate
+// rerun's estimate should land (what "will I see this again?" needs). With one process only, the interval comes from
 // a bootstrap over its samples and the method says that it misses between-process variation.
 import { mean, median, quantile, sd, t975 } from './basic.js';
 import { prng } from '../runner/schedule.js';
@@ -33,11 +34,22 @@ export function summarize(processes) {
   let low;
   let high;
   let method;
+  let rerun = null;
   if (perProcess.length >= 2) {
-    const half = t975(perProcess.length - 1) * sd(perProcess) / Math.sqrt(perProcess.length);
+    const n = perProcess.length;
+    const half = t975(n - 1) * sd(perProcess) / Math.sqrt(n);
     low = Math.max(0, estimate - half);
     high = estimate + half;
-    method = `t-interval over per-process medians (${perProcess.length} processes)`;
+    method = `t-interval over per-process medians (${n} processes)`;
+    // Where a rerun's estimate is expected to land: the rerun has its own error too, so the
+    // prediction interval is sqrt(2) wider than the interval for the mean.
+    const rerunHalf = half * Math.SQRT2;
+    rerun = {
+      level: CI_LEVEL,
+      low: Math.max(0, estimate - rerunHalf),
+      high: estimate + rerunHalf,
+      method: `prediction interval for the estimate of a rerun with ${n} processes: estimate ± t(${n - 1}) · s · sqrt(2/${n})`
+    };
   } else {
     [low, high] = bootstrapMedianInterval(samples);
     method = 'bootstrap over the samples of a single process (does not include between-process variation)';
@@ -55,6 +67,7 @@ export function summarize(processes) {
     p99: quantile(samples, 0.99),
     rme: estimate > 0 ? ((high - low) / 2 / estimate) * 100 : null,
     ci: { level: CI_LEVEL, low, high, method },
+    rerun,
     samples: samples.length,
     processes: processes.length,
     processMedians: perProcess,
