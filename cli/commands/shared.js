@@ -44,8 +44,8 @@ export function runOptionsFrom(fileRun, opts) {
 export function addRunOptions(command) {
   return command
     .option('--quick', 'a fast look: 1 process per cell and short samples (less precise)')
-    .option('--processes <n>', 'fresh processes per cell (default 3)', positiveInt('processes'))
-    .option('--max-processes <n>', 'add processes (up to n) to cells whose margin is above --target-rme (default 6)', positiveInt('max-processes'))
+    .option('--processes <n>', 'fresh processes per cell (default 6; the shipped matrix.yaml says 3)', positiveInt('processes'))
+    .option('--max-processes <n>', 'add processes (up to n) to cells whose margin is above --target-rme (default 10)', positiveInt('max-processes'))
     .option('--target-rme <percent>', 'wanted ±95% margin of a cell, in percent (default 5)', positiveNumber('target-rme'))
     .option('--samples <n>', 'timed samples per process (default 10)', positiveInt('samples'))
     .option('--timeout <seconds>', 'kill a process that runs longer than this (default 120)', positiveInt('timeout'))
