@@ -8,7 +8,7 @@
 //     ~91% of the time (the rerun has its own error): P(|T(2)| < 4.303 / sqrt 2). The engine adds
 //     processes to a cell whose margin is above run.targetRme, so the reference rate is computed
 //     for the process counts each pair actually had.
-import { compareCells, ALPHA } from '../cli/stats/compare.js';
+import { compareCells, ALPHA, INVOCATION_DRIFT } from '../cli/stats/compare.js';
 import { tTwoSidedP } from '../cli/stats/distributions.js';
 import { t975 } from '../cli/stats/basic.js';
 import { invokeEngine } from './engine-run.js';
@@ -39,7 +39,8 @@ export function aaExperiment({ pairs, run, dir, seed }) {
     const b = await invokeEngine({ benchmarks: ['base'], run, seed: seed + 2 * i + 1, dir, name: `aa-${i}-b` });
     const ca = a.cells.base;
     const cb = b.cells.base;
-    const c = compareCells(ca, cb);
+    // As `nodebench diff a.json b.json` compares two separate runs: with the invocation drift term.
+    const c = compareCells(ca, cb, { driftCv: INVOCATION_DRIFT });
     results.push({
       a: ca.summary.estimate, b: cb.summary.estimate, ratio: c.ratio, p: c.p, significant: c.significant,
       aHoldsB: holds(ca, cb.summary.estimate), bHoldsA: holds(cb, ca.summary.estimate),

@@ -43,6 +43,16 @@ test('a clear 10% speed-up is significant with the right ratio; equal cells are 
   assert.equal(single.singleProcess, true);
 });
 
+test('comparing two separate runs allows for drift between invocations', () => {
+  const a = cell(100, { spread: 0.001 });
+  const b = cell(100 / 1.015, { spread: 0.001 });
+  assert.equal(compareCells(a, b).verdict, 'faster');
+  const withDrift = compareCells(a, b, { driftCv: 0.01 });
+  assert.equal(withDrift.verdict, '~');
+  assert.match(withDrift.method, /plus 1\.0% drift between invocations per side/);
+  assert.equal(compareCells(cell(100, { spread: 0.001 }), cell(100 / 1.1, { spread: 0.001 }), { driftCv: 0.01 }).verdict, 'faster');
+});
+
 function resultFile(cells, runtimes = [{ label: '16.20.2', version: '16.20.2' }]) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-diff-')), 'r.json');
   fs.writeFileSync(file, JSON.stringify({

@@ -1,8 +1,9 @@
 // nodebench diff A.json B.json: what got faster or slower from A to B, by how much, how sure we are.
 // Also one file, two of its columns: nodebench diff R.json --from 4.9.1/baseline --to 6.17.1/baseline.
 import chalk from 'chalk';
+import path from 'node:path';
 import { readResult } from '../results/file.js';
-import { compareCells, geomeanRatio, ALPHA } from '../stats/compare.js';
+import { compareCells, geomeanRatio, ALPHA, INVOCATION_DRIFT } from '../stats/compare.js';
 import { columnsOf } from '../report/columns.js';
 import { formatRate } from '../report/format.js';
 import { UserError } from '../errors.js';
@@ -43,12 +44,12 @@ export function pairCells(resultA, resultB, { from, to, fileA = 'A', fileB = 'B'
   });
 }
 
-export function diffResults(pairs, { alpha = ALPHA } = {}) {
+export function diffResults(pairs, { alpha = ALPHA, driftCv = 0 } = {}) {
   return pairs.map((pair) => {
     if (pair.a.status !== 'ok' || pair.b.status !== 'ok') {
       return { ...pair, comparison: null, note: `${pair.a.status} -> ${pair.b.status}` };
     }
-    return { ...pair, comparison: compareCells(pair.a, pair.b, { alpha }) };
+    return { ...pair, comparison: compareCells(pair.a, pair.b, { alpha, driftCv }) };
   });
 }
 
@@ -88,13 +89,20 @@ export function register(program) {
     .option('--from <column>', 'column of A to compare from, e.g. 14.21.3/baseline')
     .option('--to <column>', 'column of B to compare to, e.g. 16.20.2/baseline')
     .option('--fail-on-regression [percent]', 'exit 1 if a benchmark is significantly slower (by more than percent, default 0)')
+    .option('--drift <percent>', `drift between two separate runs to allow for, in percent (default ${INVOCATION_DRIFT * 100} for two files, 0 within one file; measure yours with nodebench doctor --full)`)
     .option('--json', 'print the comparison as JSON')
     .option('--no-color', 'plain output')
     .action(async (fileA, fileB, opts) => {
+      const separateRuns = Boolean(fileB) && path.resolve(fileA) !== path.resolve(fileB);
+      let driftCv = separateRuns ? INVOCATION_DRIFT : 0;
+      if (opts.drift !== undefined) {
+        driftCv = Number(opts.drift) / 100;
+        if (!Number.isFinite(driftCv) || driftCv < 0) throw new UserError(`--drift takes a percentage like 1, not "${opts.drift}".`);
+      }
       const resultA = await readResult(fileA);
       const resultB = fileB ? await readResult(fileB) : resultA;
       if (!fileB && !(opts.from && opts.to)) throw new UserError('Give a second result file, or --from and --to columns to compare within one file.');
-      const rows = diffResults(pairCells(resultA, resultB, { from: opts.from, to: opts.to, fileA, fileB: fileB || fileA }));
+      const rows = diffResults(pairCells(resultA, resultB, { from: opts.from, to: opts.to, fileA, fileB: fileB || fileA }), { driftCv });
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(rows.map(({ a, b, ...rest }) => ({ ...rest, a: a.summary || null, b: b.summary || null })), null, 1)}\n`);
       } else {

@@ -6,6 +6,7 @@
 // a bootstrap over its samples and the method says that it misses between-process variation.
 import { mean, median, quantile, sd, t975 } from './basic.js';
 import { prng } from '../runner/schedule.js';
+import { INVOCATION_DRIFT } from './compare.js';
 
 export const CI_LEVEL = 0.95;
 
@@ -41,14 +42,14 @@ export function summarize(processes) {
     low = Math.max(0, estimate - half);
     high = estimate + half;
     method = `t-interval over per-process medians (${n} processes)`;
-    // Where a rerun's estimate is expected to land: the rerun has its own error too, so the
-    // prediction interval is sqrt(2) wider than the interval for the mean.
-    const rerunHalf = half * Math.SQRT2;
+    // Where a separate rerun's estimate is expected to land: the rerun has its own error, and each
+    // invocation drifts as a whole (INVOCATION_DRIFT, measured by the harness benchmark).
+    const rerunHalf = t975(n - 1) * Math.sqrt((2 * sd(perProcess) ** 2) / n + 2 * (INVOCATION_DRIFT * estimate) ** 2);
     rerun = {
       level: CI_LEVEL,
       low: Math.max(0, estimate - rerunHalf),
       high: estimate + rerunHalf,
-      method: `prediction interval for the estimate of a rerun with ${n} processes: estimate ± t(${n - 1}) · s · sqrt(2/${n})`
+      method: `prediction interval for the estimate of a separate rerun with ${n} processes: estimate ± t(${n - 1}) · sqrt(2 s²/${n} + 2 (${INVOCATION_DRIFT * 100}% drift · estimate)²)`
     };
   } else {
     [low, high] = bootstrapMedianInterval(samples);
