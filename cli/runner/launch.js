@@ -1,11 +1,9 @@
 // How one timing or metrics worker is launched and watched (the "executor"; schedule.js decides the
 // order). The worker runs in the runtime under test with the cell's flags, as an argument array.
 import { workerEntry } from '../paths.js';
-import { spawnWorker, killGroup, killAllGroups, forget, keepTail, readChannel, TAIL_BYTES } from './process-group.js';
+import { spawnWorker, killGroup, forget, keepTail, readChannel, TAIL_BYTES } from './process-group.js';
 
 const FULL_STDOUT_LIMIT = 64 * 1024 * 1024;
-
-export const killAllWorkers = killAllGroups;
 
 // Returns { messages, exitCode, signal, timedOut, stdoutTail, stderrTail, stdout?, wallMs }.
 // collectStdout: keep all of stdout (bounded), for a metrics process's --trace-gc lines.

@@ -2,12 +2,13 @@
 // time (parallel processes would compete for the same cores and skew each other), recording each
 // process as it finishes and saving the result file after every one.
 import path from 'node:path';
-import { launchWorker, killAllWorkers } from './launch.js';
+import { launchWorker } from './launch.js';
+import { killAllGroups } from './process-group.js';
 import { scheduleLaunches, shuffle, prng } from './schedule.js';
 import { parseTraceGc, gcSummary } from './gc-trace.js';
 import { interpretLaunch } from './outcome.js';
 import { summarize, warningsFor } from '../stats/summary.js';
-import { runServiceLaunch, killAllServiceWorkers } from './service.js';
+import { runServiceLaunch } from './service.js';
 import { processRecord } from './process-record.js';
 import { summarizeService } from '../stats/service.js';
 
@@ -138,7 +139,5 @@ export async function runCells(cells, options) {
   return cells;
 }
 
-export function killAllChildren() {
-  killAllWorkers();
-  killAllServiceWorkers();
-}
+// Every worker process group, timing, metrics and service alike (one registry in process-group.js).
+export const killAllChildren = killAllGroups;

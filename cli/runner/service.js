@@ -32,22 +32,19 @@
 //     { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd });
 //   ok -> cell.benchmarkType = 'service'; cell.processes.push(processRecord(round, outcome.result, outcome.wallMs))
 //   else -> cell.status = outcome.status; cell.error = outcome.error
-// and call killAllServiceWorkers() wherever killAllWorkers() is called (Ctrl-C).
+// (Ctrl-C: process-group.js killAllGroups() kills service workers too; they share its registry.)
 import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { projectRoot } from '../paths.js';
 import { interpretLaunch } from './outcome.js';
-import { spawnWorker, killGroup, killAllGroups, forget, keepTail, readChannel } from './process-group.js';
+import { spawnWorker, killGroup, forget, keepTail, readChannel } from './process-group.js';
 
 export const serveEntry = path.join(projectRoot, 'worker', 'serve.js');
 
 const HOST = '127.0.0.1';
 const MIN_WINDOW_NS = 0.5e9;        // shorter windows (the tail after the last whole second) are not samples
 const REQUEST_TIMEOUT_SEC = 10;     // autocannon's per-request timeout: counted in `timeouts`
-
-// Kills every service worker still running (Ctrl-C, or the host failing).
-export const killAllServiceWorkers = killAllGroups;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
