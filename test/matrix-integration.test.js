@@ -118,7 +118,9 @@ test('cells whose margin is above the target get more processes, up to maxProces
   const [cell] = result.cells;
   assert.equal(cell.processes.length, 4);
   assert.deepEqual(cell.processes.map((p) => p.round).sort(), [0, 1, 2, 3]);
-  assert.match(cell.warnings.join('\n'), /above the 0\.1% target after 4 processes/);
+  // A quiet machine can bring four processes within ±0.1%; the warning must say so exactly when not.
+  if (cell.summary.rme > 0.1) assert.match(cell.warnings.join('\n'), /above the 0\.1% target after 4 processes/);
+  else assert.doesNotMatch(cell.warnings.join('\n'), /target after/);
   assert.equal(result.schedule.maxProcessesPerCell, 4);
   assert.deepEqual(schemaErrors(result), []);
 });
