@@ -1,5 +1,6 @@
 // Text rendering of the harness's figures: a table of targets, how each figure was measured, and a
 // per-tool detail table.
+import { textTable } from '../cli/report/text-table.js';
 import { pct } from './verdict.js';
 
 // ns -> "999 ns", "1.00 µs", "10.1 µs" (three significant digits, no exponent at unit boundaries).
@@ -15,9 +16,7 @@ export function formatNs(ns) {
 }
 
 export function grid(header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+  return textTable([header, ...rows].map((r) => r.map(String))).join('\n');
 }
 
 export function renderFigures(rows) {

@@ -5,7 +5,11 @@ import os from 'node:os';
 import { createRequire } from 'node:module';
 import { resolveRuntimes, describeSuites, buildPlan } from './matrix/plan.js';
 import { selectShard } from './matrix/shard.js';
-import { runCells, finalizeCell, killAllChildren } from './runner/run-plan.js';
+import { runCells, killAllGroups } from './runner/run-plan.js';
+import { finalizeCell } from './results/cell.js';
+import { ORDER } from './runner/schedule.js';
+import { completeRun, samplerOptions } from './options.js';
+import { baselineColumn } from './report/columns.js';
 import { hostInfo, loadWarning, governorWarning } from './results/host.js';
 import { writeResult, SCHEMA_VERSION } from './results/file.js';
 import { UserError } from './errors.js';
@@ -13,29 +17,7 @@ import { UserError } from './errors.js';
 const require = createRequire(import.meta.url);
 export const NODEBENCH_VERSION = require('../package.json').version;
 
-// 6 processes per cell detect a 2% difference 80% of the time on a quiet 2-core machine
-// (docs/precision.md); 3 processes only about 40%.
-export const DEFAULT_RUN = {
-  processes: 6,
-  maxProcesses: 10,
-  targetRme: 5,
-  samples: 10,
-  minSampleMs: 10,
-  warmupMinMs: 50,
-  warmupMaxMs: 1000,
-  maxSampleMs: 5000,
-  timeoutSec: 120,
-  metrics: true,
-  metricsMs: 1000
-};
-
-// A fast look: one process, fewer and shorter samples. Less precise, and the result says so.
-export const QUICK_RUN = { processes: 1, maxProcesses: 1, samples: 5, minSampleMs: 5, warmupMinMs: 20, warmupMaxMs: 300, metricsMs: 300 };
-
-function samplerOptions(run) {
-  const { samples, minSampleMs, warmupMinMs, warmupMaxMs, maxSampleMs } = run;
-  return { samples, minSampleMs, warmupMinMs, warmupMaxMs, maxSampleMs };
-}
+export { DEFAULT_RUN, QUICK_RUN } from './options.js';
 
 function toPublicRuntime(r) {
   const { path: binary, installedAt, ...rest } = r;
@@ -44,8 +26,7 @@ function toPublicRuntime(r) {
 
 // matrix: { runtimes, flagSets, suites, run, baseDir }; run options already merged with CLI options.
 export async function runMatrix(matrix, { out, progress, command = process.argv.slice(2), refresh = false }) {
-  const run = { ...DEFAULT_RUN, ...matrix.run };
-  if (run.maxProcesses < run.processes) run.maxProcesses = run.processes;
+  const run = completeRun(matrix.run);
   if (run.seed === undefined) run.seed = Math.floor(Math.random() * 2 ** 31);
   const log = (m) => progress.log(m);
 
@@ -69,7 +50,8 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
     flagSets: matrix.flagSets,
     suites: suites.map((s) => ({
       name: s.name, file: s.file, description: s.description, params: s.params,
-      libraries: s.libraries || undefined, metricsTable: s.metricsTable || undefined, benchmarks: s.benchmarks.filter((b) => s.selected.includes(b.name))
+      libraries: s.libraries || undefined, metricsTable: s.metricsTable || undefined,
+      sampler: s.sampler || undefined, perProcess: s.perProcess || undefined, benchmarks: s.benchmarks.filter((b) => s.selected.includes(b.name))
     })),
     run,
     shard: matrix.shard || undefined,
@@ -78,12 +60,14 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
       processesPerCell: run.processes,
       maxProcessesPerCell: run.maxProcesses,
       targetRme: run.targetRme,
-      order: 'shuffled round-robin: every cell once per round, order reshuffled each round; then one more round at a time for cells whose ±margin is above targetRme, up to maxProcesses; then one metrics process per ok cell (shuffled, seed + 1)'
+      order: ORDER
     },
     cells
   };
+  // Checked before anything runs: a wrong column would otherwise fail only after the whole run.
+  const baseline = baselineColumn(result, run.baseline);
   result.warnings = [...loadWarning(result.host.loadAverageStart, result.host.cores, 'at the start'), ...governorWarning(result.host.cpuGovernor)];
-  for (const warning of result.warnings) log(`warning: ${warning}`);
+  for (const warning of result.warnings) log(`warning: ${warning.message}`);
   const save = () => writeResult(out, result);
   await save();
   const runnable = cells.filter((c) => c.status === 'pending').length;
@@ -92,7 +76,7 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
   let interrupted = false;
   const onSignal = (signal) => {
     interrupted = true;
-    killAllChildren();
+    killAllGroups();
     log(`\n${signal}: stopping; keeping what finished in ${out}`);
   };
   process.once('SIGINT', onSignal);
@@ -101,14 +85,10 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
     await runCells(cells, {
       runtimes: new Map(runtimes.map((r) => [r.label, r])),
       suites: new Map(suites.map((s) => [s.name, s])),
-      processes: run.processes,
-      maxProcesses: run.maxProcesses,
-      targetRme: run.targetRme,
-      seed: run.seed,
-      timeoutMs: run.timeoutSec * 1000,
+      run,
       sampler: samplerOptions(run),
-      metrics: run.metrics,
-      metricsMs: run.metricsMs,
+      baselineKey: baseline.key,
+      cores: result.host.cores,
       save,
       progress: (p) => progress.update(p),
       shouldStop: () => interrupted

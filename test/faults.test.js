@@ -55,7 +55,7 @@ test('Ctrl-C keeps what finished: status interrupted, exit 130, no worker left b
   const [cell] = result.cells;
   assert.equal(cell.status, 'ok');
   assert.ok(cell.processes.length >= 2 && cell.processes.length < 20);
-  assert.match(cell.warnings.join('\n'), /interrupted after \d+ of 20 processes/);
+  assert.match(cell.warnings.map((w) => w.message).join('\n'), /interrupted after \d+ of 20 processes/);
   const ps = await execa('ps', ['-eo', 'args'], { reject: false });
   assert.doesNotMatch(ps.stdout, /worker\/child\.js .*faults/);
 });

@@ -116,11 +116,13 @@ test('cells whose margin is above the target get more processes, up to maxProces
   assert.equal(run.exitCode, 0, run.stderr);
   const result = JSON.parse(fs.readFileSync(topUp, 'utf8'));
   const [cell] = result.cells;
-  assert.equal(cell.processes.length, 4);
-  assert.deepEqual(cell.processes.map((p) => p.round).sort(), [0, 1, 2, 3]);
+  // Processes set aside as disturbed (a busy machine) stay in the file beside their replacements.
+  const kept = cell.processes.filter((p) => !p.setAside);
+  assert.equal(kept.length, 4);
+  assert.deepEqual(kept.map((p) => p.round).sort(), [0, 1, 2, 3]);
   // A quiet machine can bring four processes within ±0.1%; the warning must say so exactly when not.
-  if (cell.summary.rme > 0.1) assert.match(cell.warnings.join('\n'), /above the 0\.1% target after 4 processes/);
-  else assert.doesNotMatch(cell.warnings.join('\n'), /target after/);
+  if (cell.summary.rme > 0.1) assert.match(cell.warnings.map((w) => w.message).join('\n'), /above the 0\.1% target after 4 processes/);
+  else assert.doesNotMatch(cell.warnings.map((w) => w.message).join('\n'), /target after/);
   assert.equal(result.schedule.maxProcessesPerCell, 4);
   assert.deepEqual(schemaErrors(result), []);
 });

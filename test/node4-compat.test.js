@@ -19,7 +19,7 @@ function jsFiles(dir) {
 
 // Files only loaded where a newer runtime runs them: declared in the suites themselves.
 async function newerOnlyFiles() {
-  const { describeSuite } = await import('../cli/suites/discover.js');
+  const { describeSuite } = await import('../cli/matrix/discover-suites.js');
   const files = new Set();
   for (const suiteDir of fs.readdirSync(path.join(root, 'suites'), { withFileTypes: true }).filter((d) => d.isDirectory())) {
     const index = path.join(root, 'suites', suiteDir.name, 'index.js');

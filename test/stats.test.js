@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { quantile, median, mean, sd, t975, geomean } from '../cli/stats/basic.js';
 import { summarize, countOutliers, warningsFor } from '../cli/stats/summary.js';
-import { scheduleLaunches, prng } from '../cli/runner/schedule.js';
+import { scheduleRound } from '../cli/runner/schedule.js';
+import { prng } from '../cli/stats/random.js';
+import { logInterval, yuen, trimCount } from '../cli/stats/robust.js';
+import { judgeProcess, keptSampleIndexes, quietReferences } from '../cli/stats/disturbance.js';
 
 test('quantiles interpolate like R type 7', () => {
   assert.equal(median([3, 1, 2]), 2);
@@ -16,17 +19,55 @@ test('quantiles interpolate like R type 7', () => {
   assert.ok(Math.abs(geomean([1, 4]) - 2) < 1e-12);
 });
 
-test('the interval is a t-interval over per-process medians', () => {
+test('with up to 4 processes the interval is a t-interval over the logs of per-process medians', () => {
   const processes = [[100, 101, 99], [110, 111, 109], [105, 104, 106]].map((s) => ({ samplesNsPerOp: s }));
   const s = summarize(processes);
-  assert.equal(s.estimate, 105);
-  assert.equal(s.opsPerSec, 1e9 / 105);
-  const half = 4.303 * 5 / Math.sqrt(3);
-  assert.ok(Math.abs(s.ci.high - (105 + half)) < 1e-9);
-  assert.ok(Math.abs(s.rme - (half / 105) * 100) < 1e-9);
-  assert.match(s.ci.method, /t-interval over per-process medians \(3 processes\)/);
+  const logs = [100, 110, 105].map(Math.log);
+  const m = mean(logs);
+  assert.ok(Math.abs(s.estimate - Math.exp(m)) < 1e-9);
+  const half = 4.303 * sd(logs) / Math.sqrt(3);
+  assert.ok(Math.abs(s.ci.high - Math.exp(m + half)) < 1e-9);
+  assert.ok(Math.abs(s.ci.low - Math.exp(m - half)) < 1e-9);
+  assert.match(s.ci.method, /mean with a t-interval over the logs of 3 per-process medians/);
   assert.equal(s.samples, 9);
   assert.equal(s.min, 99);
+});
+
+test('from 5 processes on, one process on a slow period cannot blow up the estimate or its margin', () => {
+  const steady = [262, 305, 292, 274, 321];
+  const withSlow = [...steady, 666];
+  const quiet = summarize(steady.map((m) => ({ samplesNsPerOp: [m * 0.99, m, m * 1.01] })));
+  const disturbed = summarize(withSlow.map((m) => ({ samplesNsPerOp: [m * 0.99, m, m * 1.01] })));
+  // The plain mean moves by 21% and its t-interval gives +-46% (the issue's example).
+  assert.ok(Math.abs(disturbed.estimate / quiet.estimate - 1) < 0.03, `${disturbed.estimate} vs ${quiet.estimate}`);
+  assert.ok(disturbed.rme < 1.5 * quiet.rme, `rme ${disturbed.rme} vs ${quiet.rme}`);
+  assert.match(disturbed.ci.method, /20%-trimmed mean/);
+});
+
+test('the trimmed interval covers the true value about 95% of the time for normal data', () => {
+  const random = prng(7);
+  const normal = () => Math.sqrt(-2 * Math.log(random() || 1e-12)) * Math.cos(2 * Math.PI * random());
+  let covered = 0;
+  const trials = 2000;
+  for (let i = 0; i < trials; i++) {
+    const logs = Array.from({ length: 6 }, () => 0.02 * normal());
+    const t = logInterval(logs, 'x');
+    if (t.low <= 1 && t.high >= 1) covered++;
+  }
+  assert.ok(covered / trials > 0.92 && covered / trials < 0.985, `coverage ${covered / trials}`);
+});
+
+test('Yuen reduces to Welch without trimming', () => {
+  const a = [1, 2, 3].map(Math.log);
+  const b = [2, 3, 4, 5].map(Math.log);
+  const y = yuen(a, b);
+  const va = (sd(a) ** 2) / 3;
+  const vb = (sd(b) ** 2) / 4;
+  assert.ok(Math.abs(y.se - Math.sqrt(va + vb)) < 1e-12);
+  assert.ok(Math.abs(y.df - (va + vb) ** 2 / (va ** 2 / 2 + vb ** 2 / 3)) < 1e-9);
+  assert.equal(trimCount(4), 0);
+  assert.equal(trimCount(5), 1);
+  assert.equal(trimCount(10), 2);
 });
 
 test('one process gets a bootstrap interval that says what it misses', () => {
@@ -39,24 +80,52 @@ test('outliers and disagreeing processes produce advice', () => {
   assert.equal(countOutliers([10, 10, 11, 10, 9, 10, 100]), 1);
   const processes = [{ samplesNsPerOp: [10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 500], warmup: { stable: false } }, { samplesNsPerOp: [20, 20, 20], warmup: { stable: true } }];
   const warnings = warningsFor(summarize(processes), processes);
-  assert.equal(warnings.length, 3);
-  assert.match(warnings.join('\n'), /far outliers.*close them/);
-  assert.match(warnings.join('\n'), /never reached a stable rate/);
-  assert.match(warnings.join('\n'), /processes disagree by/);
+  assert.deepEqual(warnings.map((w) => w.code), ['outliers', 'warmup-unstable', 'processes-disagree']);
+  const text = warnings.map((w) => w.message).join('\n');
+  assert.match(text, /far outliers.*close them/);
+  assert.match(text, /never reached a stable rate/);
+  assert.match(text, /processes disagree by/);
 });
 
-test('launches are interleaved: each round runs every cell once, in a seeded shuffled order', () => {
-  const launches = scheduleLaunches([0, 1, 2, 3, 4], 3, 42);
-  assert.equal(launches.length, 15);
-  for (let round = 0; round < 3; round++) {
-    const ids = launches.slice(round * 5, round * 5 + 5);
-    assert.ok(ids.every((l) => l.round === round));
-    assert.deepEqual(ids.map((l) => l.cellId).sort(), [0, 1, 2, 3, 4]);
+test('a round runs in blocks: every cell of one benchmark back to back, blocks shuffled by a seed', () => {
+  const cells = [];
+  for (const benchmark of ['a', 'b', 'c']) {
+    for (const runtimeLabel of ['4', '16', '24']) cells.push({ id: cells.length, suite: 's', benchmark, runtimeLabel });
   }
-  assert.deepEqual(scheduleLaunches([0, 1, 2, 3, 4], 3, 42), launches);
-  assert.notDeepEqual(scheduleLaunches([0, 1, 2, 3, 4], 3, 43), launches);
+  const launches = scheduleRound(cells, 2, 42);
+  assert.equal(launches.length, 9);
+  assert.ok(launches.every((l) => l.round === 2));
+  const rows = launches.map((l) => cells[l.cellId].benchmark);
+  for (let block = 0; block < 3; block++) assert.equal(new Set(rows.slice(block * 3, block * 3 + 3)).size, 1);
+  assert.deepEqual(launches.map((l) => l.cellId).sort((x, y) => x - y), cells.map((c) => c.id));
+  assert.deepEqual(scheduleRound(cells, 2, 42), launches);
+  assert.notDeepEqual(scheduleRound(cells, 2, 43).map((l) => l.cellId), launches.map((l) => l.cellId));
   const r = prng(1);
   const draws = Array.from({ length: 1000 }, r);
   assert.ok(draws.every((x) => x >= 0 && x < 1));
   assert.ok(Math.abs(mean(draws) - 0.5) < 0.05);
+});
+
+function record(medianNs, referenceNs, { waits = [], steal = 0 } = {}) {
+  const samplesNsPerOp = Array.from({ length: 10 }, (_, i) => medianNs * (1 + (i - 5) / 1000));
+  return { round: 0, samplesNsPerOp, iterationsPerSample: 1000, disturbance: { referenceNs: samplesNsPerOp.map(() => referenceNs), runQueueWaitNs: samplesNsPerOp.map((_, i) => waits[i] ?? 0), stealShare: steal } };
+}
+
+test('a process whose reference (clock reads) ran slow, or that lost its CPU, is set aside with the reason; the others are kept', () => {
+  const quiet = 1e6;
+  assert.equal(judgeProcess(record(100, quiet * 1.03), quiet, { thresholdPct: 8 }), null);
+  assert.match(judgeProcess(record(100, quiet * 1.9), quiet, { thresholdPct: 8 }).reason, /reference \(clock reads\) ran 90% slower/);
+  assert.match(judgeProcess(record(100, quiet, { steal: 0.1 }), quiet, { thresholdPct: 8, cores: 2 }).reason, /steal/);
+  // Samples of 100 ns x 1000 iterations = 100 µs; a 50 µs wait sets that sample aside.
+  const lostCpu = record(100, quiet, { waits: [50e3, 0, 0, 50e3] });
+  assert.deepEqual(keptSampleIndexes(lostCpu, 8), [1, 2, 4, 5, 6, 7, 8, 9]);
+  assert.equal(judgeProcess(lostCpu, quiet, { thresholdPct: 8 }), null);
+  assert.match(judgeProcess(record(100, quiet, { waits: Array(8).fill(50e3) }), quiet, { thresholdPct: 8 }).reason, /held its CPU during 8 of 10 samples/);
+});
+
+test('the quiet reference of a column is a low quantile of its processes, so slow periods do not raise it', () => {
+  const cell = (runtimeLabel, refs) => ({ runtimeLabel, flagSet: 'baseline', processes: refs.map((r) => record(100, r)) });
+  const quiet = quietReferences([cell('16', [100, 101, 99, 200, 210]), cell('4', [300, 300])]);
+  assert.ok(quiet.get('16/baseline') >= 99 && quiet.get('16/baseline') <= 101);
+  assert.equal(quiet.get('4/baseline'), 300);
 });

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { runServiceLaunch, startService } from '../cli/runner/service.js';
-import { processRecord } from '../cli/runner/process-record.js';
+import { processRecord } from '../cli/results/cell.js';
 import { testRuntime, runWorkerIn, benchmarkValue } from './helpers/runtimes.js';
 
 const require = createRequire(import.meta.url);

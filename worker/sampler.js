@@ -9,6 +9,7 @@
 //   sample     `samples` batches (fewer if maxSampleMs runs out), each a sample of ns per operation.
 // Written with callbacks because async/await does not exist on Node 4.
 var clock = require('./clock');
+var disturbance = require('./disturbance');
 
 // Every result goes into this ring, so the optimiser cannot drop a call whose value is unused.
 var sink = new Array(16);
@@ -137,7 +138,8 @@ var DEFAULTS = {
   warmupTolerance: 0.02,
   warmupWindow: 3,
   maxSampleMs: 5000,
-  maxIterations: 1e9
+  maxIterations: 1e9,
+  recordDisturbance: false
 };
 
 function withDefaults(options) {
@@ -164,6 +166,10 @@ function measure(fn, ctx, type, options, cb) {
   var cpuStart = null;
   var sampleStartUptimeMs = 0;
   var phase = 'calibrate';
+  // Readings that tell the host whether the machine was disturbed (timing processes only: the
+  // reference loop would dilute a metrics window).
+  var watch = opts.recordDisturbance ? disturbance.recorder() : null;
+  var referenceTotalNs = 0;
 
   function later(step) { setImmediate(step); }
 
@@ -192,6 +198,7 @@ function measure(fn, ctx, type, options, cb) {
       warmupStable = isSettled(warmupRates, opts.warmupWindow, opts.warmupTolerance);
       if ((warmedMs >= opts.warmupMinMs && warmupStable) || warmedMs >= opts.warmupMaxMs) {
         phase = 'sample';
+        if (watch) watch.start();
         sampleStartUptimeMs = process.uptime() * 1000;
         sampleStart = clock.now();
         cpuStart = cpuTimeNs();
@@ -199,10 +206,17 @@ function measure(fn, ctx, type, options, cb) {
       return later(runBatch);
     }
     samples.push(elapsedNs / iterations);
+    if (watch) {
+      var referenceStart = clock.now();
+      watch.afterSample();
+      referenceTotalNs += clock.since(referenceStart);
+    }
     var sampledMs = clock.since(sampleStart) / 1e6;
     if (samples.length >= opts.samples || (sampledMs >= opts.maxSampleMs && samples.length >= 3)) {
       var cpuEnd = cpuTimeNs();
       var ops = samples.length * iterations;
+      // The reference loops are pure CPU on this thread: their time is not the benchmark's.
+      var cpuNs = cpuStart && cpuEnd ? cpuEnd.ns - cpuStart.ns - referenceTotalNs : null;
       return cb(null, {
         samplesNsPerOp: samples,
         iterationsPerSample: iterations,
@@ -216,7 +230,8 @@ function measure(fn, ctx, type, options, cb) {
         // On the process clock, to line up with V8's --trace-gc timestamps in a metrics process.
         window: { startUptimeMs: sampleStartUptimeMs, endUptimeMs: process.uptime() * 1000 },
         operations: ops,
-        cpuNsPerOp: cpuStart && cpuEnd ? (cpuEnd.ns - cpuStart.ns) / ops : null,
+        cpuNsPerOp: cpuNs !== null ? Math.max(0, cpuNs) / ops : null,
+        disturbance: watch ? watch.end() : null,
         cpuMethod: cpuEnd ? cpuEnd.method : null,
         sinkType: typeof sink[0]
       });
@@ -226,6 +241,7 @@ function measure(fn, ctx, type, options, cb) {
 
   function runBatch() {
     var called = false;
+    if (watch && phase === 'sample') watch.beforeSample();
     batch(iterations, function (err, elapsedNs) {
       if (called) return;
       called = true;

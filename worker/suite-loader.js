@@ -70,6 +70,12 @@ function load(suitePath) {
     service: exported.service || null,
     libraries: exported.libraries || null,
     metricsTable: !!exported.metricsTable,
+    // Sampler options the workload needs whatever the run's budget (e.g. samples long enough to
+    // span several GC cycles); the host merges them over the run's and records them.
+    sampler: exported.sampler || null,
+    // 'throughput': a process's value is its total time over total operations rather than the
+    // median sample, for workloads whose cost comes in GC cycles longer than a sample.
+    perProcess: exported.perProcess === 'throughput' ? 'throughput' : null,
     benchmarks: list
   };
 }
@@ -107,6 +113,8 @@ function describe(suite) {
     service: !!suite.service,
     libraries: suite.libraries,
     metricsTable: suite.metricsTable,
+    sampler: suite.sampler,
+    perProcess: suite.perProcess,
     benchmarks: suite.benchmarks.map(function (b) {
       return { name: b.name, type: b.type, minNode: b.minNode, reason: b.reason, description: b.description };
     })

@@ -20,7 +20,7 @@ export function printOutcome({ result, interrupted }, { out, json, baseline, col
   const counts = {};
   for (const cell of result.cells) counts[cell.status] = (counts[cell.status] || 0) + 1;
   const summary = Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ');
-  for (const warning of result.warnings || []) progress.log(`warning: ${warning}`);
+  for (const warning of result.warnings || []) progress.log(`warning: ${warning.message ?? warning}`);
   progress.log(`${interrupted ? 'interrupted' : 'done'}: ${summary}; results in ${path.relative(process.cwd(), out) || out}`);
   return exitCodeFor(result, interrupted);
 }

@@ -1,10 +1,10 @@
 // Conditions on this machine that make benchmark figures noisier, each with what to do about it.
 // Pure given its inputs (host facts and the environment), so it is testable without the machine.
 import os from 'node:os';
-import { cpuGovernor } from '../results/host.js';
+import { cpuGovernor, loadWarning, governorWarning, LOAD_PER_CORE_LIMIT } from '../results/host.js';
 
 export const GOVERNOR_FILE = '/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor';
-export const LOAD_PER_CORE_LIMIT = 0.5;
+export { LOAD_PER_CORE_LIMIT };
 export const FEW_CORES = 4;
 
 // Environment variables set by common CI services.
@@ -29,24 +29,14 @@ export function readConditions({ env = process.env } = {}) {
 export function warningsFor(conditions) {
   const { loadAverage, cores, governor, ci } = conditions;
   const warnings = [];
-  const load1 = loadAverage[0];
-  if (load1 > LOAD_PER_CORE_LIMIT * cores) {
-    warnings.push({
-      code: 'load',
-      message: `load average ${load1.toFixed(2)} (1 min) is above ${LOAD_PER_CORE_LIMIT} x ${cores} cores: other programs are competing for the CPU and will show up as noise; stop them (see top) or wait until the machine is idle before measuring.`
-    });
-  }
+  warnings.push(...loadWarning(loadAverage, cores));
   if (governor === null) {
     warnings.push({
       code: 'governor-unknown',
       message: `CPU frequency governor: not readable (${GOVERNOR_FILE} does not exist or cannot be read, as in most VMs and containers); the frequency may change under you: on bare metal set it with "sudo cpupower frequency-set -g performance", in a VM compare only figures measured in one run.`
     });
-  } else if (governor !== 'performance') {
-    warnings.push({
-      code: 'governor',
-      message: `CPU frequency governor is "${governor}", not "performance": the clock speed follows the load, so early and late processes run at different speeds; set it with "sudo cpupower frequency-set -g performance" while benchmarking.`
-    });
   }
+  warnings.push(...governorWarning(governor));
   if (cores < FEW_CORES) {
     warnings.push({
       code: 'cores',

@@ -11,7 +11,7 @@
 import { tTwoSidedP } from '../stats/distributions.js';
 import { ALPHA, compareCells } from '../stats/compare.js';
 import { t975 } from '../stats/basic.js';
-import { prng } from '../runner/schedule.js';
+import { prng } from '../stats/random.js';
 
 // The p-quantile of Student's t with df degrees of freedom (p > 0.5), by bisection on the p-value.
 export function tQuantile(p, df) {

@@ -6,25 +6,20 @@ import { fileURLToPath } from 'node:url';
 import { launchWorker } from '../runner/launch.js';
 import { interpretLaunch } from '../runner/outcome.js';
 import { summarize } from '../stats/summary.js';
-import { DEFAULT_RUN } from '../engine.js';
+import { DEFAULT_RUN, samplerOptions } from '../options.js';
+import { processRecord } from '../results/cell.js';
 
-export const fixturesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+export const fixturesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'worker', 'fixtures');
 
 export const FIXTURES = {
   empty: { file: path.join(fixturesDir, 'empty.js'), benchmark: 'empty' },
   fixedWork: { file: path.join(fixturesDir, 'fixed-work.js'), benchmark: 'fixed-work' }
 };
 
-// The sampler options of the default budget (what `nodebench matrix` uses per process).
-export function defaultSampler(run = DEFAULT_RUN) {
-  const { samples, minSampleMs, warmupMinMs, warmupMaxMs, maxSampleMs } = run;
-  return { samples, minSampleMs, warmupMinMs, warmupMaxMs, maxSampleMs };
-}
-
 // Measures `fixture` in `processes` worker processes, one after another (as the runner does:
 // parallel processes would compete for the cores). Returns the per-process records, the summary
 // (stats/summary.js) and what the worker said about itself.
-export async function measureFixture(runtime, fixture, { processes, sampler = defaultSampler(), timeoutMs = DEFAULT_RUN.timeoutSec * 1000, params = {}, onProcess = () => {} }) {
+export async function measureFixture(runtime, fixture, { processes, sampler = samplerOptions(), timeoutMs = DEFAULT_RUN.timeoutSec * 1000, params = {}, onProcess = () => {} }) {
   const records = [];
   let hello = null;
   for (let i = 0; i < processes; i++) {
@@ -36,17 +31,7 @@ export async function measureFixture(runtime, fixture, { processes, sampler = de
       throw new Error(`the ${fixture.benchmark} probe ${outcome.status} on Node ${runtime.version}: ${outcome.error}`);
     }
     hello = hello || outcome.hello?.runtime || null;
-    const m = outcome.result.measurement;
-    records.push({
-      samplesNsPerOp: m.samplesNsPerOp,
-      iterationsPerSample: m.iterationsPerSample,
-      warmup: m.warmup,
-      cpuNsPerOp: m.cpuNsPerOp,
-      cpuMethod: m.cpuMethod,
-      sampleMs: m.sampleMs,
-      clockResolutionNs: outcome.result.clockResolutionNs,
-      wallMs: launched.wallMs
-    });
+    records.push(processRecord(i, outcome.result, launched.wallMs));
     onProcess(i + 1, processes);
   }
   return { records, summary: summarize(records), runtimeInfo: hello };

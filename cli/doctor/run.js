@@ -5,9 +5,8 @@
 import { ensureRuntime } from '../runtimes/index.js';
 import { specKind } from '../runtimes/versions.js';
 import { hostInfo } from '../results/host.js';
-import { DEFAULT_RUN } from '../engine.js';
+import { DEFAULT_RUN, samplerOptions } from '../options.js';
 import { UserError } from '../errors.js';
-import { defaultSampler } from './probe.js';
 import { timerResolution } from './timer.js';
 import { harnessOverhead } from './overhead.js';
 import { runToRunVariability } from './variability.js';
@@ -27,7 +26,7 @@ export async function runDoctor({ spec = process.execPath, overheadProcesses = D
   checkSpec(spec);
   const started = Date.now();
   const runtime = await ensureRuntime(spec, { log });
-  const sampler = defaultSampler();
+  const sampler = samplerOptions();
   const step = (what, total) => (i) => log(`doctor: Node ${runtime.version}: ${what} (process ${i}/${total})`);
 
   const overhead = await harnessOverhead(runtime, { processes: overheadProcesses, sampler, onProcess: step('harness overhead, empty benchmark', overheadProcesses) });

@@ -1,10 +1,11 @@
 // Run-to-run variability: the same fixed-work benchmark measured in several separate processes at the
 // default budget; the coefficient of variation of the per-process medians is the noise a comparison
 // of two cells has to see through (the process is the unit of evidence: stats/summary.js).
-import { measureFixture, FIXTURES, defaultSampler } from './probe.js';
+import { measureFixture, FIXTURES } from './probe.js';
+import { samplerOptions } from '../options.js';
 import { mean, sd } from '../stats/basic.js';
 
-export async function runToRunVariability(runtime, { processes = 10, sampler = defaultSampler(), onProcess } = {}) {
+export async function runToRunVariability(runtime, { processes = 10, sampler = samplerOptions(), onProcess } = {}) {
   const measured = await measureFixture(runtime, FIXTURES.fixedWork, { processes, sampler, onProcess });
   const s = measured.summary;
   // Within one process: how much its samples scatter (median over processes of their CV).
@@ -24,7 +25,7 @@ export async function runToRunVariability(runtime, { processes = 10, sampler = d
       cpuShare: shares.length ? shares[Math.floor(shares.length / 2)] : null,
       cpuShareMin: shares.length ? shares[0] : null,
       cpuShareMethod: `CPU time of the worker process while sampling (${measured.records[0]?.cpuMethod ?? 'n/a'}) / wall time of that phase; median over processes`,
-      method: `coefficient of variation (sd / mean) of the per-process medians of a fixed-work benchmark (cli/doctor/fixtures/fixed-work.js, ~${(s.estimate / 1000).toFixed(1)} µs/op here) measured in ${s.processes} separate processes at the default budget (${sampler.samples} samples of >= ${sampler.minSampleMs} ms each); with ${s.processes} processes the CV itself is uncertain by about ±${Math.round(100 / Math.sqrt(2 * (s.processes - 1)))}%`
+      method: `coefficient of variation (sd / mean) of the per-process medians of a fixed-work benchmark (worker/fixtures/fixed-work.js, ~${(s.estimate / 1000).toFixed(1)} µs/op here) measured in ${s.processes} separate processes at the default budget (${sampler.samples} samples of >= ${sampler.minSampleMs} ms each); with ${s.processes} processes the CV itself is uncertain by about ±${Math.round(100 / Math.sqrt(2 * (s.processes - 1)))}%`
     }
   };
 }

@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
 import { UserError } from '../errors.js';
-import { RUN_OPTIONS, TOP_LEVEL } from './schema.js';
+import { TOP_LEVEL } from './schema.js';
+import { validateRunOptions } from '../options.js';
 import { specKind } from '../runtimes/versions.js';
 
 function lineOf(doc, lineCounter, pathParts) {
@@ -14,25 +15,6 @@ function lineOf(doc, lineCounter, pathParts) {
 
 function fail(file, line, message) {
   throw new UserError(`${file}${line ? `:${line}` : ''}: ${message}`);
-}
-
-function checkRunOption(key, value, where) {
-  const rule = RUN_OPTIONS[key];
-  if (!rule) return `unknown run option "${key}"; known options: ${Object.keys(RUN_OPTIONS).join(', ')}`;
-  if (rule.type === 'boolean') return typeof value === 'boolean' ? null : `run.${key} must be true or false`;
-  if (rule.type === 'string') return typeof value === 'string' ? null : `run.${key} must be a string (${rule.help})`;
-  if (typeof value !== 'number' || Number.isNaN(value)) return `run.${key} must be a number (${rule.help})`;
-  if (rule.type === 'integer' && !Number.isInteger(value)) return `run.${key} must be a whole number (${rule.help})`;
-  if (value < rule.min || value > rule.max) return `run.${key} must be between ${rule.min} and ${rule.max} (${rule.help})`;
-  return null;
-}
-
-export function validateRunOptions(run, report = (key, message) => { throw new UserError(message); }) {
-  for (const [key, value] of Object.entries(run)) {
-    const problem = checkRunOption(key, value);
-    if (problem) report(key, problem);
-  }
-  return run;
 }
 
 // Parses and validates matrix text; `file` is only used in messages.

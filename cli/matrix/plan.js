@@ -4,12 +4,9 @@
 import semver from 'semver';
 import { execa } from 'execa';
 import { UserError } from '../errors.js';
+import { createCell } from '../results/cell.js';
 import { ensureRuntime } from '../runtimes/index.js';
-import { describeSuite, expandSuiteEntries, suiteFile } from '../suites/discover.js';
-
-export function runtimeLabel(runtime) {
-  return runtime.label || runtime.version;
-}
+import { describeSuite, expandSuiteEntries, suiteFile } from './discover-suites.js';
 
 function needsNewer(runtimeVersion, minNode) {
   return minNode && !semver.gte(runtimeVersion, semver.coerce(minNode) || '0.0.0');
@@ -74,18 +71,11 @@ export async function buildPlan({ runtimes, flagSets, suites }) {
         for (const benchmark of suite.benchmarks.filter((b) => suite.selected.includes(b.name))) {
           const tooOld = unsupportedReason(runtime.version, suite, benchmark);
           const reason = rejected ? rejected.reason : tooOld;
-          cells.push({
-            id: cells.length,
-            runtime: runtime.version,
-            runtimeLabel: runtime.label,
-            flagSet: flagSet.name,
-            flags: flagSet.flags,
-            suite: suite.name,
-            benchmark: benchmark.name,
+          cells.push(createCell({
+            id: cells.length, runtime, flagSet, suite, benchmark, perProcess: suite.perProcess,
             status: rejected ? rejected.status : tooOld ? 'unsupported' : 'pending',
-            error: reason || undefined,
-            processes: []
-          });
+            error: reason
+          }));
         }
       }
     }

@@ -1,6 +1,8 @@
 // The comparison grid every report format shares: per suite, rows = benchmarks, columns =
-// runtime x flag set, with a ratio to a baseline column.
+// runtime x flag set, with a ratio to a baseline column and that ratio's margin, from the processes
+// that ran in the same block (stats/compare.js pairedRatio).
 import { UserError } from '../errors.js';
+import { pairedRatio } from '../stats/compare.js';
 
 export function columnsOf(result) {
   const columns = [];
@@ -33,18 +35,21 @@ export function grid(result, { baseline } = {}) {
     const rows = benchmarks.map((benchmark) => {
       const find = (col) => cells.find((c) => c.benchmark === benchmark && c.runtimeLabel === col.runtimeLabel && c.flagSet === col.flagSet);
       const baseCell = find(base);
-      const baseRate = baseCell?.status === 'ok' ? baseCell.summary.opsPerSec : null;
+      const baseOk = baseCell?.status === 'ok' ? baseCell : null;
       return {
         benchmark,
         values: columns.map((col) => {
           const cell = find(col);
           if (!cell) return { status: 'absent' };
           if (cell.status !== 'ok') return { status: cell.status, error: cell.error };
+          const ratio = baseOk && baseOk !== cell ? pairedRatio(baseOk, cell) : null;
           return {
             status: 'ok',
             opsPerSec: cell.summary.opsPerSec,
             rme: cell.summary.rme,
-            ratio: baseRate ? cell.summary.opsPerSec / baseRate : null,
+            ratio: ratio ? ratio.ratio : null,
+            ratioRme: ratio && Number.isFinite(ratio.rme) ? ratio.rme : null,
+            ratioPaired: ratio ? ratio.paired : null,
             warnings: cell.warnings || []
           };
         })

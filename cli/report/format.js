@@ -29,3 +29,9 @@ export function formatSeconds(seconds) {
   if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
+
+// A margin in percent: one decimal below 10%, none above (the digits would be noise).
+export function formatPct(pct) {
+  if (!Number.isFinite(pct)) return 'n/a';
+  return `${pct < 10 ? pct.toFixed(1) : pct.toFixed(0)}%`;
+}

@@ -1,6 +1,8 @@
 // Runtime metrics per cell (from the separate metrics process), one row per runtime x flag set x
 // benchmark: main-thread GC share of wall time with scavenge and mark-compact counts and times,
 // CPU against wall time, event-loop delay p99 and peak RSS.
+import { textTable } from './text-table.js';
+
 const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : 'n/a');
 const ms = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 
@@ -24,10 +26,9 @@ export function renderMetricsTables(result, { suites } = {}) {
     const cells = result.cells.filter((c) => c.suite === suite);
     if (!cells.some((c) => c.metrics)) continue;
     const rows = cells.filter((c) => c.status !== 'unsupported').map(row);
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    const line = (r) => r.map((t, i) => (i < 2 ? t.padEnd(widths[i]) : t.padStart(widths[i]))).join('  ').trimEnd();
-    out.push(`${suite} metrics  (one metrics process per cell with --trace-gc: main-thread GC time within a ${result.run?.metricsMs ?? 1000} ms window; mark-compact time includes incremental marking)`);
-    out.push(line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), '');
+    const windowMs = result.suites?.find((s) => s.name === suite)?.sampler?.metricsMs ?? result.run?.metricsMs ?? 1000;
+    out.push(`${suite} metrics  (one metrics process per cell with --trace-gc: main-thread GC time within a ${windowMs} ms window; mark-compact time includes incremental marking)`);
+    out.push(...textTable([header, ...rows], { rightFrom: 2 }), '');
   }
   return out.join('\n');
 }

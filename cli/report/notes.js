@@ -1,13 +1,18 @@
 // The lines under a table: why cells did not run, grouped so that one cause is said once (a
 // runtime that rejects a flag makes its whole column unsupported: one line, not one per benchmark),
-// and warnings counted by kind rather than listed cell by cell.
-const WARNING_KINDS = [
-  [/far outliers/, 'had far-outlier samples (other programs competing for the CPU)'],
-  [/never reached a stable rate/, 'never settled during warm-up (raise run.warmupMaxMs)'],
-  [/processes disagree/, 'had processes disagreeing by more than 5% (noisy machine: use more processes)'],
-  [/interrupted after/, 'were interrupted before all their processes ran'],
-  [/above the .* target after/, 'stayed above the targetRme margin after maxProcesses processes']
-];
+// and warnings counted by code rather than listed cell by cell.
+// Cell warnings are { code, message } (results/cell.js, stats/summary.js); files of schema version 1
+// kept plain strings, which count under their own text.
+const WARNING_LABELS = {
+  outliers: 'had far-outlier samples (other programs competing for the CPU)',
+  'warmup-unstable': 'never settled during warm-up (raise run.warmupMaxMs)',
+  'processes-disagree': 'had processes disagreeing by more than 5% (noisy machine: use more processes)',
+  interrupted: 'were interrupted before all their processes ran',
+  'target-missed': 'stayed above the targetRme margin after maxProcesses processes',
+  disturbed: 'had processes set aside because the machine was disturbed while they ran (replaced)'
+};
+
+const asWarning = (w) => (typeof w === 'string' ? { code: w, message: w } : w);
 
 // "unsupported on Node 4.9.1 (...)" already says its status; "threw: boom" does not.
 const describe = (v) => (String(v.error).startsWith(v.status) ? v.error : `${v.status}: ${v.error}`);
@@ -49,9 +54,9 @@ export function warningSummary(table, { verbose = false } = {}) {
   for (const row of table.rows) {
     row.values.forEach((value, i) => {
       for (const warning of value.warnings || []) {
-        if (verbose) lines.push(`  warning: ${row.benchmark} on ${table.columns[i].key}: ${warning}`);
-        const kind = WARNING_KINDS.find(([pattern]) => pattern.test(warning));
-        const label = kind ? kind[1] : warning;
+        const { code, message } = asWarning(warning);
+        if (verbose) lines.push(`  warning: ${row.benchmark} on ${table.columns[i].key}: ${message}`);
+        const label = WARNING_LABELS[code] || message;
         counts.set(label, (counts.get(label) || 0) + 1);
       }
     });

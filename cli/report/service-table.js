@@ -1,5 +1,6 @@
 // Service suites: one row per runtime x flag set x benchmark with the columns production teams read
 // (req/s, p50/p90/p95/p99, errors, CPU, peak RSS).
+import { textTable } from './text-table.js';
 export function renderServiceTables(result) {
   const cells = result.cells.filter((c) => c.service || c.benchmarkType === 'service');
   if (!cells.length) return '';
@@ -11,8 +12,6 @@ export function renderServiceTables(result) {
     return [c.benchmark, `${c.runtimeLabel}/${c.flagSet}`, s.throughput.toFixed(0), ms(s.latencyMs.p50), ms(s.latencyMs.p90), ms(s.latencyMs.p95), ms(s.latencyMs.p99),
       String(s.errors + s.non2xx), s.cpuPercent.toFixed(0), `${(s.peakRssBytes / 1048576).toFixed(0)}MB`];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r) => r.map((t, i) => (i < 2 ? t.padEnd(widths[i]) : t.padStart(widths[i]))).join('  ').trimEnd();
   const suites = [...new Set(cells.map((c) => c.suite))].join(', ');
-  return [`${suites} under load  (loopback, autocannon; latency percentiles of the measured window, CPU % of one core)`, line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), ''].join('\n');
+  return [`${suites} under load  (loopback, autocannon; latency percentiles of the measured window, CPU % of one core)`, ...textTable([header, ...rows], { rightFrom: 2 }), ''].join('\n');
 }

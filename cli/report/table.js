@@ -3,15 +3,17 @@
 // its reason is said once under the table.
 import chalk from 'chalk';
 import { grid } from './columns.js';
-import { formatRate, formatRatio } from './format.js';
+import { textTable } from './text-table.js';
+import { formatRate, formatRatio, formatPct } from './format.js';
 import { reasonNotes, warningSummary } from './notes.js';
 
 const SHORT_STATUS = { failed: 'FAILED', timeout: 'TIMEOUT', unsupported: 'n/s', skipped: 'skipped', pending: '…', absent: '' };
 
 function cellText(value, isBaseline) {
   if (value.status !== 'ok') return SHORT_STATUS[value.status] ?? value.status;
-  const rme = Number.isFinite(value.rme) ? ` ±${value.rme < 10 ? value.rme.toFixed(1) : value.rme.toFixed(0)}%` : '';
-  const ratio = isBaseline ? ' (base)' : value.ratio ? ` ${formatRatio(value.ratio)}` : '';
+  const rme = Number.isFinite(value.rme) ? ` ±${formatPct(value.rme)}` : '';
+  const ratioMargin = Number.isFinite(value.ratioRme) ? ` ±${formatPct(value.ratioRme)}` : '';
+  const ratio = isBaseline ? ' (base)' : value.ratio ? ` ${formatRatio(value.ratio)}${ratioMargin}` : '';
   return `${formatRate(value.opsPerSec)}${rme}${ratio}`;
 }
 
@@ -26,22 +28,17 @@ function colour(text, value, isBaseline, useColor) {
 }
 
 function layout(table, columnIndexes, color) {
-  const columns = columnIndexes.map((i) => table.columns[i]);
-  const header = ['benchmark', ...columns.map((c) => c.key)];
+  const header = ['benchmark', ...columnIndexes.map((i) => table.columns[i].key)];
   const rows = table.rows.map((row) => [
-    { text: row.benchmark, plain: true },
+    row.benchmark,
     ...columnIndexes.map((i) => {
       const isBaseline = table.columns[i].key === table.baseline.key;
-      return { text: cellText(row.values[i], isBaseline), value: row.values[i], isBaseline };
+      const value = row.values[i];
+      const text = cellText(value, isBaseline);
+      return { text, shown: colour(text, value, isBaseline, color) };
     })
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].text.length)));
-  const pad = (text, width, visible) => text + ' '.repeat(Math.max(0, width - visible));
-  return [
-    header.map((h, i) => pad(h, widths[i], h.length)).join('  ').trimEnd(),
-    widths.map((w) => '-'.repeat(w)).join('  '),
-    ...rows.map((row) => row.map((c, i) => pad(c.plain ? c.text : colour(c.text, c.value, c.isBaseline, color), widths[i], c.text.length)).join('  ').trimEnd())
-  ];
+  return textTable([header, ...rows]);
 }
 
 function tableWidth(table, columnIndexes) {
@@ -54,7 +51,7 @@ export function renderTables(result, { baseline, color = false, width = process.
   for (const table of grid(result, { baseline })) {
     const all = table.columns.map((_, i) => i);
     const title = `${color ? chalk.bold(table.suite) : table.suite}`;
-    const legend = `(ops/s ±95% margin, ratio to ${table.baseline.key})`;
+    const legend = `(ops/s ±95% margin, ratio to ${table.baseline.key} ±95% margin)`;
     if (tableWidth(table, all) <= width) {
       out.push(`${title}  ${legend}`, ...layout(table, all, color));
     } else {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../fs-atomic.js';
 import { UserError } from '../errors.js';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export function defaultResultPath(dir = 'results', now = new Date()) {
   const stamp = now.toISOString().replace(/[:]/g, '-').replace(/\..+$/, '');

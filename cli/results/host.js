@@ -30,14 +30,16 @@ export function hostInfo() {
   };
 }
 
-// Conditions that make figures noisy, each with what to do about it (shown before and after a run,
-// and kept in the result file).
-export function loadWarning(loadAverage, cores, when) {
-  if (loadAverage[0] <= 0.5 * cores) return [];
-  return [`the load average ${when} was ${loadAverage[0].toFixed(2)} on ${cores} cores: other programs compete for the CPU; close them or expect wider intervals.`];
+// Conditions that make figures noisy, each with what to do about it, as { code, message } (shown
+// before and after a run, kept in the result file, and reported by nodebench doctor).
+export const LOAD_PER_CORE_LIMIT = 0.5;
+
+export function loadWarning(loadAverage, cores, when = 'now') {
+  if (loadAverage[0] <= LOAD_PER_CORE_LIMIT * cores) return [];
+  return [{ code: 'load', message: `the load average ${when} was ${loadAverage[0].toFixed(2)} (1 min) on ${cores} cores, above ${LOAD_PER_CORE_LIMIT} per core: other programs compete for the CPU and show up as noise; stop them (see top) or expect wider intervals.` }];
 }
 
 export function governorWarning(governor) {
   if (!governor || governor === 'performance') return [];
-  return [`the CPU frequency governor is "${governor}", so clock speed moves with load; for steadier figures set it to performance (e.g. cpupower frequency-set -g performance).`];
+  return [{ code: 'governor', message: `the CPU frequency governor is "${governor}", not "performance": clock speed follows the load, so early and late processes run at different speeds; set it with "sudo cpupower frequency-set -g performance" while benchmarking.` }];
 }

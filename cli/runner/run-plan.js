@@ -1,39 +1,26 @@
-// Runs every pending cell of a result object: launches in the scheduled order, one process at a
-// time (parallel processes would compete for the same cores and skew each other), recording each
-// process as it finishes and saving the result file after every one.
+// Runs every pending cell of a result object: launches in the scheduled order (schedule.js), one
+// process at a time (parallel processes would compete for the same cores and skew each other),
+// recording each process on its cell (results/cell.js) and saving the result file as it goes.
 import path from 'node:path';
 import { launchWorker } from './launch.js';
 import { killAllGroups } from './process-group.js';
-import { scheduleLaunches, shuffle, prng } from './schedule.js';
+import { scheduleRound, rowKey } from './schedule.js';
+import { shuffle, prng } from '../stats/random.js';
 import { parseTraceGc, gcSummary } from './gc-trace.js';
 import { interpretLaunch } from './outcome.js';
-import { summarize, warningsFor } from '../stats/summary.js';
 import { runServiceLaunch } from './service.js';
-import { processRecord } from './process-record.js';
-import { summarizeService } from '../stats/service.js';
+import { processRecord, recordProcess, failCell, judgeCell, keptProcesses, currentSummary, finalizeCell } from '../results/cell.js';
+import { quietReferences, columnKey } from '../stats/disturbance.js';
 
-export function finalizeCell(cell, { interrupted = false, processesPerCell, targetRme = null } = {}) {
-  if (cell.status !== 'pending') return;
-  if (!cell.processes.length) {
-    cell.status = 'skipped';
-    cell.error = 'not run: the run was interrupted before this cell started';
-    return;
-  }
-  cell.status = 'ok';
-  cell.summary = summarize(cell.processes);
-  if (cell.processes[0].service) cell.service = summarizeService(cell.processes);
-  cell.warnings = warningsFor(cell.summary, cell.processes);
-  if (targetRme && cell.summary.rme > targetRme) {
-    cell.warnings.push(`the ±${cell.summary.rme.toFixed(1)}% margin is above the ${targetRme}% target after ${cell.processes.length} processes (run.maxProcesses); the machine is noisy or the benchmark varies from process to process.`);
-  }
-  if (interrupted && cell.processes.length < processesPerCell) {
-    cell.warnings.push(`interrupted after ${cell.processes.length} of ${processesPerCell} processes; the interval is wider than a full run's.`);
-  }
-}
+// Saving rewrites the whole file; after every process that is most of the host's work on a large
+// matrix, so saves are spaced out. A kill loses at most this much work; Ctrl-C loses none.
+const SAVE_EVERY_MS = 5000;
 
 // One metrics process per cell, after its timing processes: --trace-gc and the event-loop probe
 // would distort timing samples, so they never run in a timing process.
-async function runMetrics(cell, runtime, suite, { timeoutMs, sampler, metricsMs }) {
+async function runMetrics(cell, runtime, suite, { timeoutMs, sampler, metricsMs: runMetricsMs }) {
+  // A suite whose findings are its metrics (gc) may ask for a longer window than the run's.
+  const metricsMs = suite.sampler?.metricsMs ?? runMetricsMs;
   const launched = await launchWorker(runtime.path, [...cell.flags, '--trace-gc'], {
     mode: 'metrics', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
     sampler: { ...sampler, samples: 1e9, maxSampleMs: metricsMs }
@@ -51,9 +38,15 @@ async function runMetrics(cell, runtime, suite, { timeoutMs, sampler, metricsMs 
   };
 }
 
+// The run's sampler options with the suite's own needs over them (e.g. longer samples for GC).
+export function suiteSampler(sampler, suite) {
+  return { ...sampler, ...(suite.sampler || {}) };
+}
+
 async function launchMicro(runtime, cell, suite, { sampler, timeoutMs }) {
   const launched = await launchWorker(runtime.path, cell.flags, {
-    mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params, sampler
+    mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
+    sampler: { ...suiteSampler(sampler, suite), recordDisturbance: true }
   }, { timeoutMs, cwd: path.dirname(suite.file) });
   return { ...interpretLaunch(launched, { timeoutMs }), wallMs: launched.wallMs };
 }
@@ -63,17 +56,15 @@ async function timingLaunch(cell, launch, ctx) {
   const { suites, runtimes, sampler, timeoutMs } = ctx;
   const suite = suites.get(cell.suite);
   const runtime = runtimes.get(cell.runtimeLabel);
+  const startedAt = Date.now();
   const outcome = suite.service
     ? await runServiceLaunch(runtime.path, cell.flags, { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd: path.dirname(suite.file) })
     : await launchMicro(runtime, cell, suite, { sampler, timeoutMs });
   if (ctx.shouldStop()) return null;
   if (outcome.status === 'ok') {
-    cell.benchmarkType = outcome.result.benchmarkType;
-    cell.processes.push(processRecord(launch.round, outcome.result, outcome.wallMs));
+    recordProcess(cell, processRecord(launch.round, outcome.result, outcome.wallMs, { rerunOf: launch.rerunOf, startedAt }), outcome.result.benchmarkType);
   } else {
-    cell.status = outcome.status;
-    cell.error = outcome.error;
-    if (outcome.stack) cell.stack = outcome.stack;
+    failCell(cell, outcome);
   }
   return outcome;
 }
@@ -91,53 +82,110 @@ async function runLaunches(launches, byId, ctx) {
     let outcome;
     if (launch.metrics) {
       const suite = ctx.suites.get(cell.suite);
-      cell.metrics = await runMetrics(cell, ctx.runtimes.get(cell.runtimeLabel), suite, ctx);
+      cell.metrics = await runMetrics(cell, ctx.runtimes.get(cell.runtimeLabel), suite, { ...ctx, sampler: suiteSampler(ctx.sampler, suite) });
       outcome = { status: 'ok' };
     } else {
       outcome = await timingLaunch(cell, launch, ctx);
       if (!outcome) return;
     }
     ctx.count.done++;
-    await ctx.save();
+    await ctx.saveSoon();
     ctx.progress({ done: ctx.count.done, total: ctx.count.total, cell, outcome });
   }
 }
 
-// Phases: (1) `processes` rounds for every cell, interleaved; (2) while a cell's margin of error is
-// above targetRme, one more round for those cells, up to maxProcesses; (3) one metrics process per
-// ok micro-benchmark cell.
-// options: { runtimes (label -> runtime), suites (name -> suite), processes, maxProcesses, targetRme,
-//            seed, timeoutMs, sampler, metrics, metricsMs, save(), progress(), shouldStop() }
+// Judges every process against the run's current quiet references, then replaces the processes
+// set aside in the rounds `due` accepts, within each cell's rerun budget (as many reruns as
+// processes). A replacement keeps the round of the process it replaces, so that the row's pairs hold.
+async function replaceDisturbed(cells, byId, ctx, due) {
+  if (!ctx.rerunDisturbed) return;
+  const quiet = quietReferences(cells);
+  const launches = [];
+  for (const cell of cells) {
+    if (cell.status !== 'pending') continue;
+    judgeCell(cell, quiet, { thresholdPct: ctx.disturbancePct, cores: ctx.cores });
+    let budget = ctx.processes - cell.processes.filter((p) => p.rerun).length;
+    for (const record of cell.processes) {
+      if (!record.setAside || record.replaced || !due(record.round) || budget <= 0) continue;
+      record.replaced = true;
+      budget--;
+      launches.push({ cellId: cell.id, round: record.round, rerunOf: record.round });
+    }
+  }
+  // In blocks, like a round: a row whose every column was slow is replaced together.
+  const order = new Map(scheduleRound(launches.map((l) => byId.get(l.cellId)), 0, ctx.seed + 1).map((l, i) => [l.cellId, i]));
+  launches.sort((x, y) => order.get(x.cellId) - order.get(y.cellId) || x.round - y.round);
+  ctx.count.total += launches.length;
+  await runLaunches(launches, byId, ctx);
+}
+
+// Phases: (1) `processes` rounds in blocks, each followed by replacements for the disturbed
+// processes of the rounds before it, then the last replacements;
+// (2) while a cell's margin of error is above targetRme, one more round for those cells and their
+// row's baseline cell (so the ratio keeps its pairs), until maxProcesses kept processes; (3) one
+// metrics process per ok micro-benchmark cell.
+// options: { runtimes (label -> runtime), suites (name -> suite), run (complete run options),
+//            baselineKey, cores, save(), progress(), shouldStop() }
 export async function runCells(cells, options) {
-  const { suites, processes, seed, maxProcesses = processes, shouldStop = () => false } = options;
+  const { suites, run, shouldStop = () => false } = options;
+  const { processes, seed } = run;
+  const maxProcesses = Math.max(run.maxProcesses, processes);
   // With no room for more processes (--quick), there is no target to miss.
-  const targetRme = maxProcesses > processes ? options.targetRme : null;
-  const ctx = { ...options, progress: options.progress || (() => {}), shouldStop, count: { done: 0, total: 0 } };
+  const targetRme = maxProcesses > processes ? run.targetRme : null;
+  let lastSave = 0;
+  const ctx = {
+    ...options,
+    processes,
+    seed,
+    sampler: options.sampler,
+    timeoutMs: run.timeoutSec * 1000,
+    metricsMs: run.metricsMs,
+    rerunDisturbed: run.rerunDisturbed,
+    disturbancePct: run.disturbancePct,
+    progress: options.progress || (() => {}),
+    shouldStop,
+    count: { done: 0, total: 0 },
+    saveSoon: async () => {
+      if (Date.now() - lastSave < SAVE_EVERY_MS) return;
+      lastSave = Date.now();
+      await options.save();
+    }
+  };
   const byId = new Map(cells.map((c) => [c.id, c]));
-  const pending = cells.filter((c) => c.status === 'pending');
-  const micro = pending.filter((c) => !suites.get(c.suite).service).map((c) => c.id);
-  ctx.count.total = pending.length * processes + (options.metrics ? micro.length : 0);
+  const pending = () => cells.filter((c) => c.status === 'pending');
+  const micro = pending().filter((c) => !suites.get(c.suite).service).map((c) => c.id);
+  // What is known in advance, for the progress line's ETA; top-up rounds and replacements add to it.
+  ctx.count.total = pending().length * processes + (run.metrics ? micro.length : 0);
 
-  await runLaunches(scheduleLaunches(pending.map((c) => c.id), processes, seed), byId, ctx);
+  for (let round = 0; round < processes && !shouldStop(); round++) {
+    await runLaunches(scheduleRound(pending(), round, seed), byId, ctx);
+    // Slow periods of the machine last minutes: a replacement right after the process it replaces
+    // would land in the same one, so it waits for the next round to pass.
+    if (round >= 1) await replaceDisturbed(cells, byId, ctx, (r) => r < round);
+  }
+  for (let pass = 0; pass < 2 && !shouldStop(); pass++) await replaceDisturbed(cells, byId, ctx, () => true);
 
-  for (let round = processes; targetRme && round < maxProcesses && !shouldStop(); round++) {
-    const imprecise = cells.filter((c) => c.status === 'pending' && c.processes.length === round && summarize(c.processes).rme > targetRme);
+  // Bounded in rounds too: processes set aside without a replacement do not count as kept.
+  for (let round = processes; targetRme && round < maxProcesses + 1 && !shouldStop(); round++) {
+    const imprecise = pending().filter((c) => keptProcesses(c).length < maxProcesses && currentSummary(c).rme > targetRme);
     if (!imprecise.length) break;
-    ctx.count.total += imprecise.length;
-    await runLaunches(shuffle(imprecise.map((c) => c.id), prng(seed + round)).map((cellId) => ({ cellId, round })), byId, ctx);
+    const rows = new Set(imprecise.map(rowKey));
+    const baselines = pending().filter((c) => columnKey(c) === options.baselineKey && rows.has(rowKey(c)) && !imprecise.includes(c));
+    const launches = scheduleRound([...imprecise, ...baselines], round, seed);
+    ctx.count.total += launches.length;
+    await runLaunches(launches, byId, ctx);
+    await replaceDisturbed(cells, byId, ctx, (r) => r < round);
   }
   if (shouldStop()) return cells;
-  for (const cell of cells) {
-    if (cell.status === 'pending' && cell.processes.length >= processes) finalizeCell(cell, { processesPerCell: processes, targetRme });
-  }
-  await ctx.save();
+  for (const cell of pending()) finalizeCell(cell, { processesPerCell: processes, targetRme });
+  await options.save();
 
   // Service cells measure CPU and memory of the service during the load itself.
-  if (options.metrics) {
+  if (run.metrics) {
     await runLaunches(shuffle(micro, prng(seed + 1)).map((cellId) => ({ cellId, round: maxProcesses, metrics: true })), byId, ctx);
   }
   return cells;
 }
 
 // Every worker process group, timing, metrics and service alike (one registry in process-group.js).
-export const killAllChildren = killAllGroups;
+export { killAllGroups };

@@ -1,36 +1,23 @@
-// When each process runs (launch.js decides how). Launches are interleaved across cells in a
-// shuffled round-robin: round r runs process r of every cell, in an order shuffled per round by a
-// seeded PRNG (recorded in the result file). Machine drift (thermal, other tenants) then spreads over
-// all cells instead of landing on whichever cell ran last, as Node core's compare.js does by
-// alternating binaries.
+// When each process runs (launch.js decides how). A round runs one process of every cell, in
+// blocks: all cells of one benchmark (its row: every runtime x flag set) back to back, in a shuffled
+// order, the blocks themselves shuffled per round by a seeded PRNG (recorded in the result file).
+// A slow period of the machine, which lasts seconds to tens of seconds, then lands on every column
+// of a row at once, and the row's ratios, computed from pairs of one block (stats/compare.js
+// pairedRatio), cancel it; drift over the whole run still spreads over all rows, as Node core's
+// compare.js does by alternating binaries.
+import { prng, shuffle } from '../stats/random.js';
 
-// mulberry32: small, fast, and the same sequence on every machine for a given seed.
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const ORDER = 'blocks: each round runs one process of every cell, a benchmark\'s cells (all runtimes x flag sets) back to back in shuffled order, blocks shuffled per round; a process set aside as disturbed is replaced at the end of its round; then cells above targetRme get more rounds (with their row\'s baseline cell, to keep pairs), up to maxProcesses; then one metrics process per ok cell (shuffled, seed + 1)';
 
-export function shuffle(items, random) {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
+export const rowKey = (cell) => `${cell.suite}\u0000${cell.benchmark}`;
+
+// cells: the cells to run this round; returns [{ cellId, round }] in launch order.
+export function scheduleRound(cells, round, seed) {
+  const random = prng(seed + round * 7919);
+  const rows = new Map();
+  for (const cell of cells) {
+    if (!rows.has(rowKey(cell))) rows.set(rowKey(cell), []);
+    rows.get(rowKey(cell)).push(cell.id);
   }
-  return out;
-}
-
-// cells: the runnable cells; returns [{ cellId, round }] in launch order.
-export function scheduleLaunches(cellIds, processes, seed) {
-  const random = prng(seed);
-  const launches = [];
-  for (let round = 0; round < processes; round++) {
-    for (const cellId of shuffle(cellIds, random)) launches.push({ cellId, round });
-  }
-  return launches;
+  return shuffle([...rows.values()], random).flatMap((ids) => shuffle(ids, random).map((cellId) => ({ cellId, round })));
 }

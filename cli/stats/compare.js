@@ -1,57 +1,78 @@
-// Is B faster or slower than A, by how much, and how sure are we? Welch's t-test on the log of the
-// per-process medians (the process is the independent unit; logs make the test about ratios), a 95%
-// interval for the ratio of rates, and a verdict that says "~" when the change is not significant,
-// as benchstat does.
-import { mean, median, variance, t975, geomean } from './basic.js';
+// Is B faster or slower than A, by how much, and how sure are we? The same per-process values and
+// the same robust estimate as the table (stats/summary.js: trimmed mean of log per-process values,
+// over the processes kept after disturbance checks), Yuen's test for the difference (Welch's test
+// on trimmed means), a 95% interval for the ratio of rates, and a verdict that says "~" when the
+// change is not significant, as benchstat does.
+// Within one run, the table's ratios pair the processes that ran in the same block (`pairedRatio`):
+// a slow period of the machine then hits both sides of a pair, and drops out of the ratio.
+import { median, geomean, t975 } from './basic.js';
 import { tTwoSidedP } from './distributions.js';
+import { yuen, logInterval } from './robust.js';
+import { keptProcesses, perProcessOf } from '../results/cell.js';
+import { processValue } from './summary.js';
+import { INVOCATION_DRIFT } from './drift.js';
 
+export { INVOCATION_DRIFT };
 export const ALPHA = 0.05;
 
 function units(cell) {
-  const perProcess = cell.processes.map((p) => median(p.samplesNsPerOp));
-  if (perProcess.length >= 2) return { values: perProcess, level: 'processes' };
+  const kept = keptProcesses(cell);
+  const perProcess = perProcessOf(cell);
+  if (kept.length >= 2) return { logs: kept.map((p) => Math.log(processValue(p, perProcess))), level: 'processes' };
   // One process: the samples are all we have, and they understate the spread between runs.
-  return { values: cell.processes[0].samplesNsPerOp, level: 'samples of a single process' };
+  const samples = kept[0].samplesNsPerOp;
+  return { logs: samples.map(Math.log), center: Math.log(median(samples)), level: 'samples of a single process' };
 }
 
-// Two separate invocations of the same cell differ by more than their processes' spread predicts:
-// something shared by the processes of one invocation (seconds of the same machine state) moves
-// them together. Measured by the harness benchmark at about 0.9% on the project's 2-core machine
-// (docs/precision.md), so comparisons across result files add this much per side by default.
-export const INVOCATION_DRIFT = 0.01;
+function verdictOf(ratio, low, high, p, alpha) {
+  const significant = p < alpha;
+  return { ratio, low, high, p, significant, verdict: !significant ? '~' : ratio > 1 ? 'faster' : 'slower' };
+}
 
 // a, b: ok cells. Returns the change in rate (ops/s) from a to b. driftCv: the relative drift
 // between invocations to allow for (0 when both cells were measured interleaved in one run).
 export function compareCells(a, b, { alpha = ALPHA, driftCv = 0 } = {}) {
   const ua = units(a);
   const ub = units(b);
-  const la = ua.values.map(Math.log);
-  const lb = ub.values.map(Math.log);
-  // On the log scale a relative drift d is an added variance of about d^2 on each side.
-  const va = variance(la) / la.length + driftCv ** 2;
-  const vb = variance(lb) / lb.length + driftCv ** 2;
-  // Rate ratio b/a = exp(mean log time a - mean log time b).
-  const diff = mean(la) - mean(lb);
-  const se = Math.sqrt(va + vb);
-  // Welch-Satterthwaite degrees of freedom from the estimated parts; the drift is taken as known.
-  const pa = variance(la) / la.length;
-  const pb = variance(lb) / lb.length;
-  const df = pa + pb > 0 ? (va + vb) ** 2 / ((pa ** 2) / Math.max(1, la.length - 1) + (pb ** 2) / Math.max(1, lb.length - 1)) : Infinity;
-  const t = se > 0 ? diff / se : (diff === 0 ? 0 : Infinity * Math.sign(diff));
-  const p = se > 0 ? tTwoSidedP(t, df) : (diff === 0 ? 1 : 0);
-  const half = se > 0 ? t975(Math.max(1, Math.floor(df))) * se : 0;
-  const ratio = Math.exp(diff);
-  const significant = p < alpha;
+  const test = yuen(ua.logs, ub.logs, driftCv ** 2);
+  // The centre is the table's estimate (for a single process, the median of its samples).
+  const diff = (ua.center ?? test.meanA) - (ub.center ?? test.meanB);
+  const t = test.se > 0 ? diff / test.se : (diff === 0 ? 0 : Infinity * Math.sign(diff));
+  const p = test.se > 0 ? tTwoSidedP(t, test.df) : (diff === 0 ? 1 : 0);
+  const half = test.se > 0 ? t975(test.df === Infinity ? 1000 : test.df) * test.se : 0;
+  const v = verdictOf(Math.exp(diff), Math.exp(diff - half), Math.exp(diff + half), p, alpha);
+  const single = ua.level !== 'processes' || ub.level !== 'processes';
   return {
-    ratio,
-    ci: { level: 1 - alpha, low: Math.exp(diff - half), high: Math.exp(diff + half) },
+    ratio: v.ratio,
+    ci: { level: 1 - alpha, low: v.low, high: v.high },
     p,
-    df,
-    significant,
-    verdict: !significant ? '~' : ratio > 1 ? 'faster' : 'slower',
-    method: `Welch t-test on log per-${ua.level === 'processes' && ub.level === 'processes' ? 'process medians' : 'sample times'} (n = ${la.length} vs ${lb.length})${driftCv ? `, plus ${(driftCv * 100).toFixed(1)}% drift between invocations per side` : ''}`,
-    singleProcess: ua.level !== 'processes' || ub.level !== 'processes'
+    df: test.df,
+    significant: v.significant,
+    verdict: v.verdict,
+    method: `Yuen's test (trimmed means) on log per-${single ? 'sample times' : 'process values'} (n = ${ua.logs.length} vs ${ub.logs.length})${driftCv ? `, plus ${(driftCv * 100).toFixed(1)}% drift between invocations per side` : ''}`,
+    singleProcess: single
   };
+}
+
+// The rate ratio of `cell` to `base` from processes that ran in the same block (same round): each
+// pair's log ratio, then the robust interval over pairs. Falls back to the unpaired comparison when
+// fewer than 3 pairs exist. Returns { ratio, low, high, rme, paired, pairs, method }.
+export function pairedRatio(base, cell) {
+  const byRound = (c) => {
+    const perProcess = perProcessOf(c);
+    const map = new Map();
+    for (const p of keptProcesses(c)) if (!map.has(p.round)) map.set(p.round, processValue(p, perProcess));
+    return map;
+  };
+  const a = byRound(base);
+  const b = byRound(cell);
+  const logs = [...a.keys()].filter((r) => b.has(r)).map((r) => Math.log(a.get(r)) - Math.log(b.get(r)));
+  if (logs.length >= 3) {
+    const interval = logInterval(logs, 'paired per-block ratios');
+    return { ratio: interval.estimate, low: interval.low, high: interval.high, rme: ((interval.high - interval.low) / 2 / interval.estimate) * 100, paired: true, pairs: logs.length, method: interval.method };
+  }
+  const c = compareCells(base, cell);
+  return { ratio: c.ratio, low: c.ci.low, high: c.ci.high, rme: ((c.ci.high - c.ci.low) / 2 / c.ratio) * 100, paired: false, pairs: logs.length, method: c.method };
 }
 
 export function geomeanRatio(comparisons) {

@@ -1,12 +1,15 @@
 // Per-cell summary. The unit of independent evidence is the process, not the sample: samples of one
 // process share its JIT decisions, heap layout and address randomisation, so their spread
-// understates how much a rerun moves. The estimate is therefore the mean of per-process medians and
-// its 95% interval a t-interval over those medians; `rerun` is the wider interval in which a separate
-// rerun's estimate should land (what "will I see this again?" needs). With one process only, the interval comes from
-// a bootstrap over its samples and the method says that it misses between-process variation.
+// understates how much a rerun moves. Each kept process gives one value (the median of its kept
+// samples, or their total time over total operations for a suite that asks for `throughput`); the
+// estimate is the 20%-trimmed mean of those values on the log scale, with its Tukey-McLaughlin
+// interval (stats/robust.js), so that one process on a slow period of the machine cannot move it.
+// `rerun` is the wider interval in which a separate rerun's estimate should land. With one process
+// only, the interval comes from a bootstrap over its samples and says it misses between-process variation.
 import { mean, median, quantile, sd, t975 } from './basic.js';
-import { prng } from '../runner/schedule.js';
-import { INVOCATION_DRIFT } from './compare.js';
+import { prng } from './random.js';
+import { logInterval } from './robust.js';
+import { INVOCATION_DRIFT } from './drift.js';
 
 export const CI_LEVEL = 0.95;
 
@@ -28,30 +31,45 @@ export function countOutliers(samples) {
   return samples.filter((x) => x > q3 + 3 * iqr || x < q1 - 3 * iqr).length;
 }
 
-export function summarize(processes) {
-  const perProcess = processes.map((p) => median(p.samplesNsPerOp));
-  const samples = processes.flatMap((p) => p.samplesNsPerOp);
-  const estimate = mean(perProcess);
+// The samples of a process that count (all of them unless some were set aside as disturbed).
+export function keptSamples(record) {
+  const kept = record.keptSamples;
+  return Array.isArray(kept) && kept.length ? kept.map((i) => record.samplesNsPerOp[i]) : record.samplesNsPerOp;
+}
+
+// One process's value in ns/op. `throughput`: total time over total operations, for workloads
+// whose cost comes in GC cycles longer than a sample (the median would skip the samples a major
+// GC fell in).
+export function processValue(record, perProcess = 'median') {
+  const samples = keptSamples(record);
+  return perProcess === 'throughput' ? mean(samples) : median(samples);
+}
+
+export function summarize(processes, { perProcess = 'median' } = {}) {
+  const values = processes.map((p) => processValue(p, perProcess));
+  const samples = processes.flatMap(keptSamples);
+  let estimate;
   let low;
   let high;
   let method;
   let rerun = null;
-  if (perProcess.length >= 2) {
-    const n = perProcess.length;
-    const half = t975(n - 1) * sd(perProcess) / Math.sqrt(n);
-    low = Math.max(0, estimate - half);
-    high = estimate + half;
-    method = `t-interval over per-process medians (${n} processes)`;
+  if (values.length >= 2) {
+    const interval = logInterval(values.map(Math.log), `per-process ${perProcess === 'throughput' ? 'throughputs' : 'medians'}`);
+    estimate = interval.estimate;
+    low = interval.low;
+    high = interval.high;
+    method = interval.method;
     // Where a separate rerun's estimate is expected to land: the rerun has its own error, and each
     // invocation drifts as a whole (INVOCATION_DRIFT, measured by the harness benchmark).
-    const rerunHalf = t975(n - 1) * Math.sqrt((2 * sd(perProcess) ** 2) / n + 2 * (INVOCATION_DRIFT * estimate) ** 2);
+    const rerunHalf = t975(interval.df) * Math.sqrt(2 * interval.se ** 2 + 2 * INVOCATION_DRIFT ** 2);
     rerun = {
       level: CI_LEVEL,
-      low: Math.max(0, estimate - rerunHalf),
-      high: estimate + rerunHalf,
-      method: `prediction interval for the estimate of a separate rerun with ${n} processes: estimate ± t(${n - 1}) · sqrt(2 s²/${n} + 2 (${INVOCATION_DRIFT * 100}% drift · estimate)²)`
+      low: estimate * Math.exp(-rerunHalf),
+      high: estimate * Math.exp(rerunHalf),
+      method: `prediction interval for the estimate of a separate rerun: estimate · exp(± t(${interval.df}) · sqrt(2 se² + 2 (${INVOCATION_DRIFT * 100}% drift)²)) on the log scale`
     };
   } else {
+    estimate = values[0];
     [low, high] = bootstrapMedianInterval(samples);
     method = 'bootstrap over the samples of a single process (does not include between-process variation)';
   }
@@ -71,25 +89,27 @@ export function summarize(processes) {
     rerun,
     samples: samples.length,
     processes: processes.length,
-    processMedians: perProcess,
-    processCv: perProcess.length >= 2 ? sd(perProcess) / estimate : null,
+    perProcess,
+    processMedians: values,
+    processCv: values.length >= 2 ? sd(values) / mean(values) : null,
     cpuNsPerOp: cpu.length ? mean(cpu) : null,
     outliers: countOutliers(samples)
   };
 }
 
-// Hints that tell the user what to do, in the spirit of hyperfine's outlier warning.
+// Hints that tell the user what to do, in the spirit of hyperfine's outlier warning, as data:
+// { code, message } (report/notes.js counts them by code).
 export function warningsFor(summary, processes) {
   const warnings = [];
   if (summary.outliers > 0 && summary.outliers / summary.samples > 0.05) {
-    warnings.push(`${summary.outliers} of ${summary.samples} samples are far outliers: other programs were probably competing for the CPU; close them or rerun with more processes.`);
+    warnings.push({ code: 'outliers', message: `${summary.outliers} of ${summary.samples} samples are far outliers: other programs were probably competing for the CPU; close them or rerun with more processes.` });
   }
   const unstable = processes.filter((p) => p.warmup && !p.warmup.stable).length;
   if (unstable) {
-    warnings.push(`${unstable} of ${processes.length} processes never reached a stable rate during warm-up; raise run.warmupMaxMs or check the benchmark for growing state.`);
+    warnings.push({ code: 'warmup-unstable', message: `${unstable} of ${processes.length} processes never reached a stable rate during warm-up; raise run.warmupMaxMs or check the benchmark for growing state.` });
   }
   if (summary.processCv !== null && summary.processCv > 0.05) {
-    warnings.push(`processes disagree by ${(summary.processCv * 100).toFixed(1)}% (coefficient of variation); the machine is noisy or the benchmark depends on start-up state: use more processes.`);
+    warnings.push({ code: 'processes-disagree', message: `processes disagree by ${(summary.processCv * 100).toFixed(1)}% (coefficient of variation); the machine is noisy or the benchmark depends on start-up state: use more processes.` });
   }
   return warnings;
 }

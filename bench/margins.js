@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// Precision of a real result file, suite by suite: the distribution of the cells' ±margins and of the
+// printed ratios' ±margins, how many processes were set aside as disturbed, and where the wall time
+// went. `node bench/margins.js results/X.json [--json]`; bench/suites.js uses it on its own runs.
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { quantile, median } from '../cli/stats/basic.js';
+import { grid } from '../cli/report/columns.js';
+import { textTable } from '../cli/report/text-table.js';
+
+function distribution(values) {
+  const xs = values.filter(Number.isFinite);
+  if (!xs.length) return { n: 0 };
+  return { n: xs.length, median: median(xs), p90: quantile(xs, 0.9), p95: quantile(xs, 0.95), max: Math.max(...xs), over5: xs.filter((x) => x > 5).length, over20: xs.filter((x) => x > 20).length };
+}
+
+export function marginFigures(result) {
+  const suites = [...new Set(result.cells.map((c) => c.suite))];
+  const rows = [];
+  const ok = result.cells.filter((c) => c.status === 'ok');
+  const ratioMargins = (suite) => grid(result).filter((t) => !suite || t.suite === suite)
+    .flatMap((t) => t.rows.flatMap((r) => r.values.map((v) => v.ratioRme)));
+  for (const suite of [...suites, null]) {
+    const cells = ok.filter((c) => !suite || c.suite === suite);
+    const processes = cells.flatMap((c) => c.processes);
+    rows.push({
+      suite: suite || 'all',
+      cells: cells.length,
+      margin: distribution(cells.map((c) => c.summary.rme)),
+      ratioMargin: distribution(ratioMargins(suite)),
+      processes: processes.length,
+      setAside: processes.filter((p) => p.setAside).length,
+      timingSeconds: processes.reduce((s, p) => s + (p.wallMs || 0), 0) / 1000
+    });
+  }
+  const wallSeconds = result.finishedAt ? (Date.parse(result.finishedAt) - Date.parse(result.createdAt)) / 1000 : null;
+  return { rows, wallSeconds, cells: result.cells.length, ok: ok.length };
+}
+
+const f = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '-');
+
+export function renderMargins(figures) {
+  const header = ['suite', 'ok cells', 'margin median', 'p90', 'p95', '>5%', '>20%', 'ratio margin median', 'p95', 'processes', 'set aside', 'timing s'];
+  const body = figures.rows.map((r) => [r.suite, r.cells, `±${f(r.margin.median)}%`, `±${f(r.margin.p90)}%`, `±${f(r.margin.p95)}%`, r.margin.over5 ?? 0, r.margin.over20 ?? 0,
+    `±${f(r.ratioMargin.median)}%`, `±${f(r.ratioMargin.p95)}%`, r.processes, r.setAside, f(r.timingSeconds, 0)].map(String));
+  const lines = textTable([header, ...body]);
+  lines.push(`wall time ${figures.wallSeconds !== null ? `${(figures.wallSeconds / 60).toFixed(1)} min` : 'unfinished'} for ${figures.cells} cells (${figures.ok} ok)`);
+  return lines.join('\n');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const file = process.argv[2];
+  if (!file) {
+    process.stderr.write('usage: node bench/margins.js RESULT.json [--json]\n');
+    process.exit(2);
+  }
+  const figures = marginFigures(JSON.parse(fs.readFileSync(file, 'utf8')));
+  process.stdout.write(process.argv.includes('--json') ? `${JSON.stringify(figures, null, 1)}\n` : `${renderMargins(figures)}\n`);
+}

@@ -1,0 +1,134 @@
+// The one table of run options. Matrix validation, the defaults, the --quick budget, the worker's
+// sampler options, the commander options of `matrix` and `run`, and the reference table in
+// docs/matrix.md are all derived from it (test/options.test.js checks the docs against it).
+//   name      key in matrix.yaml's `run:` and in the result file's `run`
+//   type      integer | number | boolean | string;  min/max: accepted range
+//   default   the default budget (undefined: none, e.g. a random seed)
+//   quick     the value under --quick, when it differs
+//   sampler   passed to the worker's sampler (worker/sampler.js)
+//   cli       the commander flag, when the option has one;  parse: how its text becomes a value
+//   help      one line for --help and the docs;  doc: the default as the docs show it, when it is not a plain value
+import { UserError } from './errors.js';
+
+export const RUN_OPTIONS = [
+  { name: 'processes', type: 'integer', min: 1, max: 100, default: 5, quick: 1, cli: '--processes <n>',
+    help: 'fresh processes per cell (the unit of the confidence interval)' },
+  { name: 'maxProcesses', type: 'integer', min: 1, max: 100, default: 8, quick: 1, cli: '--max-processes <n>',
+    help: 'most kept processes per cell while its margin is above targetRme' },
+  { name: 'targetRme', type: 'number', min: 0.1, max: 100, default: 3, cli: '--target-rme <percent>',
+    help: 'wanted ±95% margin of a cell, in percent; more processes until met or maxProcesses' },
+  { name: 'samples', type: 'integer', min: 1, max: 10000, default: 10, quick: 5, sampler: true, cli: '--samples <n>',
+    help: 'timed samples per process' },
+  { name: 'minSampleMs', type: 'number', min: 0.1, max: 60000, default: 10, quick: 5, sampler: true,
+    help: 'minimum duration of one sample in ms (a suite may ask for longer)' },
+  { name: 'warmupMinMs', type: 'number', min: 0, max: 600000, default: 50, quick: 20, sampler: true,
+    help: 'minimum warm-up in ms' },
+  { name: 'warmupMaxMs', type: 'number', min: 0, max: 600000, default: 1000, quick: 300, sampler: true,
+    help: 'warm-up cap in ms' },
+  { name: 'maxSampleMs', type: 'number', min: 1, max: 3600000, default: 5000, sampler: true,
+    help: 'sampling time cap per process in ms' },
+  { name: 'timeoutSec', type: 'number', min: 1, max: 86400, default: 120, cli: '--timeout <seconds>', cliKey: 'timeout',
+    help: 'per-process time limit in s; a process running longer is killed with its process group' },
+  { name: 'rerunDisturbed', type: 'boolean', default: true,
+    help: 'set aside a process that ran while the machine was disturbed (slow clock reads, steal or run-queue time) and run a replacement' },
+  { name: 'disturbancePct', type: 'number', min: 1, max: 1000, default: 10,
+    help: 'how much slower than the column\'s quiet reference (clock reads) a process may run before it counts as disturbed, in percent' },
+  { name: 'seed', type: 'integer', min: 0, max: 2 ** 31 - 1, cli: '--seed <n>', doc: 'random',
+    help: 'seed of the shuffled launch order (recorded in the result file)' },
+  { name: 'baseline', type: 'string', cli: '--baseline <column>', doc: 'first runtime / `baseline`',
+    help: 'the column ratios compare to, "<runtime label>/<flag set>"' },
+  { name: 'metrics', type: 'boolean', default: true,
+    help: 'one extra process per cell for GC, CPU, event-loop delay and memory' },
+  { name: 'metricsMs', type: 'number', min: 50, max: 600000, default: 1000, quick: 300,
+    help: 'length of the metrics window in ms' }
+];
+
+const BY_NAME = new Map(RUN_OPTIONS.map((o) => [o.name, o]));
+
+export const DEFAULT_RUN = Object.fromEntries(RUN_OPTIONS.filter((o) => o.default !== undefined).map((o) => [o.name, o.default]));
+export const QUICK_RUN = Object.fromEntries(RUN_OPTIONS.filter((o) => o.quick !== undefined).map((o) => [o.name, o.quick]));
+
+// The part of a run's options the worker's sampler takes.
+export function samplerOptions(run = DEFAULT_RUN) {
+  return Object.fromEntries(RUN_OPTIONS.filter((o) => o.sampler).map((o) => [o.name, run[o.name] ?? o.default]));
+}
+
+// null when `value` is acceptable for run option `key`, else the sentence saying why not.
+export function checkRunOption(key, value) {
+  const rule = BY_NAME.get(key);
+  if (!rule) return `unknown run option "${key}"; known options: ${RUN_OPTIONS.map((o) => o.name).join(', ')}`;
+  if (rule.type === 'boolean') return typeof value === 'boolean' ? null : `run.${key} must be true or false`;
+  if (rule.type === 'string') return typeof value === 'string' ? null : `run.${key} must be a string (${rule.help})`;
+  if (typeof value !== 'number' || Number.isNaN(value)) return `run.${key} must be a number (${rule.help})`;
+  if (rule.type === 'integer' && !Number.isInteger(value)) return `run.${key} must be a whole number (${rule.help})`;
+  if (value < rule.min || value > rule.max) return `run.${key} must be between ${rule.min} and ${rule.max} (${rule.help})`;
+  return null;
+}
+
+export function validateRunOptions(run, report = (key, message) => { throw new UserError(`${message}.`); }) {
+  for (const [key, value] of Object.entries(run)) {
+    const problem = checkRunOption(key, value);
+    if (problem) report(key, problem);
+  }
+  return run;
+}
+
+// Defaults under the file's options; --quick over both (it is asked for on this run); then a
+// maxProcesses below processes is raised, so that "processes: 12" alone does what it says.
+export function completeRun(run) {
+  const complete = { ...DEFAULT_RUN, ...run };
+  if (complete.maxProcesses < complete.processes) complete.maxProcesses = complete.processes;
+  return complete;
+}
+
+function commanderKey(option) {
+  return option.cliKey || option.name;
+}
+
+function parserFor(option) {
+  const flag = option.cli.split(' ')[0];
+  return (text) => {
+    if (option.type === 'string') return text;
+    const n = Number(text);
+    const whole = option.type === 'integer';
+    if (!Number.isFinite(n) || (whole && !Number.isInteger(n)) || n < option.min || n > option.max) {
+      throw new UserError(`${flag} must be ${whole ? 'a whole number' : 'a number'} from ${option.min} to ${option.max}, not "${text}".`);
+    }
+    return n;
+  };
+}
+
+function helpFor(option) {
+  const shown = option.default !== undefined ? option.default : option.doc;
+  return `${option.help}${shown !== undefined ? ` (default ${String(shown).replace(/`/g, '')})` : ''}`;
+}
+
+export function addRunOptions(command) {
+  command.option('--quick', `a fast look: ${QUICK_RUN.processes} process per cell and short samples (less precise)`);
+  for (const option of RUN_OPTIONS.filter((o) => o.cli)) command.option(option.cli, helpFor(option), parserFor(option));
+  return command
+    .option('--out <file>', 'result file (default results/<timestamp>-<host>.json)')
+    .option('--json', 'print the result JSON on stdout instead of tables')
+    .option('--refresh', 'ask the registry for the newest versions even if the cached list is recent')
+    .option('--no-color', 'plain output even on a terminal');
+}
+
+// CLI options win over the file's run options; --quick sits between the two.
+export function runOptionsFrom(fileRun, opts) {
+  const run = { ...fileRun, ...(opts.quick ? QUICK_RUN : {}) };
+  for (const option of RUN_OPTIONS.filter((o) => o.cli)) {
+    const value = opts[commanderKey(option)];
+    if (value !== undefined) run[option.name] = value;
+  }
+  return validateRunOptions(run);
+}
+
+// The reference table of docs/matrix.md, generated from the table above.
+export function docsTable() {
+  const rows = RUN_OPTIONS.map((o) => {
+    const shown = o.default !== undefined ? `${o.default}` : o.doc;
+    const quick = o.quick !== undefined ? `${o.quick}` : '';
+    return `| \`${o.name}\` | ${shown} | ${quick} | ${o.cli ? `\`${o.cli.split(' ')[0]}\`` : ''} | ${o.help} |`;
+  });
+  return ['| option | default | --quick | CLI | meaning |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+}

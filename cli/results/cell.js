@@ -1,0 +1,109 @@
+// The cell: one (runtime, flag set, suite, benchmark) of a run, and every change of its state.
+// Status: pending -> ok | failed | timeout | skipped (interrupted before it ran); unsupported is
+// decided by the plan. Processes are recorded as they finish; a process that ran on a disturbed
+// machine is set aside (kept in the file with the reason, left out of the estimate) and replaced.
+import { summarize, warningsFor } from '../stats/summary.js';
+import { summarizeService } from '../stats/service.js';
+import { columnKey, judgeProcess, keptSampleIndexes } from '../stats/disturbance.js';
+
+export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess, status = 'pending', error }) {
+  return {
+    id,
+    runtime: runtime.version,
+    runtimeLabel: runtime.label,
+    flagSet: flagSet.name,
+    flags: flagSet.flags,
+    suite: suite.name,
+    benchmark: benchmark.name,
+    perProcess: perProcess || undefined,
+    status,
+    error: error || undefined,
+    processes: []
+  };
+}
+
+export const perProcessOf = (cell) => cell.perProcess || 'median';
+
+// What the result file keeps of one finished worker process (timing or service).
+export function processRecord(round, result, wallMs, { rerunOf, startedAt } = {}) {
+  const m = result.measurement;
+  const record = {
+    round,
+    samplesNsPerOp: m.samplesNsPerOp,
+    iterationsPerSample: m.iterationsPerSample,
+    calibrationBatches: m.calibrationBatches,
+    warmup: m.warmup,
+    sampleMs: m.sampleMs,
+    cpuNsPerOp: m.cpuNsPerOp,
+    cpuMethod: m.cpuMethod,
+    memory: result.memory,
+    clockResolutionNs: result.clockResolutionNs ?? null,
+    wallMs,
+    startedAt: startedAt !== undefined ? new Date(startedAt).toISOString() : undefined
+  };
+  if (m.disturbance) record.disturbance = m.disturbance;
+  if (rerunOf !== undefined) record.rerun = true;
+  if (result.service) record.service = result.service;
+  return record;
+}
+
+export function recordProcess(cell, record, benchmarkType) {
+  cell.benchmarkType = benchmarkType;
+  cell.processes.push(record);
+}
+
+export function failCell(cell, { status, error, stack }) {
+  cell.status = status;
+  cell.error = error;
+  if (stack) cell.stack = stack;
+}
+
+// The processes that count: those not set aside (all of them if every one was, with a warning).
+export function keptProcesses(cell) {
+  const kept = cell.processes.filter((p) => !p.setAside);
+  return kept.length ? kept : cell.processes;
+}
+
+// Decides, with the run's current quiet references, which processes and samples of the cell ran
+// disturbed. Returns the processes newly set aside (the runner replaces them).
+export function judgeCell(cell, quietReferences, { thresholdPct, cores }) {
+  const newly = [];
+  for (const record of cell.processes) {
+    if (!record.disturbance) continue;
+    const kept = keptSampleIndexes(record, thresholdPct);
+    record.keptSamples = kept.length === record.samplesNsPerOp.length ? undefined : kept;
+    const verdict = judgeProcess(record, quietReferences.get(columnKey(cell)), { thresholdPct, cores });
+    if (verdict && !record.setAside) newly.push(record);
+    record.setAside = verdict || undefined;
+  }
+  return newly;
+}
+
+export function currentSummary(cell) {
+  return summarize(keptProcesses(cell), { perProcess: perProcessOf(cell) });
+}
+
+export function finalizeCell(cell, { interrupted = false, processesPerCell, targetRme = null } = {}) {
+  if (cell.status !== 'pending') return;
+  if (!cell.processes.length) {
+    cell.status = 'skipped';
+    cell.error = 'not run: the run was interrupted before this cell started';
+    return;
+  }
+  const kept = keptProcesses(cell);
+  cell.status = 'ok';
+  cell.summary = currentSummary(cell);
+  if (cell.processes[0].service) cell.service = summarizeService(kept);
+  cell.warnings = warningsFor(cell.summary, kept);
+  const setAside = cell.processes.filter((p) => p.setAside).length;
+  if (setAside) {
+    const all = setAside === cell.processes.length;
+    cell.warnings.push({ code: 'disturbed', message: `${setAside} of ${cell.processes.length} processes ran on a disturbed machine and were set aside${all ? ', but no quiet process was left, so all of them count' : ''} (their samples stay in the file).` });
+  }
+  if (targetRme && cell.summary.rme > targetRme) {
+    cell.warnings.push({ code: 'target-missed', message: `the ±${cell.summary.rme.toFixed(1)}% margin is above the ${targetRme}% target after ${kept.length} processes (run.maxProcesses); the machine is noisy or the benchmark varies from process to process.` });
+  }
+  if (interrupted && kept.length < processesPerCell) {
+    cell.warnings.push({ code: 'interrupted', message: `interrupted after ${kept.length} of ${processesPerCell} processes; the interval is wider than a full run's.` });
+  }
+}

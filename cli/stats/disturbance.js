@@ -1,0 +1,72 @@
+// Which processes and samples ran on a disturbed machine. The worker measures (worker/disturbance.js):
+// a fixed reference (clock reads) after every sample, the run-queue wait during every sample, and the steal
+// share of the sampling window. Here those readings become decisions:
+//   a sample is set aside when this process waited on the run queue for more than `thresholdPct`
+//   of the sample (another process of this machine held the CPU);
+//   a process is set aside when its reference (clock reads) ran more than `thresholdPct` slower than the
+//   quiet reading of its column (the whole VM was slow: the host's other tenants), when steal took
+//   more than that share of its CPU, or when most of its samples were set aside.
+// The quiet reading of a column (runtime x flag set: the reference costs the same there) is the
+// 25th percentile of its processes' median readings: disturbance only ever slows it down.
+// Nothing is dropped from the file: the decisions are recorded beside the raw readings.
+import { median, quantile } from './basic.js';
+
+const QUIET_QUANTILE = 0.25;
+
+export function columnKey(cell) {
+  return `${cell.runtimeLabel}/${cell.flagSet}`;
+}
+
+function referenceOf(record) {
+  const readings = record.disturbance?.referenceNs?.filter((x) => typeof x === 'number');
+  return readings?.length ? median(readings) : null;
+}
+
+// Map column key -> quiet reference ns, from every timing process of the given cells.
+export function quietReferences(cells) {
+  const byColumn = new Map();
+  for (const cell of cells) {
+    for (const record of cell.processes) {
+      const reading = referenceOf(record);
+      if (reading === null) continue;
+      const key = columnKey(cell);
+      if (!byColumn.has(key)) byColumn.set(key, []);
+      byColumn.get(key).push(reading);
+    }
+  }
+  return new Map([...byColumn].map(([key, readings]) => [key, quantile(readings, QUIET_QUANTILE)]));
+}
+
+// Indexes of the samples to keep: those during which the process was not kept off its CPU.
+export function keptSampleIndexes(record, thresholdPct) {
+  const waits = record.disturbance?.runQueueWaitNs || [];
+  return record.samplesNsPerOp.map((_, i) => i).filter((i) => {
+    const wait = waits[i];
+    if (typeof wait !== 'number') return true;
+    const sampleNs = record.samplesNsPerOp[i] * record.iterationsPerSample;
+    return wait <= (thresholdPct / 100) * sampleNs;
+  });
+}
+
+// null, or why the process should be set aside: { reason, slowdown, stealShare, keptSamples }.
+export function judgeProcess(record, quietReferenceNs, { thresholdPct, cores = 1 }) {
+  if (!record.disturbance) return null;
+  const limit = 1 + thresholdPct / 100;
+  const reference = referenceOf(record);
+  const slowdown = reference !== null && quietReferenceNs ? reference / quietReferenceNs : null;
+  const steal = record.disturbance.stealShare;
+  // The steal share is of all CPUs; at worst it all fell on this process's one.
+  const stealOnOneCpu = typeof steal === 'number' ? steal * cores : null;
+  const kept = keptSampleIndexes(record, thresholdPct).length;
+  const figures = { slowdown, stealShare: steal, keptSamples: kept };
+  if (slowdown !== null && slowdown > limit) {
+    return { ...figures, reason: `its reference (clock reads) ran ${((slowdown - 1) * 100).toFixed(0)}% slower than the column's quiet reading (the machine was slow)` };
+  }
+  if (stealOnOneCpu !== null && stealOnOneCpu > thresholdPct / 100) {
+    return { ...figures, reason: `the hypervisor took up to ${(stealOnOneCpu * 100).toFixed(0)}% of its CPU (steal)` };
+  }
+  if (kept < Math.ceil(record.samplesNsPerOp.length / 2)) {
+    return { ...figures, reason: `other processes held its CPU during ${record.samplesNsPerOp.length - kept} of ${record.samplesNsPerOp.length} samples` };
+  }
+  return null;
+}

@@ -1,0 +1,63 @@
+// Estimates that one bad process cannot blow up. Per-process values are not normal when a process
+// can land on a slow period of the machine: the mean and its t-interval then move with the worst
+// process. The 20%-trimmed mean with the Tukey-McLaughlin interval (standard error from the
+// winsorized variance, df = h - 1 for the h values kept) and, for two groups, Yuen's test are the
+// classic robust replacements (Wilcox, "Introduction to Robust Estimation and Hypothesis Testing",
+// ch. 4-5): with no outlier they are close to the mean and Welch's test; with one, they ignore it.
+// Everything is on the log scale, where a ratio is a difference and slowdowns are symmetric.
+import { mean, t975 } from './basic.js';
+
+export const TRIM = 0.2;
+
+// How many values to trim from each end: none below 5 values (nothing would be left to estimate
+// a spread from).
+export function trimCount(n, trim = TRIM) {
+  return n >= 5 ? Math.floor(trim * n) : 0;
+}
+
+// { estimate, se, df, n, trimmed } of the trimmed mean of xs.
+export function trimmedMean(xs, trim = TRIM) {
+  const n = xs.length;
+  const sorted = [...xs].sort((a, b) => a - b);
+  const g = trimCount(n, trim);
+  const h = n - 2 * g;
+  const estimate = mean(sorted.slice(g, n - g));
+  if (n < 2) return { estimate, se: NaN, df: 0, n, trimmed: 0 };
+  const low = sorted[g];
+  const high = sorted[n - g - 1];
+  const winsorized = sorted.map((x) => Math.min(high, Math.max(low, x)));
+  const wm = mean(winsorized);
+  const winsorizedVariance = winsorized.reduce((s, x) => s + (x - wm) ** 2, 0) / (n - 1);
+  // Tukey-McLaughlin: the trimmed mean's standard error from the winsorized variance.
+  const se = Math.sqrt(winsorizedVariance) / ((h / n) * Math.sqrt(n));
+  return { estimate, se, df: h - 1, n, trimmed: 2 * g, d: ((n - 1) * winsorizedVariance) / (h * (h - 1)) };
+}
+
+// A 95% interval for the ratio exp(trimmed mean of logs): { estimate, low, high, method }.
+export function logInterval(logs, what) {
+  const t = trimmedMean(logs);
+  const half = t.n >= 2 ? t975(t.df) * t.se : NaN;
+  const trimmedNote = t.trimmed ? `${TRIM * 100}%-trimmed mean (the ${t.trimmed / 2} highest and lowest set aside), Tukey-McLaughlin interval` : 'mean with a t-interval';
+  return {
+    estimate: Math.exp(t.estimate),
+    low: Number.isFinite(half) ? Math.exp(t.estimate - half) : NaN,
+    high: Number.isFinite(half) ? Math.exp(t.estimate + half) : NaN,
+    se: t.se,
+    df: t.df,
+    method: `${trimmedNote} over the logs of ${t.n} ${what}`
+  };
+}
+
+// Yuen's test for two groups of logs: { meanA, meanB (their trimmed means), se, df }; extraVariance is added to
+// each side (e.g. a known drift between invocations, taken as known: it adds no degrees of freedom).
+export function yuen(logsA, logsB, extraVariance = 0) {
+  const a = trimmedMean(logsA);
+  const b = trimmedMean(logsB);
+  const da = a.n >= 2 ? a.d : 0;
+  const db = b.n >= 2 ? b.d : 0;
+  const se = Math.sqrt(da + db + 2 * extraVariance);
+  const df = da + db > 0
+    ? (da + db + 2 * extraVariance) ** 2 / ((da ** 2) / Math.max(1, a.df) + (db ** 2) / Math.max(1, b.df))
+    : Infinity;
+  return { meanA: a.estimate, meanB: b.estimate, se, df };
+}
