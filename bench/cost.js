@@ -25,7 +25,7 @@ async function timeMatrix(extra, { scope, dir, name }) {
   const started = Date.now();
   const child = await execa(process.execPath, args, { reject: false, stdin: 'ignore', stdout: 'ignore', cwd: projectRoot, env: { NO_COLOR: '1', NODE_OPTIONS: '' } });
   const wallMs = Date.now() - started;
-  let cells = [];
+  let cells;
   try {
     cells = JSON.parse(fs.readFileSync(out, 'utf8')).cells;
   } catch {

@@ -99,11 +99,11 @@ export async function runHarness({ mode = 'full', keep = false } = {}) {
     seed,
     raw
   };
-  return { ...report, ...analyse(raw, report.counts) };
+  return { ...report, ...analyse(raw) };
 }
 
 // Figures and table rows, computed from the raw measurements alone (so that --from can redo them).
-export function analyse(raw, counts) {
+export function analyse(raw) {
   const aa = aaSummary(raw.aa);
   const sens = sensitivitySummary(raw.sensitivity);
   const wide = raw.wide.map((w) => ({ processes: w.processes, summary: sensitivitySummary(w.results) }));
@@ -148,7 +148,7 @@ if (isMain) {
     if (args.from) {
       // Render an earlier run again (its --json output) with the current analysis and table code.
       report = JSON.parse(fs.readFileSync(args.from, 'utf8'));
-      Object.assign(report, analyse(report.raw, report.counts));
+      Object.assign(report, analyse(report.raw));
     } else {
       report = await runHarness(args);
     }

@@ -1,5 +1,8 @@
 // Student's t distribution, for p-values of Welch's test. Regularized incomplete beta by Lentz's
 // continued fraction (Numerical Recipes §6.4); accurate to ~1e-10 for the df we meet (1..1000s).
+// The Lanczos coefficients as Numerical Recipes prints them; doubles round the last digits, as in
+// every port of this routine.
+/* eslint-disable no-loss-of-precision */
 function logGamma(x) {
   const c = [76.18009172947146, -86.50532032941677, 24.01409824083091, -1.231739572450155, 0.1208650973866179e-2, -0.5395239384953e-5];
   let y = x;
@@ -8,6 +11,7 @@ function logGamma(x) {
   for (const coef of c) ser += coef / ++y;
   return -tmp + Math.log((2.5066282746310005 * ser) / x);
 }
+/* eslint-enable no-loss-of-precision */
 
 function betaContinuedFraction(a, b, x) {
   const tiny = 1e-300;

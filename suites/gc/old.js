@@ -17,7 +17,7 @@ function RetainedNode(id, next, a, b) {
 }
 
 // Deterministic value of node `i` of list `list` in generation `gen`.
-function valueOf(list, i, gen) {
+function nodeValue(list, i, gen) {
   return ((list * 2654435761) ^ (i * 40503) ^ (gen * 97)) & 0x7fffffff;
 }
 
@@ -29,7 +29,7 @@ function setup(suiteCtx, params) {
   for (var l = 0; l < listCount; l++) {
     var head = null;
     for (var i = 0; i < listLength; i++) {
-      var v = valueOf(l, i, 0);
+      var v = nodeValue(l, i, 0);
       head = new RetainedNode(l * listLength + i, head, v, v >>> 3);
     }
     lists[l] = head;
@@ -50,7 +50,7 @@ function setup(suiteCtx, params) {
 function buildChunk(ctx, listIndex, gen, from, to, head, acc) {
   var garbagePerNode = ctx.garbagePerNode;
   for (var i = from; i < to; i++) {
-    var v = valueOf(listIndex, i, gen);
+    var v = nodeValue(listIndex, i, gen);
     // Temporary objects and strings that die young, as request handling around the cache would.
     var tmp = null;
     for (var g = 0; g < garbagePerNode; g++) {

@@ -1,0 +1,59 @@
+// Types of nodebench's programmatic API (cli/api.js). The result file's full shape is
+// cli/results/result.schema.json; these types name what a caller reads most.
+
+export interface RunOptions {
+  processes?: number; maxProcesses?: number; targetRme?: number; samples?: number; minSampleMs?: number;
+  warmupMinMs?: number; warmupMaxMs?: number; maxSampleMs?: number; timeoutSec?: number;
+  rerunDisturbed?: boolean; disturbancePct?: number; seed?: number; baseline?: string;
+  metrics?: boolean; metricsMs?: number;
+}
+
+export interface Matrix {
+  file?: string;
+  baseDir?: string;
+  runtimes: Array<{ spec: string; label?: string }>;
+  flagSets: Array<{ name: string; flags: string[] }>;
+  suites: Array<{ name: string; benchmarks?: string[]; params?: Record<string, unknown> }>;
+  run: RunOptions;
+}
+
+export interface Interval { level: number; low: number; high: number; method: string }
+
+export interface Summary {
+  unit: 'ns/op'; estimate: number; opsPerSec: number; rme: number | null; ci: Interval; rerun: Interval | null;
+  median: number; mean: number; samples: number; processes: number; processMedians: number[];
+}
+
+export interface Cell {
+  id: number; runtime: string; runtimeLabel: string; flagSet: string; flags: string[]; suite: string; benchmark: string;
+  status: 'pending' | 'ok' | 'failed' | 'unsupported' | 'timeout' | 'skipped';
+  error?: string; processes: Array<Record<string, unknown>>; summary?: Summary;
+  warnings?: Array<{ code: string; message: string }>;
+}
+
+export interface Result {
+  schemaVersion: number; status: 'running' | 'complete' | 'interrupted'; createdAt: string; finishedAt: string | null;
+  runtimes: Array<{ spec: string; label: string; version: string; v8: string }>;
+  flagSets: Array<{ name: string; flags: string[] }>; run: RunOptions; cells: Cell[];
+  [key: string]: unknown;
+}
+
+export interface Comparison {
+  ratio: number; ci: { level: number; low: number; high: number }; p: number; df: number;
+  significant: boolean; verdict: 'faster' | 'slower' | '~'; method: string; singleProcess: boolean;
+}
+
+export interface Progress { log(message: string): void; update(state: unknown): void; done(): void }
+
+export function loadMatrix(file: string): Promise<Matrix>;
+export function parseMatrix(text: string, file?: string): Matrix;
+export function runMatrix(matrix: Matrix | string, options: { out: string; progress?: Progress; run?: RunOptions }): Promise<{ result: Result; interrupted: boolean }>;
+export function loadResult(file: string): Promise<Result>;
+export function compare(a: Cell, b: Cell, options?: { alpha?: number; driftCv?: number }): Comparison;
+export function pairedRatio(base: Cell, cell: Cell): { ratio: number; low: number; high: number; rme: number; paired: boolean; pairs: number; method: string };
+export function geomeanRatio(comparisons: Array<{ ratio: number }>): number;
+export function renderTables(result: Result, options?: { baseline?: string; color?: boolean; width?: number; verbose?: boolean }): string;
+export const DEFAULT_RUN: Required<Omit<RunOptions, 'seed' | 'baseline'>>;
+export const QUICK_RUN: RunOptions;
+export const RUN_OPTIONS: Array<{ name: string; type: string; default?: unknown; help: string }>;
+export class UserError extends Error {}

@@ -1,0 +1,26 @@
+// Lint for both worlds of JavaScript (docs/architecture.md): the host side is modern ES modules;
+// the runtime side (worker/, suites/) must parse on Node 4, so it is held to ES5 syntax in scripts,
+// except files a suite declares for newer runtimes (`module:` with minNode).
+import js from '@eslint/js';
+import globals from 'globals';
+
+export default [
+  // faults/arrow-async.js is unparsable on Node 4 on purpose: a test checks the cell says so.
+  { ignores: ['node_modules/', 'results/', 'test/fixtures/suites/faults/arrow-async.js'] },
+  js.configs.recommended,
+  {
+    files: ['cli/**/*.js', 'bench/**/*.js', 'test/**/*.js', 'eslint.config.js'],
+    languageOptions: { ecmaVersion: 'latest', sourceType: 'module', globals: { ...globals.node } },
+    rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }] }
+  },
+  {
+    files: ['worker/**/*.js', 'suites/**/*.js', 'bench/fixtures/**/*.js', 'test/fixtures/**/*.js'],
+    languageOptions: { ecmaVersion: 5, sourceType: 'script', globals: { ...globals.node, Promise: 'readonly', Map: 'readonly', Set: 'readonly' } },
+    rules: { 'no-unused-vars': ['error', { args: 'none', caughtErrors: 'none' }] }
+  },
+  {
+    // Benchmarks declared with minNode for newer syntax (loaded only on runtimes that parse them).
+    files: ['suites/promises/pipeline-async-await.js', 'test/fixtures/suites/smoke/async-await.js'],
+    languageOptions: { ecmaVersion: 2017 }
+  }
+];
