@@ -13,7 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { runServiceLaunch, startService } from '../cli/runner/service.js';
+import { runServiceLaunch } from '../cli/runner/service.js';
+import { startService } from '../cli/runner/service-process.js';
 import { processRecord } from '../cli/results/cell.js';
 import { testRuntime, runWorkerIn, benchmarkValue } from './helpers/runtimes.js';
 

@@ -1,5 +1,4 @@
-// How one service-suite process is launched, loaded and measured (the service counterpart of
-// launch.js). The runtime under test runs worker/serve.js, which starts the suite's HTTP server on
+// How one service-suite launch is run and measured (the service counterpart of launch.js). The runtime under test runs worker/serve.js, which starts the suite's HTTP server on
 // 127.0.0.1, port 0; this side drives it with autocannon over loopback only: a warm-up load that is
 // excluded, then the measured window, bracketed by `start`/`stop` commands on the worker's stdin so
 // the worker's CPU time covers exactly the load. The worker runs in its own process group and the
@@ -27,180 +26,16 @@
 // The load settings come from the worker's `listening` message: the benchmark's `load(params)` in
 // the suite (suites/service: connections, durationSec, warmupSec, and rate for fixed-rate-1k only).
 //
-// Wiring into run-plan.js (a suite whose describe() says `service: true`):
-//   const outcome = await runServiceLaunch(runtime.path, cell.flags,
-//     { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd });
-//   ok -> cell.benchmarkType = 'service'; cell.processes.push(processRecord(round, outcome.result, outcome.wallMs))
-//   else -> cell.status = outcome.status; cell.error = outcome.error
+// The service process is service-process.js, the load driver load-driver.js, latency statistics
+// stats/latency.js; run-plan.js records an ok outcome as a process of the cell (results/cell.js).
 // (Ctrl-C: process-group.js killAllGroups() kills service workers too; they share its registry.)
-import net from 'node:net';
-import path from 'node:path';
-import autocannon from 'autocannon';
-import { projectRoot } from '../paths.js';
 import { interpretLaunch } from './outcome.js';
-import { spawnWorker, killGroup, forget, keepTail, readChannel } from './process-group.js';
+import { startService, portClosed, bounded, WorkerEnded, TimedOut } from './service-process.js';
+import { forget } from './process-group.js';
+import { runLoad } from './load-driver.js';
+import { latencySummary } from '../stats/latency.js';
 
-export const serveEntry = path.join(projectRoot, 'worker', 'serve.js');
-
-const HOST = '127.0.0.1';
 const MIN_WINDOW_NS = 0.5e9;        // shorter windows (the tail after the last whole second) are not samples
-const REQUEST_TIMEOUT_SEC = 10;     // autocannon's per-request timeout: counted in `timeouts`
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function bounded(promise, ms) {
-  let timer;
-  return Promise.race([
-    promise.then((v) => v, () => undefined),
-    new Promise((resolve) => { timer = setTimeout(resolve, ms); })
-  ]).finally(() => clearTimeout(timer));
-}
-
-
-// The worker ended (reported an error or unsupported, or exited) before sending what we waited for.
-class WorkerEnded extends Error {}
-class TimedOut extends Error {}
-
-// Starts worker/serve.js and returns a handle:
-//   { pid, messages, next(type) -> Promise<message>, send(command), kill(), exited, stdoutTail(), stderrTail() }
-// next(type) rejects with WorkerEnded if the worker reports an error or unsupported, or exits first.
-// The caller must call kill() (runServiceLaunch does, in a finally).
-export function startService(nodePath, flags, request, { cwd, env } = {}) {
-  const child = spawnWorker(nodePath, [...flags, serveEntry, JSON.stringify(request)], { stdin: 'pipe', cwd, env });
-  const pid = child.pid;
-  child.stdin.on('error', () => {}); // EPIPE when the worker is already gone
-  const stdoutTail = keepTail(child.stdout);
-  const stderrTail = keepTail(child.stderr);
-  const messages = [];
-  const waiters = [];
-  let ended = false;
-
-  const rejectAll = () => {
-    for (const w of waiters.splice(0)) w.reject(new WorkerEnded('the service worker ended'));
-  };
-  const channelClosed = readChannel(child, (message) => {
-    messages.push(message);
-    for (const w of [...waiters]) {
-      if (w.type === message.type) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(message);
-      }
-    }
-    if (message.type === 'error' || message.type === 'unsupported') rejectAll();
-  });
-  const exited = child.then((r) => ({ exitCode: r.exitCode ?? null, signal: r.signal ?? null }));
-  // Ended = exited and every report read (the channel closes with the process).
-  exited.then(() => bounded(channelClosed, 1000)).then(() => {
-    ended = true;
-    forget(pid);
-    rejectAll();
-  });
-
-  return {
-    pid,
-    messages,
-    exited,
-    stdoutTail,
-    stderrTail,
-    next(type) {
-      const found = messages.find((m) => m.type === type);
-      if (found) return Promise.resolve(found);
-      if (ended || messages.some((m) => m.type === 'error' || m.type === 'unsupported')) {
-        return Promise.reject(new WorkerEnded('the service worker ended'));
-      }
-      return new Promise((resolve, reject) => waiters.push({ type, resolve, reject }));
-    },
-    send(command) {
-      if (!ended && child.stdin.writable) child.stdin.write(`${command}\n`);
-    },
-    kill() {
-      return killGroup(pid);
-    }
-  };
-}
-
-// Resolves true once nothing accepts connections on 127.0.0.1:port (within waitMs).
-export async function portClosed(port, waitMs = 2000) {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const accepted = await new Promise((resolve) => {
-      const socket = net.connect({ host: HOST, port });
-      socket.setTimeout(500);
-      socket.once('connect', () => { socket.destroy(); resolve(true); });
-      socket.once('timeout', () => { socket.destroy(); resolve(true); });
-      socket.once('error', () => resolve(false));
-    });
-    if (!accepted) return true;
-    if (Date.now() >= deadline) return false;
-    await sleep(50);
-  }
-}
-
-function percentile(sorted, p) {
-  if (!sorted.length) return null;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
-}
-
-const round3 = (x) => (x === null || x === undefined ? null : Math.round(x * 1000) / 1000);
-
-function latencySummary(latencies) {
-  const sorted = Float64Array.from(latencies).sort();
-  let sum = 0;
-  for (const x of sorted) sum += x;
-  return {
-    p50: round3(percentile(sorted, 50)),
-    p90: round3(percentile(sorted, 90)),
-    p95: round3(percentile(sorted, 95)),
-    p99: round3(percentile(sorted, 99)),
-    max: round3(sorted.length ? sorted[sorted.length - 1] : null),
-    mean: round3(sorted.length ? sum / sorted.length : null)
-  };
-}
-
-// One autocannon run against the worker. Records every response's latency (ms, from hrtime: finer
-// than autocannon's whole-millisecond histogram) and the requests completed in each ~1 s window.
-// onInstance receives { stop() }: it ends the run at once (closing every connection) instead of at
-// autocannon's next 1 s tick, so an aborted run neither waits nor keeps reconnecting to a dead port.
-function runLoad({ port, load, requests, durationSec, onInstance }) {
-  const clients = [];
-  const opts = {
-    url: `http://${HOST}:${port}`,
-    connections: load.connections,
-    duration: durationSec,
-    timeout: REQUEST_TIMEOUT_SEC,
-    setupClient: (client) => { clients.push(client); },
-    requests: requests.map((r) => ({ method: r.method, path: r.path, headers: r.headers, body: r.body }))
-  };
-  if (load.rate) opts.overallRate = load.rate;
-  const latencies = [];
-  const windows = [];
-  const started = process.hrtime.bigint();
-  let windowStart = started;
-  let count = 0;
-  const instance = autocannon(opts);
-  onInstance({
-    stop() {
-      instance.stop();
-      for (const client of clients) client.destroy();
-    }
-  });
-  instance.on('response', (client, statusCode, bytes, ms) => {
-    count++;
-    latencies.push(ms);
-  });
-  instance.on('tick', () => {
-    const now = process.hrtime.bigint();
-    windows.push({ ns: Number(now - windowStart), requests: count });
-    windowStart = now;
-    count = 0;
-  });
-  return instance.then((result) => {
-    const now = process.hrtime.bigint();
-    if (count) windows.push({ ns: Number(now - windowStart), requests: count });
-    return { result, latencies, windows, wallMs: Number(now - started) / 1e6 };
-  });
-}
 
 function buildResult({ load, params, warmupMs, measured, metrics }) {
   const { result, latencies, windows } = measured;

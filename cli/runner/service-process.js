@@ -1,0 +1,100 @@
+// The process side of a service launch: worker/serve.js started in the runtime under test in its own
+// process group, a handle to await its reports and send it commands, and a check that its port is
+// closed afterwards. The load driver is load-driver.js; the launch as a whole is service.js.
+import net from 'node:net';
+import path from 'node:path';
+import { projectRoot } from '../paths.js';
+import { spawnWorker, killGroup, forget, keepTail, readChannel } from './process-group.js';
+
+export const serveEntry = path.join(projectRoot, 'worker', 'serve.js');
+export const HOST = '127.0.0.1';
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Resolves with the promise's value, or undefined after ms (or when it rejects).
+export function bounded(promise, ms) {
+  let timer;
+  return Promise.race([
+    promise.then((v) => v, () => undefined),
+    new Promise((resolve) => { timer = setTimeout(resolve, ms); })
+  ]).finally(() => clearTimeout(timer));
+}
+
+// The worker ended (reported an error or unsupported, or exited) before sending what we waited for.
+export class WorkerEnded extends Error {}
+export class TimedOut extends Error {}
+
+// Starts worker/serve.js and returns a handle:
+//   { pid, messages, next(type) -> Promise<message>, send(command), kill(), exited, stdoutTail(), stderrTail() }
+// next(type) rejects with WorkerEnded if the worker reports an error or unsupported, or exits first.
+// The caller must call kill() (runServiceLaunch does, in a finally).
+export function startService(nodePath, flags, request, { cwd, env } = {}) {
+  const child = spawnWorker(nodePath, [...flags, serveEntry, JSON.stringify(request)], { stdin: 'pipe', cwd, env });
+  const pid = child.pid;
+  child.stdin.on('error', () => {}); // EPIPE when the worker is already gone
+  const stdoutTail = keepTail(child.stdout);
+  const stderrTail = keepTail(child.stderr);
+  const messages = [];
+  const waiters = [];
+  let ended = false;
+
+  const rejectAll = () => {
+    for (const w of waiters.splice(0)) w.reject(new WorkerEnded('the service worker ended'));
+  };
+  const channelClosed = readChannel(child, (message) => {
+    messages.push(message);
+    for (const w of [...waiters]) {
+      if (w.type === message.type) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(message);
+      }
+    }
+    if (message.type === 'error' || message.type === 'unsupported') rejectAll();
+  });
+  const exited = child.then((r) => ({ exitCode: r.exitCode ?? null, signal: r.signal ?? null }));
+  // Ended = exited and every report read (the channel closes with the process).
+  exited.then(() => bounded(channelClosed, 1000)).then(() => {
+    ended = true;
+    forget(pid);
+    rejectAll();
+  });
+
+  return {
+    pid,
+    messages,
+    exited,
+    stdoutTail,
+    stderrTail,
+    next(type) {
+      const found = messages.find((m) => m.type === type);
+      if (found) return Promise.resolve(found);
+      if (ended || messages.some((m) => m.type === 'error' || m.type === 'unsupported')) {
+        return Promise.reject(new WorkerEnded('the service worker ended'));
+      }
+      return new Promise((resolve, reject) => waiters.push({ type, resolve, reject }));
+    },
+    send(command) {
+      if (!ended && child.stdin.writable) child.stdin.write(`${command}\n`);
+    },
+    kill() {
+      return killGroup(pid);
+    }
+  };
+}
+
+// Resolves true once nothing accepts connections on 127.0.0.1:port (within waitMs).
+export async function portClosed(port, waitMs = 2000) {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const accepted = await new Promise((resolve) => {
+      const socket = net.connect({ host: HOST, port });
+      socket.setTimeout(500);
+      socket.once('connect', () => { socket.destroy(); resolve(true); });
+      socket.once('timeout', () => { socket.destroy(); resolve(true); });
+      socket.once('error', () => resolve(false));
+    });
+    if (!accepted) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(50);
+  }
+}
