@@ -5,8 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { projectRoot } from '../cli/paths.js';
-import { loadMatrix } from '../cli/matrix/load.js';
-import { defaultMatrixFile } from '../cli/commands/matrix.js';
+import { loadMatrix, defaultMatrixFile } from '../cli/matrix/load.js';
 import { resolveRuntimes, describeSuites, buildPlan } from '../cli/matrix/plan.js';
 import { formatSeconds } from '../cli/report/format.js';
 

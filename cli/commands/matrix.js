@@ -1,12 +1,10 @@
 // nodebench matrix: run matrix.yaml (runtimes x flag sets x suites), with CLI overrides.
 import path from 'node:path';
-import fs from 'node:fs';
-import { loadMatrix } from '../matrix/load.js';
+import { loadMatrix, defaultMatrixFile } from '../matrix/load.js';
 import { runMatrix } from '../engine.js';
 import { defaultResultPath } from '../results/file.js';
 import { createProgress } from '../progress.js';
 import { UserError } from '../errors.js';
-import { projectRoot } from '../paths.js';
 import { list, runOptionsFrom, addRunOptions } from './shared.js';
 import { printOutcome } from './output.js';
 import { parseShard } from '../matrix/shard.js';
@@ -18,11 +16,6 @@ function pickFlagSets(flagSets, names, file) {
     if (!found) throw new UserError(`Flag set "${name}" is not in ${file}; it has ${flagSets.map((f) => f.name).join(', ')}.`);
     return found;
   });
-}
-
-export function defaultMatrixFile() {
-  const local = path.resolve('matrix.yaml');
-  return fs.existsSync(local) ? local : path.join(projectRoot, 'matrix.yaml');
 }
 
 export function register(program) {

@@ -1,14 +1,12 @@
 // nodebench report FILE: the tables of an existing result file, in a chosen format.
 import { readResult } from '../results/file.js';
-import { renderTables } from '../report/table.js';
-import { renderMetricsTables } from '../report/metrics-table.js';
-import { renderServiceTables } from '../report/service-table.js';
+import { renderTerminal } from '../report/terminal.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { renderCsv } from '../report/csv.js';
 import { UserError } from '../errors.js';
 
 const FORMATS = {
-  table: (result, opts) => renderTables(result, opts) + renderServiceTables(result) + (opts.metrics ? `\n${renderMetricsTables(result)}` : ''),
+  table: (result, opts) => `${renderTerminal(result, opts)}\n`,
   markdown: (result, opts) => renderMarkdown(result, opts),
   csv: (result) => renderCsv(result)
 };

@@ -2,7 +2,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
+import fsSync from 'node:fs';
 import { UserError } from '../errors.js';
+import { projectRoot } from '../paths.js';
 import { TOP_LEVEL } from './schema.js';
 import { validateRunOptions } from '../options.js';
 import { specKind } from '../runtimes/versions.js';
@@ -100,4 +102,10 @@ export async function loadMatrix(file) {
     throw err;
   }
   return parseMatrix(text, path.relative(process.cwd(), file) || file);
+}
+
+// ./matrix.yaml when there is one, else the matrix shipped with nodebench.
+export function defaultMatrixFile() {
+  const local = path.resolve('matrix.yaml');
+  return fsSync.existsSync(local) ? local : path.join(projectRoot, 'matrix.yaml');
 }

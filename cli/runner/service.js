@@ -1,5 +1,5 @@
-// How one service-suite launch is run and measured (the service counterpart of launch.js). The runtime under test runs worker/serve.js, which starts the suite's HTTP server on
-// 127.0.0.1, port 0; this side drives it with autocannon over loopback only: a warm-up load that is
+// How one service-suite launch is run and measured (the service counterpart of launch.js). The
+// runtime under test runs worker/serve.js, which starts the suite's HTTP server on 127.0.0.1, port 0; this side drives it with autocannon over loopback only: a warm-up load that is
 // excluded, then the measured window, bracketed by `start`/`stop` commands on the worker's stdin so
 // the worker's CPU time covers exactly the load. The worker runs in its own process group and the
 // whole group is killed in a `finally`, after which we check that its port refuses connections:
