@@ -25,8 +25,8 @@ export const RUN_OPTIONS = [
     help: 'minimum warm-up in ms' },
   { name: 'warmupMaxMs', type: 'number', min: 0, max: 600000, default: 1000, quick: 300, sampler: true,
     help: 'warm-up cap in ms' },
-  { name: 'maxSampleMs', type: 'number', min: 1, max: 3600000, default: 5000, sampler: true,
-    help: 'sampling time cap per process in ms' },
+  { name: 'maxSampleMs', type: 'number', min: 1, max: 3600000, default: 2000, sampler: true,
+    help: 'sampling time cap per process in ms (at least 3 samples are taken): slow benchmarks get fewer samples, not longer processes' },
   { name: 'timeoutSec', type: 'number', min: 1, max: 86400, default: 120, cli: '--timeout <seconds>', cliKey: 'timeout',
     help: 'per-process time limit in s; a process running longer is killed with its process group' },
   { name: 'rerunDisturbed', type: 'boolean', default: true,
@@ -37,7 +37,7 @@ export const RUN_OPTIONS = [
     help: 'seed of the shuffled launch order (recorded in the result file)' },
   { name: 'baseline', type: 'string', cli: '--baseline <column>', doc: 'first runtime / `baseline`',
     help: 'the column ratios compare to, "<runtime label>/<flag set>"' },
-  { name: 'metrics', type: 'boolean', default: true,
+  { name: 'metrics', type: 'boolean', default: true, quick: false,
     help: 'one extra process per cell for GC, CPU, event-loop delay and memory' },
   { name: 'metricsMs', type: 'number', min: 50, max: 600000, default: 1000, quick: 300,
     help: 'length of the metrics window in ms' }
@@ -104,7 +104,7 @@ function helpFor(option) {
 }
 
 export function addRunOptions(command) {
-  command.option('--quick', `a fast look: ${QUICK_RUN.processes} process per cell and short samples (less precise)`);
+  command.option('--quick', `a fast look: ${QUICK_RUN.processes} process per cell, short samples, no metrics processes (less precise)`);
   for (const option of RUN_OPTIONS.filter((o) => o.cli)) command.option(option.cli, helpFor(option), parserFor(option));
   return command
     .option('--out <file>', 'result file (default results/<timestamp>-<host>.json)')

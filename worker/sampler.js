@@ -137,7 +137,7 @@ var DEFAULTS = {
   warmupMaxMs: 1000,
   warmupTolerance: 0.02,
   warmupWindow: 3,
-  maxSampleMs: 5000,
+  maxSampleMs: 2000,
   maxIterations: 1e9,
   recordDisturbance: false
 };
