@@ -70,7 +70,9 @@ test('diff prints verdicts and a geomean, and --fail-on-regression fails CI on a
   assert.match(run.stdout, /s\/steady\s+16\.20\.2\/baseline .* ~/);
   assert.match(run.stdout, /s\/regressed\s+16\.20\.2\/baseline .*-20\.\d%.* slower/);
   assert.match(run.stdout, /geomean of rate ratios: -1\d\.\d% over 2 benchmarks; 0 faster, 1 slower, 1 no significant change/);
-  assert.match(run.stderr, /1 benchmark\(s\) significantly slower by more than 5%: s\/regressed/);
+  assert.match(run.stderr, /nodebench: s\/regressed: 16\.20\.2\/baseline -20\.\d% \(95% CI/);
+  assert.match(run.stderr, /1 benchmark\(s\) fail the gate \(slower by more than 5%, or no longer ok\)/);
+  assert.doesNotMatch(run.stderr, /steady/);
   const lenient = await nodebench(['diff', before, after, '--fail-on-regression', '30']);
   assert.equal(lenient.exitCode, 0);
 });
@@ -95,4 +97,33 @@ test('diff user errors', async () => {
   const column = await nodebench(['diff', resultFile([cell(1)]), '--from', 'x', '--to', 'y']);
   assert.equal(column.exitCode, 2);
   assert.match(column.stderr, /Column "x" is not in .*; it has 16\.20\.2\/baseline/);
+});
+
+test('the gate fails a benchmark that was ok in A and failed, timed out or disappeared in B, naming each column once', async () => {
+  const col = (benchmark, runtimeLabel) => cell(100, { benchmark, runtimeLabel });
+  const runtimes = [{ label: '14.21.3', version: '14.21.3' }, { label: '16.20.2', version: '16.20.2' }];
+  const before = resultFile([col('crashes', '14.21.3'), col('crashes', '16.20.2'), col('hangs', '16.20.2'), col('dropped', '16.20.2'), col('steady', '16.20.2')], runtimes);
+  const failed = (c, status, error) => ({ ...c, status, error, summary: undefined, processes: [] });
+  const after = resultFile([failed(col('crashes', '14.21.3'), 'failed', 'crashed with SIGSEGV'), failed(col('crashes', '16.20.2'), 'failed', 'crashed with SIGSEGV'),
+    failed(col('hangs', '16.20.2'), 'timeout', 'did not finish within 120 s'), col('steady', '16.20.2')], runtimes);
+  const run = await nodebench(['diff', before, after, '--fail-on-regression', '5']);
+  assert.equal(run.exitCode, 1);
+  const lines = run.stderr.split('\n').filter((l) => /^nodebench: s\//.test(l));
+  assert.equal(lines.length, 3, run.stderr);
+  assert.match(run.stderr, /s\/crashes: 14\.21\.3\/baseline failed in B \(crashed with SIGSEGV\); 16\.20\.2\/baseline failed in B/);
+  assert.match(run.stderr, /s\/hangs: 16\.20\.2\/baseline timeout in B/);
+  assert.match(run.stderr, /s\/dropped: 16\.20\.2\/baseline missing in B/);
+  assert.match(run.stdout, /s\/dropped\s+16\.20\.2\/baseline\s+\S+\s+missing/);
+  const allowed = await nodebench(['diff', before, after, '--fail-on-regression', '5', '--allow-missing']);
+  assert.equal(allowed.exitCode, 1, 'failed and timed-out cells still fail with --allow-missing');
+  assert.doesNotMatch(allowed.stderr, /dropped/);
+  const same = await nodebench(['diff', before, before, '--fail-on-regression', '5']);
+  assert.equal(same.exitCode, 0, same.stderr);
+});
+
+test('--fail-on-regression is checked before any file is read', async () => {
+  const run = await nodebench(['diff', '/nonexistent-a.json', '/nonexistent-b.json', '--fail-on-regression', 'abc']);
+  assert.equal(run.exitCode, 2);
+  assert.match(run.stderr, /--fail-on-regression takes a percentage like 5, not "abc"\./);
+  assert.equal(run.stdout, '');
 });

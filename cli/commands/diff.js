@@ -24,8 +24,8 @@ export function pairCells(resultA, resultB, { from, to, fileA = 'A', fileB = 'B'
     const colB = findColumn(resultB, to, fileB);
     const inCol = (r, col) => r.cells.filter((c) => c.runtimeLabel === col.runtimeLabel && c.flagSet === col.flagSet);
     const bByBench = new Map(inCol(resultB, colB).map((c) => [`${c.suite}\u0000${c.benchmark}`, c]));
-    return inCol(resultA, colA).filter((a) => bByBench.has(`${a.suite}\u0000${a.benchmark}`))
-      .map((a) => ({ label: `${a.suite}/${a.benchmark}`, column: `${colA.key} -> ${colB.key}`, a, b: bByBench.get(`${a.suite}\u0000${a.benchmark}`) }));
+    return inCol(resultA, colA)
+      .map((a) => ({ label: `${a.suite}/${a.benchmark}`, column: `${colA.key} -> ${colB.key}`, a, b: bByBench.get(`${a.suite}\u0000${a.benchmark}`) ?? null }));
   }
   let withColumn = true;
   let bIndex = new Map(resultB.cells.map((c) => [key(c), c]));
@@ -37,20 +37,46 @@ export function pairCells(resultA, resultB, { from, to, fileA = 'A', fileB = 'B'
     pairs = resultA.cells.filter((a) => bIndex.has(key(a, false)));
   }
   if (!pairs.length) throw new UserError(`${fileA} and ${fileB} have no benchmark in common (same suite, benchmark, runtime and flag set); compare columns with --from and --to instead.`);
-  return pairs.map((a) => {
-    const b = bIndex.get(key(a, withColumn));
-    const column = withColumn ? `${a.runtimeLabel}/${a.flagSet}` : `${a.runtimeLabel}/${a.flagSet} -> ${b.runtimeLabel}/${b.flagSet}`;
+  // A's cells missing from B are kept (b: null): a benchmark that disappeared must not pass the gate.
+  const bColumn = withColumn ? null : `${resultB.runtimes[0].label}`;
+  return resultA.cells.map((a) => {
+    const b = bIndex.get(key(a, withColumn)) ?? null;
+    const column = withColumn ? `${a.runtimeLabel}/${a.flagSet}` : `${a.runtimeLabel}/${a.flagSet} -> ${bColumn}/${a.flagSet}`;
     return { label: `${a.suite}/${a.benchmark}`, column, a, b };
   });
 }
 
+const stateOf = (cell) => (!cell ? 'missing' : ['pending', 'running'].includes(cell.status) ? 'unfinished' : cell.status);
+
 export function diffResults(pairs, { alpha = ALPHA, driftCv = 0 } = {}) {
   return pairs.map((pair) => {
-    if (pair.a.status !== 'ok' || pair.b.status !== 'ok') {
-      return { ...pair, comparison: null, note: `${pair.a.status} -> ${pair.b.status}` };
+    if (pair.a.status !== 'ok' || pair.b?.status !== 'ok') {
+      return { ...pair, comparison: null, note: `${stateOf(pair.a)} -> ${stateOf(pair.b)}` };
     }
     return { ...pair, comparison: compareCells(pair.a, pair.b, { alpha, driftCv }) };
   });
+}
+
+// One line per failing benchmark, naming every column concerned: significantly slower by more than
+// limitPct, or ok in A and failed, timed out, unfinished or missing in B (the last two pass with
+// allowMissing).
+export function gateFailures(rows, { limitPct, allowMissing = false }) {
+  const byBenchmark = new Map();
+  for (const r of rows) {
+    if (r.a.status !== 'ok') continue;
+    let why = null;
+    if (r.comparison) {
+      if (r.comparison.verdict === 'slower' && (1 - r.comparison.ratio) * 100 > limitPct) why = `${pct(r.comparison.ratio)} (95% CI ${pct(r.comparison.ci.low)} .. ${pct(r.comparison.ci.high)})`;
+    } else {
+      const state = stateOf(r.b);
+      if (state === 'failed' || state === 'timeout') why = `${state} in B${r.b.error ? ` (${r.b.error})` : ''}`;
+      else if (!allowMissing && (state === 'missing' || state === 'unfinished' || state === 'skipped')) why = `${state} in B`;
+    }
+    if (!why) continue;
+    if (!byBenchmark.has(r.label)) byBenchmark.set(r.label, []);
+    byBenchmark.get(r.label).push(`${r.column} ${why}`);
+  }
+  return [...byBenchmark].map(([label, reasons]) => `${label}: ${reasons.join('; ')}`);
 }
 
 const pct = (ratio) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
@@ -58,7 +84,7 @@ const pct = (ratio) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)
 export function renderDiff(rows, { color = false } = {}) {
   const header = ['benchmark', 'column', 'A ops/s', 'B ops/s', 'change', '95% CI', 'p', 'verdict'];
   const body = rows.map((r) => {
-    if (!r.comparison) return [r.label, r.column, r.a.status === 'ok' ? formatRate(r.a.summary.opsPerSec) : r.a.status, r.b.status === 'ok' ? formatRate(r.b.summary.opsPerSec) : r.b.status, '', '', '', r.note];
+    if (!r.comparison) return [r.label, r.column, r.a.status === 'ok' ? formatRate(r.a.summary.opsPerSec) : stateOf(r.a), r.b?.status === 'ok' ? formatRate(r.b.summary.opsPerSec) : stateOf(r.b), '', '', '', r.note];
     const c = r.comparison;
     return [r.label, r.column, formatRate(r.a.summary.opsPerSec), formatRate(r.b.summary.opsPerSec), pct(c.ratio),
       `${pct(c.ci.low)} .. ${pct(c.ci.high)}`, c.p < 0.001 ? '<0.001' : c.p.toFixed(3), c.verdict + (c.singleProcess ? ' (1 process)' : '')];
@@ -88,11 +114,15 @@ export function register(program) {
     .argument('[b]', 'result file B (after); default: A itself, with --from/--to')
     .option('--from <column>', 'column of A to compare from, e.g. 14.21.3/baseline')
     .option('--to <column>', 'column of B to compare to, e.g. 16.20.2/baseline')
-    .option('--fail-on-regression [percent]', 'exit 1 if a benchmark is significantly slower (by more than percent, default 0)')
+    .option('--fail-on-regression [percent]', 'exit 1 if a benchmark is significantly slower (by more than percent, default 0), or was ok in A and failed, timed out, is unfinished or missing in B')
+    .option('--allow-missing', 'with --fail-on-regression: benchmarks missing or unfinished in B do not fail the gate (failed and timed-out ones still do)')
     .option('--drift <percent>', `drift between two separate runs to allow for, in percent (default ${INVOCATION_DRIFT * 100} for two files, 0 within one file; measure yours with nodebench doctor --full)`)
     .option('--json', 'print the comparison as JSON')
     .option('--no-color', 'plain output')
     .action(async (fileA, fileB, opts) => {
+      // Checked before any work: a typo must not surface only after the comparison is printed.
+      const limit = opts.failOnRegression === undefined ? null : opts.failOnRegression === true ? 0 : Number(opts.failOnRegression);
+      if (limit !== null && (!Number.isFinite(limit) || limit < 0)) throw new UserError(`--fail-on-regression takes a percentage like 5, not "${opts.failOnRegression}".`);
       const separateRuns = Boolean(fileB) && path.resolve(fileA) !== path.resolve(fileB);
       let driftCv = separateRuns ? INVOCATION_DRIFT : 0;
       if (opts.drift !== undefined) {
@@ -108,12 +138,11 @@ export function register(program) {
       } else {
         process.stdout.write(renderDiff(rows, { color: opts.color && process.stdout.isTTY && !process.env.NO_COLOR }));
       }
-      if (opts.failOnRegression !== undefined) {
-        const limit = opts.failOnRegression === true ? 0 : Number(opts.failOnRegression);
-        if (!Number.isFinite(limit) || limit < 0) throw new UserError(`--fail-on-regression takes a percentage like 5, not "${opts.failOnRegression}".`);
-        const regressions = rows.filter((r) => r.comparison?.verdict === 'slower' && (1 - r.comparison.ratio) * 100 > limit);
-        if (regressions.length) {
-          process.stderr.write(`nodebench: ${regressions.length} benchmark(s) significantly slower by more than ${limit}%: ${regressions.map((r) => `${r.label} (${pct(r.comparison.ratio)})`).join(', ')}\n`);
+      if (limit !== null) {
+        const failing = gateFailures(rows, { limitPct: limit, allowMissing: Boolean(opts.allowMissing) });
+        for (const line of failing) process.stderr.write(`nodebench: ${line}\n`);
+        if (failing.length) {
+          process.stderr.write(`nodebench: ${failing.length} benchmark(s) fail the gate (slower by more than ${limit}%, or no longer ok)\n`);
           process.exitCode = 1;
         }
       }

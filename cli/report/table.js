@@ -7,7 +7,7 @@ import { textTable } from './text-table.js';
 import { formatRate, formatRatio, formatPct } from './format.js';
 import { reasonNotes, warningSummary } from './notes.js';
 
-const SHORT_STATUS = { failed: 'FAILED', timeout: 'TIMEOUT', unsupported: 'n/s', skipped: 'skipped', pending: '…', absent: '' };
+const SHORT_STATUS = { failed: 'FAILED', timeout: 'TIMEOUT', unsupported: 'n/s', skipped: 'skipped', pending: 'unfinished', running: 'unfinished', absent: '' };
 
 function cellText(value, isBaseline) {
   if (value.status !== 'ok') return SHORT_STATUS[value.status] ?? value.status;
