@@ -79,8 +79,9 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
     killAllGroups();
     log(`\n${signal}: stopping; keeping what finished in ${out}`);
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // A closed terminal (SIGHUP) is handled like Ctrl-C and kill: keep what finished, stop the workers.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const signal of signals) process.once(signal, onSignal);
   try {
     await runCells(cells, {
       runtimes: new Map(runtimes.map((r) => [r.label, r])),
@@ -94,8 +95,7 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
       shouldStop: () => interrupted
     });
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    for (const signal of signals) process.removeListener(signal, onSignal);
     progress.done();
     for (const cell of cells) finalizeCell(cell, { interrupted, processesPerCell: run.processes });
     result.status = interrupted ? 'interrupted' : 'complete';

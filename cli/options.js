@@ -107,7 +107,8 @@ export function addRunOptions(command) {
   command.option('--quick', `a fast look: ${QUICK_RUN.processes} process per cell, short samples, no metrics processes (less precise)`);
   for (const option of RUN_OPTIONS.filter((o) => o.cli)) command.option(option.cli, helpFor(option), parserFor(option));
   return command
-    .option('--out <file>', 'result file (default results/<timestamp>-<host>.json)')
+    .option('--out <file>', 'result file (default results/<timestamp>-<host>.json); an existing file is kept unless --force')
+    .option('--force', 'replace the --out file if it exists')
     .option('--json', 'print the result JSON on stdout instead of tables')
     .option('--refresh', 'ask the registry for the newest versions even if the cached list is recent')
     .option('--no-color', 'plain output even on a terminal');

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { loadMatrix, defaultMatrixFile } from '../matrix/load.js';
 import { runMatrix } from '../engine.js';
-import { defaultResultPath } from '../results/file.js';
+import { defaultResultPath, checkOutput } from '../results/file.js';
 import { createProgress } from '../progress.js';
 import { UserError } from '../errors.js';
 import { list, runOptionsFrom, addRunOptions } from './shared.js';
@@ -36,6 +36,7 @@ export function register(program) {
     matrix.baseDir = path.dirname(file);
     if (opts.shard) matrix.shard = parseShard(opts.shard);
     const out = path.resolve(opts.out || defaultResultPath());
+    checkOutput(out, { force: opts.force });
     const progress = createProgress();
     const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh });
     process.exitCode = printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline || matrix.run.baseline, color: opts.color, progress });

@@ -1,7 +1,7 @@
 // nodebench run FILE: a user's own suite file through the same engine as the matrix.
 import path from 'node:path';
 import { runMatrix } from '../engine.js';
-import { defaultResultPath } from '../results/file.js';
+import { defaultResultPath, checkOutput } from '../results/file.js';
 import { createProgress } from '../progress.js';
 import { UserError } from '../errors.js';
 import { list, runOptionsFrom, addRunOptions } from './shared.js';
@@ -49,6 +49,7 @@ export function register(program) {
       baseDir: process.cwd()
     };
     const out = path.resolve(opts.out || defaultResultPath());
+    checkOutput(out, { force: opts.force });
     const progress = createProgress();
     const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh });
     process.exitCode = printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline, color: opts.color, progress });

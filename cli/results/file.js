@@ -1,6 +1,7 @@
 // Reading and writing result files. Writes are atomic (temp file + rename) and happen after every
 // finished process, so Ctrl-C or a kill keeps everything measured so far.
 import fs from 'node:fs/promises';
+import fsSync from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs-atomic.js';
@@ -38,4 +39,24 @@ export async function readResult(file) {
     throw new UserError(`${file} has schemaVersion ${data.schemaVersion}, newer than this nodebench understands (${SCHEMA_VERSION}); upgrade nodebench.`);
   }
   return data;
+}
+
+// Checked before a run starts, so that hours of measuring never end in a file that cannot be
+// written, or replace an earlier result unasked.
+export function checkOutput(file, { force = false } = {}) {
+  let stat = null;
+  try {
+    stat = fsSync.statSync(file);
+  } catch (err) {
+    if (err.code !== 'ENOENT') throw new UserError(`Cannot use ${file} as the result file (${err.code}); choose another --out.`);
+  }
+  if (stat?.isDirectory()) throw new UserError(`${file} is a directory; give --out the path of a file, e.g. ${path.join(file, 'result.json')}.`);
+  if (stat && !force) throw new UserError(`${file} already exists; pass --force to replace it, or choose another --out.`);
+  const dir = path.dirname(file);
+  try {
+    fsSync.mkdirSync(dir, { recursive: true });
+    fsSync.accessSync(dir, fsSync.constants.W_OK);
+  } catch (err) {
+    throw new UserError(`Cannot write the result file in ${dir} (${err.code}); choose another --out.`);
+  }
 }

@@ -3,11 +3,29 @@
 // only a bounded tail of its stdout/stderr kept for error messages. Shared by launch.js (timing and
 // metrics workers) and service.js (service workers).
 import { execa } from 'execa';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
 
 export const TAIL_BYTES = 4096;
 
 const running = new Set();
+const reaperEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'reaper.js');
+let reaper = null;
+
+// Tells the reaper (reaper.js) about a group; started with the first worker. Detached and unref'd:
+// it neither keeps nodebench alive nor dies with the terminal's foreground group.
+function tellReaper(line) {
+  if (!reaper) {
+    reaper = spawn(process.execPath, [reaperEntry], { stdio: ['pipe', 'ignore', 'ignore'], detached: true, env: { ...process.env, NODE_OPTIONS: '' } });
+    reaper.on('error', () => { reaper = null; });
+    reaper.stdin.on('error', () => {});
+    reaper.unref();
+    reaper.stdin.unref?.();
+  }
+  reaper.stdin.write(`${line}\n`);
+}
 
 export function killGroup(pid) {
   try {
@@ -24,7 +42,7 @@ export function killAllGroups() {
 }
 
 export function forget(pid) {
-  running.delete(pid);
+  if (running.delete(pid) && reaper) tellReaper(`-${pid}`);
 }
 
 // stdin: 'ignore' for timing workers, 'pipe' for service workers that take commands.
@@ -41,6 +59,7 @@ export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env } = {})
     extendEnv: true
   });
   running.add(child.pid);
+  tellReaper(`+${child.pid}`);
   return child;
 }
 
