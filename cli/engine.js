@@ -13,6 +13,7 @@ import { baselineColumn } from './report/columns.js';
 import { hostInfo, loadWarning, governorWarning } from './results/host.js';
 import { writeResult, SCHEMA_VERSION } from './results/file.js';
 import { UserError } from './errors.js';
+import { flagDefaults } from './flags/defaults.js';
 
 const require = createRequire(import.meta.url);
 export const NODEBENCH_VERSION = require('../package.json').version;
@@ -31,6 +32,7 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
   const log = (m) => progress.log(m);
 
   const runtimes = await resolveRuntimes(matrix.runtimes, { log, refresh });
+  for (const runtime of runtimes) runtime.v8Flags = await flagDefaults(runtime, matrix.flagSets);
   const suites = await describeSuites(matrix.suites, matrix.baseDir);
   const planned = await buildPlan({ runtimes, flagSets: matrix.flagSets, suites });
   const cells = matrix.shard ? selectShard(planned, matrix.shard) : planned;

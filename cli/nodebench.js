@@ -10,6 +10,7 @@ import * as diff from './commands/diff.js';
 import * as report from './commands/report.js';
 import * as merge from './commands/merge.js';
 import * as doctor from './commands/doctor.js';
+import * as flags from './commands/flags.js';
 
 // `nodebench report r.json | head`: a reader that stops early is not an error.
 process.stdout.on('error', (err) => {
@@ -25,7 +26,7 @@ program
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
-for (const command of [matrix, run, diff, report, merge, runtimes, doctor]) command.register(program);
+for (const command of [matrix, run, diff, report, merge, runtimes, flags, doctor]) command.register(program);
 
 program.addHelpText('after', `
 Examples:

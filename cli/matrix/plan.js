@@ -5,6 +5,8 @@ import semver from 'semver';
 import { execa } from 'execa';
 import { UserError } from '../errors.js';
 import { createCell } from '../results/cell.js';
+import { flagsOf } from '../flags/index.js';
+import { findFlag } from '../flags/v8-options.js';
 import { ensureRuntime } from '../runtimes/index.js';
 import { describeSuite, expandSuiteEntries, suiteFile } from './discover-suites.js';
 
@@ -21,16 +23,24 @@ export function unsupportedReason(runtimeVersion, suite, benchmark) {
   return null;
 }
 
-// Node refuses an option it does not know with exit code 9 ("bad option"); V8 flags added after a
-// runtime's V8 version are refused the same way. Asked once per runtime and flag set.
-export async function flagRejection(nodePath, version, flags) {
+// Each flag of a flag set is checked against the runtime's own V8 flag list (cli/flags, either
+// spelling), then the runtime is started once with the whole set (`node <flags> -e 0`): a flag the
+// runtime does not have makes its cells unsupported, saying so; a flag it lists but cannot enable
+// (the process aborts at start) fails them with the runtime's own message, before any benchmark runs.
+export async function flagRejection(runtime, flags) {
   if (!flags.length) return null;
-  const result = await execa(nodePath, [...flags, '-e', '0'], { reject: false, timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } });
+  const v8 = runtime.v8 ? ` (V8 ${String(runtime.v8).split('.').slice(0, 2).join('.')})` : '';
+  const result = await execa(runtime.path, [...flags, '-e', '0'], { reject: false, timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } });
   if (result.exitCode === 0) return null;
   const said = (result.stderr || '').split('\n').find((l) => l.trim()) || `exit code ${result.exitCode}`;
   const bad = /bad option: (\S+)/.exec(said);
-  if (bad) return { status: 'unsupported', reason: `unsupported on Node ${version}: it rejects ${bad[1]} (bad option)` };
-  return { status: 'failed', reason: `Node ${version} will not start with ${flags.join(' ')}: ${said.trim()}` };
+  if (bad) {
+    const known = await flagsOf(runtime);
+    const missing = known ? flags.filter((f) => f.startsWith('--') && !findFlag(known, f)) : [];
+    const named = missing.length ? missing.map((f) => f.split('=')[0]).join(', ') : bad[1];
+    return { status: 'unsupported', reason: `unsupported: Node ${runtime.version}${v8} has no flag ${named}` };
+  }
+  return { status: 'failed', reason: `Node ${runtime.version}${v8} will not start with ${flags.join(' ')}: ${said.trim()}` };
 }
 
 export async function resolveRuntimes(entries, { log, refresh, env } = {}) {
@@ -66,7 +76,7 @@ export async function buildPlan({ runtimes, flagSets, suites }) {
   const cells = [];
   for (const runtime of runtimes) {
     for (const flagSet of flagSets) {
-      const rejected = await flagRejection(runtime.path, runtime.version, flagSet.flags);
+      const rejected = await flagRejection(runtime, flagSet.flags);
       for (const suite of suites) {
         for (const benchmark of suite.benchmarks.filter((b) => suite.selected.includes(b.name))) {
           const tooOld = unsupportedReason(runtime.version, suite, benchmark);
