@@ -127,3 +127,24 @@ test('--fail-on-regression is checked before any file is read', async () => {
   assert.match(run.stderr, /--fail-on-regression takes a percentage like 5, not "abc"\./);
   assert.equal(run.stdout, '');
 });
+
+test('diff --format markdown: significant changes first, the rest folded, parses back to the same cells, and lands in $GITHUB_STEP_SUMMARY', async () => {
+  const { marked } = await import('marked');
+  const before = resultFile([cell(100, { benchmark: 'steady' }), cell(100, { benchmark: 'regressed' })]);
+  const after = resultFile([cell(100, { benchmark: 'steady' }), cell(125, { benchmark: 'regressed' })]);
+  const summary = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-summary-')), 'summary.md');
+  const run = await nodebench(['diff', before, after, '--format', 'markdown', '--fail-on-regression', '5'], { env: { GITHUB_STEP_SUMMARY: summary } });
+  assert.equal(run.exitCode, 1);
+  assert.equal(fs.readFileSync(summary, 'utf8').trimEnd(), run.stdout.trimEnd());
+  const tables = marked.lexer(run.stdout).filter((t) => t.type === 'table');
+  const html = marked.parse(run.stdout);
+  assert.match(html, /<details><summary>Everything else \(1\)<\/summary>/);
+  const rows = tables.flatMap((t) => t.rows.map((r) => r.map((c) => c.text)));
+  const regressed = rows.find((r) => r[0] === 's/regressed');
+  assert.equal(regressed[1], '16.20.2/baseline');
+  assert.match(regressed[2], /^-20\.\d%$/);
+  assert.match(regressed[4], /^slower/);
+  assert.equal(rows.find((r) => r[0] === 's/steady')[4].split(' ')[0], '~');
+  assert.ok(run.stdout.indexOf('s/regressed') < run.stdout.indexOf('s/steady'), 'significant changes come first');
+  assert.match(run.stdout, /\*\*Gate failed:\*\*\n\n- s\/regressed: 16\.20\.2\/baseline -20/);
+});

@@ -2,6 +2,8 @@
 // Also one file, two of its columns: nodebench diff R.json --from 4.9.1/baseline --to 6.17.1/baseline.
 import chalk from 'chalk';
 import path from 'node:path';
+import fs from 'node:fs/promises';
+import { renderDiffMarkdown } from '../report/diff-markdown.js';
 import { readResult } from '../results/file.js';
 import { compareCells, geomeanRatio, ALPHA, INVOCATION_DRIFT } from '../stats/compare.js';
 import { columnsOf } from '../report/columns.js';
@@ -117,12 +119,15 @@ export function register(program) {
     .option('--fail-on-regression [percent]', 'exit 1 if a benchmark is significantly slower (by more than percent, default 0), or was ok in A and failed, timed out, is unfinished or missing in B')
     .option('--allow-missing', 'with --fail-on-regression: benchmarks missing or unfinished in B do not fail the gate (failed and timed-out ones still do)')
     .option('--drift <percent>', `drift between two separate runs to allow for, in percent (default ${INVOCATION_DRIFT * 100} for two files, 0 within one file; measure yours with nodebench doctor --full)`)
-    .option('--json', 'print the comparison as JSON')
+    .option('--json', 'print the comparison as JSON (same as --format json)')
+    .option('--format <format>', 'text, markdown (for a pull request; also appended to $GITHUB_STEP_SUMMARY when set) or json', 'text')
     .option('--no-color', 'plain output')
     .action(async (fileA, fileB, opts) => {
       // Checked before any work: a typo must not surface only after the comparison is printed.
       const limit = opts.failOnRegression === undefined ? null : opts.failOnRegression === true ? 0 : Number(opts.failOnRegression);
       if (limit !== null && (!Number.isFinite(limit) || limit < 0)) throw new UserError(`--fail-on-regression takes a percentage like 5, not "${opts.failOnRegression}".`);
+      const format = opts.json ? 'json' : opts.format;
+      if (!['text', 'markdown', 'json'].includes(format)) throw new UserError(`--format "${opts.format}" is not known; use text, markdown or json.`);
       const separateRuns = Boolean(fileB) && path.resolve(fileA) !== path.resolve(fileB);
       let driftCv = separateRuns ? INVOCATION_DRIFT : 0;
       if (opts.drift !== undefined) {
@@ -133,16 +138,20 @@ export function register(program) {
       const resultB = fileB ? await readResult(fileB) : resultA;
       if (!fileB && !(opts.from && opts.to)) throw new UserError('Give a second result file, or --from and --to columns to compare within one file.');
       const rows = diffResults(pairCells(resultA, resultB, { from: opts.from, to: opts.to, fileA, fileB: fileB || fileA }), { driftCv });
-      if (opts.json) {
-        process.stdout.write(`${JSON.stringify(rows.map(({ a, b, ...rest }) => ({ ...rest, a: a.summary || null, b: b.summary || null })), null, 1)}\n`);
+      const gate = limit === null ? [] : gateFailures(rows, { limitPct: limit, allowMissing: Boolean(opts.allowMissing) });
+      if (format === 'json') {
+        process.stdout.write(`${JSON.stringify({ rows: rows.map(({ a, b, ...rest }) => ({ ...rest, a: a.summary || null, b: b?.summary || null })), gate }, null, 1)}\n`);
+      } else if (format === 'markdown') {
+        const markdown = renderDiffMarkdown(rows, { resultA, resultB, gate });
+        process.stdout.write(markdown);
+        if (process.env.GITHUB_STEP_SUMMARY) await fs.appendFile(process.env.GITHUB_STEP_SUMMARY, markdown);
       } else {
         process.stdout.write(renderDiff(rows, { color: opts.color && process.stdout.isTTY && !process.env.NO_COLOR }));
       }
       if (limit !== null) {
-        const failing = gateFailures(rows, { limitPct: limit, allowMissing: Boolean(opts.allowMissing) });
-        for (const line of failing) process.stderr.write(`nodebench: ${line}\n`);
-        if (failing.length) {
-          process.stderr.write(`nodebench: ${failing.length} benchmark(s) fail the gate (slower by more than ${limit}%, or no longer ok)\n`);
+        for (const line of gate) process.stderr.write(`nodebench: ${line}\n`);
+        if (gate.length) {
+          process.stderr.write(`nodebench: ${gate.length} benchmark(s) fail the gate (slower by more than ${limit}%, or no longer ok)\n`);
           process.exitCode = 1;
         }
       }

@@ -1,12 +1,13 @@
 // Markdown tables (for a pull request or an issue): the same grid as the terminal table.
 import { grid } from './columns.js';
-import { formatRate, formatRatio } from './format.js';
+import { formatRate, formatRatio, formatPct } from './format.js';
 
 function text(value, isBaseline) {
   if (value.status === 'absent') return '';
   if (value.status !== 'ok') return `${value.status}${value.error ? `: ${value.error.replace(/\|/g, '\\|')}` : ''}`;
   const rme = Number.isFinite(value.rme) ? ` ±${value.rme.toFixed(1)}%` : '';
-  return `${formatRate(value.opsPerSec)}${rme}${isBaseline ? ' (base)' : value.ratio ? ` **${formatRatio(value.ratio)}**` : ''}`;
+  const ratioMargin = Number.isFinite(value.ratioRme) ? ` ±${formatPct(value.ratioRme)}` : '';
+  return `${formatRate(value.opsPerSec)}${rme}${isBaseline ? ' (base)' : value.ratio ? ` **${formatRatio(value.ratio)}**${ratioMargin}` : ''}`;
 }
 
 export function renderMarkdown(result, { baseline } = {}) {
