@@ -7,9 +7,9 @@
 //     (same test, same 1% drift allowance): how many cells it calls changed;
 //   - sensitivity: a third invocation of the promises suite with chain-* made 5% slower on purpose
 //     (params.steps +5%): whether diff flags those cells;
-//   - with --noise: a competing burst of busy processes at random intervals during another
-//     invocation: how far its estimates land from the quiet run's, and whether the processes that
-//     ran in a burst were named disturbed.
+//   - with --noise: bursts of busy processes at random intervals during another invocation (of the
+//     promises and gc suites): how far its estimates land from the quiet run's, and whether the
+//     processes that ran in a burst were named disturbed.
 //
 //   node bench/suites.js [--noise] [--runtimes 16,lts] [--keep DIR] [--json]
 import fs from 'node:fs';
@@ -128,8 +128,10 @@ async function main() {
   const b = await runMatrix(dir, 'promises-chain-5pct-slower', slowed, 3);
   let noise = null;
   if (args.noise) {
+    // The suites with the most allocation and GC, where noise hurt most; compared cell by cell with
+    // the same cells of the quiet first invocation.
     const stop = startNoise(4);
-    const noisy = await runMatrix(dir, 'slice-noisy', slice, 4);
+    const noisy = await runMatrix(dir, 'slice-noisy', sliceMatrix(args.runtimes, ['promises', 'gc']), 4);
     noise = noiseFigures(a, noisy, stop());
   }
   const aa = compareRuns(a, a2);
