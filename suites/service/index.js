@@ -46,7 +46,7 @@ module.exports = {
     distinctRequests: 64,  // distinct POST bodies the load generator cycles through
     requestTime: '2019-05-14T10:00:00.000Z',  // what each update writes as lastSeen
     connections: 10,       // concurrent keep-alive connections from the load generator
-    durationSec: 2,        // measured load window (whole seconds; one sample per second)
+    durationSec: 3,        // measured load window (whole seconds; one sample per second)
     warmupSec: 1,          // load before the measured window, excluded from every figure
     rate: 1000             // requests per second, all connections together (fixed-rate-1k only)
   },
