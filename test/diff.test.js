@@ -7,6 +7,7 @@ import { compareCells } from '../cli/stats/compare.js';
 import { tTwoSidedP, incompleteBeta } from '../cli/stats/distributions.js';
 import { nodebench } from './helpers/cli.js';
 import { prng } from '../cli/runner/schedule.js';
+import { writeResultFile, runtimeRecord } from './helpers/result-file.js';
 
 const random = prng(7);
 const noisy = (center, spread) => center * (1 + (random() - 0.5) * spread);
@@ -53,14 +54,7 @@ test('comparing two separate runs allows for drift between invocations', () => {
   assert.equal(compareCells(cell(100, { spread: 0.001 }), cell(100 / 1.1, { spread: 0.001 }), { driftCv: 0.01 }).verdict, 'faster');
 });
 
-function resultFile(cells, runtimes = [{ label: '16.20.2', version: '16.20.2' }]) {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-diff-')), 'r.json');
-  fs.writeFileSync(file, JSON.stringify({
-    schemaVersion: 1, nodebench: { version: '0' }, createdAt: new Date().toISOString(), status: 'complete', host: {},
-    runtimes, flagSets: [{ name: 'baseline', flags: [] }], suites: [], run: {}, schedule: { seed: 1, processesPerCell: 5, order: 'x' }, cells
-  }));
-  return file;
-}
+const resultFile = (cells, runtimes) => writeResultFile(cells, runtimes ? { runtimes } : undefined);
 
 test('diff prints verdicts and a geomean, and --fail-on-regression fails CI on a real slowdown only', async () => {
   const before = resultFile([cell(100, { benchmark: 'steady' }), cell(100, { benchmark: 'regressed' })]);
@@ -70,14 +64,14 @@ test('diff prints verdicts and a geomean, and --fail-on-regression fails CI on a
   assert.match(run.stdout, /s\/steady\s+16\.20\.2\/baseline .* ~/);
   assert.match(run.stdout, /s\/regressed\s+16\.20\.2\/baseline .*-20\.\d%.* slower/);
   assert.match(run.stdout, /geomean of rate ratios: -1\d\.\d% over 2 benchmarks; 0 faster, 1 slower, 1 no significant change/);
-  assert.match(run.stderr, /1 benchmark\(s\) significantly slower by more than 5%: s\/regressed/);
+  assert.match(run.stderr, /1 benchmark\(s\) fail the gate .*\n  s\/regressed: 16\.20\.2\/baseline -20\.\d% slower \(95% CI/);
   const lenient = await nodebench(['diff', before, after, '--fail-on-regression', '30']);
   assert.equal(lenient.exitCode, 0);
 });
 
 test('two single-runtime files of different versions pair by benchmark and flag set', async () => {
-  const a = resultFile([cell(100, { runtimeLabel: '14.21.3' })], [{ label: '14.21.3', version: '14.21.3' }]);
-  const b = resultFile([cell(50, { runtimeLabel: '16.20.2' })], [{ label: '16.20.2', version: '16.20.2' }]);
+  const a = resultFile([cell(100, { runtimeLabel: '14.21.3' })], [runtimeRecord('14.21.3')]);
+  const b = resultFile([cell(50, { runtimeLabel: '16.20.2' })], [runtimeRecord('16.20.2')]);
   const run = await nodebench(['diff', a, b]);
   assert.equal(run.exitCode, 0);
   assert.match(run.stdout, /14\.21\.3\/baseline -> 16\.20\.2\/baseline .*\+100\.\d%.*faster/);
