@@ -8,8 +8,8 @@ export const isUnfinished = (cell) => cell.status === 'pending' || cell.status =
 
 export function unfinishedReason(result) {
   return result.status === 'running'
-    ? 'unfinished: the run was still going (or was killed) when this file was last written; rerun the matrix to measure it'
-    : 'unfinished: the run was interrupted before this cell was measured; rerun the matrix to measure it';
+    ? 'the run was still going (or was killed) when this file was last written; rerun the matrix to measure it'
+    : 'the run was interrupted before this cell was measured; rerun the matrix to measure it';
 }
 
 export function columnsOf(result) {

@@ -15,7 +15,7 @@ let validator;
 // Compiled on first use: commands that never read a result file do not pay for it.
 function schemaValidator() {
   if (!validator) {
-    const ajv = new Ajv({ allErrors: false, strict: false });
+    const ajv = new Ajv({ allErrors: true, strict: false });
     addFormats(ajv);
     validator = ajv.compile(require('./result.schema.json'));
   }
@@ -32,7 +32,9 @@ function describeSchemaError(error) {
 export function validateResult(data, file) {
   const validate = schemaValidator();
   if (!validate(data)) {
-    throw new UserError(`${file} does not match the nodebench result schema: ${describeSchemaError(validate.errors[0])}; pass a file written by nodebench matrix, run or merge.`);
+    // A missing status also trips the status-dependent if/then rules; the plain error says more.
+    const plain = validate.errors.find((e) => !e.schemaPath.includes('/allOf/') && e.keyword !== 'if') || validate.errors[0];
+    throw new UserError(`${file} does not match the nodebench result schema: ${describeSchemaError(plain)}; pass a file written by nodebench matrix, run or merge.`);
   }
   return data;
 }
