@@ -5,27 +5,37 @@ import { renderMetricsTables } from '../report/metrics-table.js';
 import { renderServiceTables } from '../report/service-table.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { renderCsv } from '../report/csv.js';
+import { renderHtml } from '../report/html.js';
+import { writeFileAtomic } from '../fs-atomic.js';
 import { UserError } from '../errors.js';
 
 const FORMATS = {
   table: (result, opts) => renderTables(result, opts) + renderServiceTables(result) + (opts.metrics ? `\n${renderMetricsTables(result)}` : ''),
   markdown: (result, opts) => renderMarkdown(result, opts),
-  csv: (result) => renderCsv(result)
+  csv: (result) => renderCsv(result),
+  html: (result, opts) => renderHtml(result, opts)
 };
 
 export function register(program) {
   program.command('report')
-    .description('print the tables of a result file again, as a terminal table, Markdown or CSV')
+    .description('print the tables of a result file again, as a terminal table, Markdown, CSV or a self-contained HTML page with charts')
     .argument('<file>', 'result file')
     .option('--format <format>', `one of ${Object.keys(FORMATS).join(', ')}`, 'table')
     .option('--baseline <column>', 'column the ratios compare to, "<runtime>/<flag set>"')
     .option('--metrics', 'also show GC, CPU, event-loop delay and memory per cell')
     .option('--warnings', 'list every warning cell by cell instead of counting them')
+    .option('--out <file>', 'write the report to this file instead of stdout (for html: report.html)')
     .option('--no-color', 'plain output')
     .action(async (file, opts) => {
       const render = FORMATS[opts.format];
       if (!render) throw new UserError(`--format "${opts.format}" is not known; use ${Object.keys(FORMATS).join(', ')}.`);
       const result = await readResult(file);
-      process.stdout.write(render(result, { baseline: opts.baseline, metrics: opts.metrics, verbose: opts.warnings, color: opts.color && process.stdout.isTTY && !process.env.NO_COLOR }));
+      const text = render(result, { baseline: opts.baseline, metrics: opts.metrics, verbose: opts.warnings, color: !opts.out && opts.color && process.stdout.isTTY && !process.env.NO_COLOR });
+      if (opts.out) {
+        await writeFileAtomic(opts.out, text);
+        process.stderr.write(`wrote ${opts.out}\n`);
+      } else {
+        process.stdout.write(text);
+      }
     });
 }
