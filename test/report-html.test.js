@@ -57,6 +57,21 @@ test('the HTML report opens offline in headless Chromium with every chart drawn'
     assert.match(await page.textContent('body'), /GC, CPU, event-loop delay and memory/);
     fs.mkdirSync(path.join(root, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: path.join(root, 'test-artifacts', 'report.png'), fullPage: true });
+
+    // diff --format html: the two flag sets of the run compared, ratios with their intervals.
+    const columns = [...new Set(result.cells.map((c) => `${c.runtimeLabel}/${c.flagSet}`))];
+    const diff = await nodebench(['diff', resultPath, '--from', columns[0], '--to', columns[1], '--format', 'html']);
+    assert.equal(diff.exitCode, 0, diff.stderr);
+    const diffHtml = path.join(tmp, 'diff.html');
+    fs.writeFileSync(diffHtml, diff.stdout);
+    await page.goto(`file://${diffHtml}`);
+    await page.waitForFunction(() => Array.isArray(window.nodebenchCharts));
+    const diffMarks = await page.evaluate(() => window.nodebenchCharts.map((chart) => chart.data.datasets.map((_, i) => chart.getDatasetMeta(i).data.filter((el) => Number.isFinite(el.y)).length)));
+    assert.equal(diffMarks.length, 1);
+    assert.deepEqual(diffMarks[0].slice(0, 2), [2, 2], 'an interval and an estimate for sum-loop and promise-chain');
+    assert.match(await page.textContent('body'), /smoke\/throws .*failed -> failed/);
+    assert.deepEqual(problems, []);
+    await page.screenshot({ path: path.join(root, 'test-artifacts', 'diff.png'), fullPage: true });
   } finally {
     await browser.close();
   }

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { readResult } from '../results/file.js';
 import { compareCells, ALPHA, INVOCATION_DRIFT } from '../stats/compare.js';
 import { columnsOf, isUnfinished, unfinishedReason } from '../report/columns.js';
-import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown } from '../diff/render.js';
+import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, renderDiffHtml } from '../diff/render.js';
+import { htmlPage, escapeHtml } from '../report/html.js';
 import { gateFailures, gateMessage, parseThreshold } from '../diff/gate.js';
 import { UserError } from '../errors.js';
 
@@ -119,6 +120,14 @@ export function register(program) {
         process.stdout.write(`${JSON.stringify(diffJson(rows, context), null, 1)}\n`);
       } else if (format === 'markdown') {
         process.stdout.write(markdown());
+      } else if (format === 'html') {
+        const page = renderDiffHtml(rows, { ...context, tableText: renderDiff(rows) });
+        process.stdout.write(htmlPage({
+          title: page.title,
+          intro: 'Dot: estimated change in operations per second from A to B; bar: its 95% interval (crossing 0 means no significant change); orange: significant changes.',
+          charts: page.charts,
+          sections: [{ title: 'Changes', chartIds: page.charts.map((c) => c.id) }, { title: 'Table', html: `<pre>${escapeHtml(page.tableText)}</pre>` }]
+        }));
       } else {
         process.stdout.write(renderDiff(rows, { color: opts.color && process.stdout.isTTY && !process.env.NO_COLOR }));
       }
@@ -131,7 +140,7 @@ export function register(program) {
     });
 }
 
-const DIFF_FORMATS = ['table', 'markdown', 'json'];
+const DIFF_FORMATS = ['table', 'markdown', 'json', 'html'];
 
 // For other tools: every pair with both summaries, its comparison, and the gate's verdict.
 function diffJson(rows, { fileA, fileB, failures, limit }) {

@@ -75,3 +75,27 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
     ...mdTable(['', 'A', 'B'], environmentRows({ file: fileA, result: resultA }, { file: fileB, result: resultB })), '', '</details>', '');
   return `${out.join('\n')}`;
 }
+
+// The ratios with their intervals as one chart (change in %, 0 = no change), the table underneath.
+export function renderDiffHtml(rows, { fileA, fileB, tableText }) {
+  const compared = rows.filter((r) => r.comparison);
+  // Long "runtime/flags -> runtime/flags" labels would squeeze the plot: name the column only when
+  // the rows differ in it, and say the single column in the title otherwise.
+  const columns = [...new Set(compared.map((r) => r.column))];
+  const labels = compared.map((r) => (columns.length > 1 ? `${r.label} ${r.column}` : r.label));
+  const change = (ratio) => (ratio - 1) * 100;
+  const chart = {
+    id: 'chart-0',
+    title: `change in ops/s${columns.length === 1 ? `, ${columns[0]}` : ''}`,
+    unit: '% change in ops/s (B vs A)',
+    labels,
+    intervalLabel: '95% interval of the change',
+    valueLabel: 'estimated change',
+    pointsLabel: 'significant',
+    intervals: compared.map((r, i) => ({ x: labels[i], y: [change(r.comparison.ci.low), change(r.comparison.ci.high)] })),
+    values: compared.map((r, i) => ({ x: labels[i], y: change(r.comparison.ratio) })),
+    points: compared.map((r, i) => ({ x: labels[i], y: change(r.comparison.ratio), significant: r.comparison.significant })).filter((p) => p.significant),
+    note: rows.filter((r) => !r.comparison).map((r) => `${r.label} ${r.column}: ${r.note}.`).join(' ')
+  };
+  return { title: `nodebench diff: ${fileA} → ${fileB}`, charts: compared.length ? [chart] : [], tableText };
+}

@@ -17,7 +17,7 @@ let chartSource;
 // The package exports only its module entry points; the UMD build sits beside them in dist/.
 const chartLibrary = () => (chartSource ??= fs.readFileSync(path.join(path.dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8'));
 
-const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+export const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 // JSON inside <script>: "</script>" or "<!--" in a benchmark name must not end the element.
 const scriptJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
 
@@ -80,7 +80,7 @@ window.nodebenchCharts = charts;
 `;
 
 export function htmlPage({ title, intro, charts, sections }) {
-  const chartBlocks = charts.map((c) => `<figure><figcaption>${escapeHtml(c.title)}</figcaption><canvas id="${c.id}" width="${Math.max(360, 110 * c.labels.length)}" height="260"></canvas>${c.note ? `<p class="note">${escapeHtml(c.note)}</p>` : ''}</figure>`);
+  const chartBlocks = charts.map((c) => `<figure><figcaption>${escapeHtml(c.title)}</figcaption><canvas id="${c.id}" width="${Math.max(420, 120 * c.labels.length)}" height="300"></canvas>${c.note ? `<p class="note">${escapeHtml(c.note)}</p>` : ''}</figure>`);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}figure{display:inline-block;margin:0 1em 1em 0;vertical-align:top}figcaption{font-weight:600}
