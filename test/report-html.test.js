@@ -88,3 +88,10 @@ test('CSV has every summary, metric and service column and parses back', async (
   for (const row of ok) assert.ok(Number(row.opsPerSec) > 0);
   assert.match(rows.find((r) => r.status === 'failed').error, /deliberate failure/);
 });
+
+test('Markdown report carries the metrics grid; --distribution draws each cell\'s process rates', async () => {
+  const markdown = await nodebench(['report', resultPath, '--format', 'markdown']);
+  assert.match(markdown.stdout, /### GC, CPU, event-loop delay and memory\n\n```\nsmoke metrics/);
+  const distribution = await nodebench(['report', resultPath, '--distribution']);
+  assert.match(distribution.stdout, /^smoke\/sum-loop\s+\S+\/baseline\s+\[[▁-█ ]{12}\]\s+\S+ \.\. \S+ ops\/s\s+2 processes$/mu);
+});

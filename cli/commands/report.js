@@ -6,11 +6,13 @@ import { renderServiceTables } from '../report/service-table.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { renderCsv } from '../report/csv.js';
 import { renderHtml } from '../report/html.js';
+import { renderDistributions } from '../report/distribution.js';
 import { writeFileAtomic } from '../fs-atomic.js';
 import { UserError } from '../errors.js';
 
 const FORMATS = {
-  table: (result, opts) => renderTables(result, opts) + renderServiceTables(result) + (opts.metrics ? `\n${renderMetricsTables(result)}` : ''),
+  table: (result, opts) => renderTables(result, opts) + renderServiceTables(result) + (opts.metrics ? `\n${renderMetricsTables(result)}` : '')
+    + (opts.distribution ? `\n${renderDistributions(result)}` : ''),
   markdown: (result, opts) => renderMarkdown(result, opts),
   csv: (result) => renderCsv(result),
   html: (result, opts) => renderHtml(result, opts)
@@ -23,6 +25,7 @@ export function register(program) {
     .option('--format <format>', `one of ${Object.keys(FORMATS).join(', ')}`, 'table')
     .option('--baseline <column>', 'column the ratios compare to, "<runtime>/<flag set>"')
     .option('--metrics', 'also show GC, CPU, event-loop delay and memory per cell')
+    .option('--distribution', 'also show each cell\'s per-process rates as a one-line histogram (to spot bimodal benchmarks)')
     .option('--warnings', 'list every warning cell by cell instead of counting them')
     .option('--out <file>', 'write the report to this file instead of stdout (for html: report.html)')
     .option('--no-color', 'plain output')
@@ -30,7 +33,7 @@ export function register(program) {
       const render = FORMATS[opts.format];
       if (!render) throw new UserError(`--format "${opts.format}" is not known; use ${Object.keys(FORMATS).join(', ')}.`);
       const result = await readResult(file);
-      const text = render(result, { baseline: opts.baseline, metrics: opts.metrics, verbose: opts.warnings, color: !opts.out && opts.color && process.stdout.isTTY && !process.env.NO_COLOR });
+      const text = render(result, { baseline: opts.baseline, metrics: opts.metrics, verbose: opts.warnings, distribution: opts.distribution, color: !opts.out && opts.color && process.stdout.isTTY && !process.env.NO_COLOR });
       if (opts.out) {
         await writeFileAtomic(opts.out, text);
         process.stderr.write(`wrote ${opts.out}\n`);

@@ -10,7 +10,7 @@ import { columnsOf } from './columns.js';
 import { renderTables } from './table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { renderServiceTables } from './service-table.js';
-import { median } from '../stats/basic.js';
+import { processRates } from './distribution.js';
 
 const require = createRequire(import.meta.url);
 let chartSource;
@@ -41,7 +41,7 @@ export function chartData(result) {
             opsPerSec: s.opsPerSec,
             low: s.ci && s.ci.high > 0 ? 1e9 / s.ci.high : null,
             high: s.ci && s.ci.low > 0 ? 1e9 / s.ci.low : null,
-            perProcess: cell.processes.map((p) => 1e9 / median(p.samplesNsPerOp))
+            perProcess: processRates(cell)
           };
         })
       }))
