@@ -11,7 +11,8 @@ import { nodebench } from './helpers/cli.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-gate-'));
 const suite = path.join(tmp, 'gate-suite.cjs');
-// params.mode "broken" makes one benchmark throw, one hang and one do four times the work.
+// params.mode "broken" makes one benchmark throw, one hang and one do a hundred times the work (on a
+// loaded 2-core machine processes of one cell can differ tenfold, so a subtler slowdown could pass).
 fs.writeFileSync(suite, `'use strict';
 function work(n) { var x = 0; for (var i = 0; i < n; i++) x = (x * 31 + i) | 0; return x; }
 module.exports = {
@@ -20,7 +21,7 @@ module.exports = {
   setup: function (params) { return { mode: params.mode }; },
   benchmarks: {
     steady: function () { return work(2000); },
-    slows: function (ctx) { return work(ctx.mode === 'broken' ? 8000 : 2000); },
+    slows: function (ctx) { return work(ctx.mode === 'broken' ? 200000 : 2000); },
     breaks: function (ctx) { if (ctx.mode === 'broken') throw new Error('broken on purpose'); return work(2000); },
     'hangs-later': { type: 'promise', fn: function (ctx) {
       return ctx.mode === 'broken' ? new Promise(function () { setInterval(function () {}, 1000); }) : Promise.resolve(work(2000));
