@@ -35,7 +35,10 @@ Examples:
   nodebench run ./my-bench.js --node 14,16 --flags "--max-semi-space-size=64"
   nodebench diff results/before.json results/after.json --fail-on-regression 5
   nodebench diff results/run.json --from 14.21.3/baseline --to 16.20.2/baseline
+  nodebench diff before.json after.json --format markdown --fail-on-regression 5   for a pull request
+  nodebench report results/run.json --format html --out report.html                self-contained page with charts
   nodebench matrix --shard 2/4 --out shard-2.json   one CI runner's share; then nodebench merge shard-*.json --out all.json
+  nodebench matrix --shard auto --out shard.json    the share from GitLab, Buildkite, CircleCI, Kubernetes or NODEBENCH_SHARD_INDEX/_COUNT
   nodebench runtimes install 4.9.1 16 lts
 
 Runtimes come from the nodebench cache (~/.cache/nodebench), your nvm, or are installed from the npm

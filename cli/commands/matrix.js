@@ -25,7 +25,7 @@ export function register(program) {
     .option('--runtimes <specs>', 'comma-separated runtimes instead of the file\'s, e.g. 6,16,lts')
     .option('--flags <names>', 'comma-separated flag set names from the file, e.g. baseline')
     .option('--suites <names>', 'comma-separated suites (names under suites/ or paths), e.g. promises,json')
-    .option('--shard <i/n>', 'run only this runner\'s share of the benchmarks (e.g. 2/4); join the files with nodebench merge');
+    .option('--shard <i/n>', 'run only this runner\'s share of the benchmarks (e.g. 2/4, or auto from GitLab, Buildkite, CircleCI, Kubernetes or NODEBENCH_SHARD_INDEX/_COUNT); join the files with nodebench merge');
   addRunOptions(command).action(async (opts) => {
     const file = path.resolve(opts.matrix || defaultMatrixFile());
     const matrix = await loadMatrix(file);

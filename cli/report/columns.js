@@ -4,6 +4,16 @@
 import { UserError } from '../errors.js';
 import { pairedRatio } from '../stats/compare.js';
 
+// A cell still pending (or running) when the file was last written: the run was killed or
+// interrupted before it, or is still going. Said in words, never as a status with no reason.
+export const isUnfinished = (cell) => cell.status === 'pending' || cell.status === 'running';
+
+export function unfinishedReason(result) {
+  return result.status === 'running'
+    ? 'the run was still going (or was killed) when this file was last written; rerun the matrix to measure it'
+    : 'the run was interrupted before this cell was measured; rerun the matrix to measure it';
+}
+
 export function columnsOf(result) {
   const columns = [];
   for (const runtime of result.runtimes) {
@@ -41,6 +51,7 @@ export function grid(result, { baseline } = {}) {
         values: columns.map((col) => {
           const cell = find(col);
           if (!cell) return { status: 'absent' };
+          if (isUnfinished(cell)) return { status: 'unfinished', error: unfinishedReason(result) };
           if (cell.status !== 'ok') return { status: cell.status, error: cell.error };
           const ratio = baseOk && baseOk !== cell ? pairedRatio(baseOk, cell) : null;
           return {

@@ -1,20 +1,29 @@
-// CSV: one row per cell, for spreadsheets.
-const FIELDS = ['suite', 'benchmark', 'runtime', 'v8', 'flagSet', 'flags', 'status', 'opsPerSec', 'nsPerOp', 'rmePercent', 'ciLowNs', 'ciHighNs', 'processes', 'samples', 'cpuNsPerOp', 'gcShare', 'scavenges', 'markCompacts', 'eventLoopDelayP99Ms', 'peakRssBytes', 'error'];
+// CSV: one row per cell, for spreadsheets: every summary figure, runtime metric and service figure.
+const COLUMNS = [
+  ['suite', (c) => c.suite], ['benchmark', (c) => c.benchmark], ['runtime', (c) => c.runtime], ['v8', (c, v8) => v8.get(c.runtimeLabel)],
+  ['flagSet', (c) => c.flagSet], ['flags', (c) => c.flags.join(' ')], ['status', (c) => c.status],
+  ['opsPerSec', (c, _, s) => s.opsPerSec], ['nsPerOp', (c, _, s) => s.estimate], ['medianNs', (c, _, s) => s.median], ['meanNs', (c, _, s) => s.mean],
+  ['sdNs', (c, _, s) => s.sd], ['minNs', (c, _, s) => s.min], ['p75Ns', (c, _, s) => s.p75], ['p99Ns', (c, _, s) => s.p99],
+  ['rmePercent', (c, _, s) => s.rme], ['ciLowNs', (c, _, s) => s.ci?.low], ['ciHighNs', (c, _, s) => s.ci?.high],
+  ['rerunLowNs', (c, _, s) => s.rerun?.low], ['rerunHighNs', (c, _, s) => s.rerun?.high], ['processes', (c, _, s) => s.processes], ['samples', (c, _, s) => s.samples],
+  ['cpuNsPerOp', (c, _, s, m) => m.cpuNsPerOp ?? s.cpuNsPerOp], ['wallNsPerOp', (c, _, s, m) => m.wallNsPerOp],
+  ['gcShare', (c, _, s, m) => m.gc?.gcShare], ['scavenges', (c, _, s, m) => m.gc?.scavenges], ['scavengeMs', (c, _, s, m) => m.gc?.scavengeMs],
+  ['markCompacts', (c, _, s, m) => m.gc?.markCompacts], ['markCompactMs', (c, _, s, m) => m.gc?.markCompactMs],
+  ['eventLoopDelayP99Ms', (c, _, s, m) => m.eventLoopDelay?.p99Ms], ['peakRssBytes', (c, _, s, m) => m.memory?.peakRssBytes],
+  ['reqPerSec', (c) => c.service?.throughput], ['latencyP50Ms', (c) => c.service?.latencyMs?.p50], ['latencyP90Ms', (c) => c.service?.latencyMs?.p90],
+  ['latencyP95Ms', (c) => c.service?.latencyMs?.p95], ['latencyP99Ms', (c) => c.service?.latencyMs?.p99], ['latencyMaxMs', (c) => c.service?.latencyMs?.max],
+  ['serviceErrors', (c) => c.service?.errors], ['serviceNon2xx', (c) => c.service?.non2xx], ['serviceCpuPercent', (c) => c.service?.cpuPercent],
+  ['servicePeakRssBytes', (c) => c.service?.peakRssBytes], ['error', (c) => c.error]
+];
 
 function quote(value) {
   if (value === null || value === undefined) return '';
   const s = String(value);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 export function renderCsv(result) {
   const v8 = new Map(result.runtimes.map((r) => [r.label, r.v8]));
-  const rows = result.cells.map((c) => {
-    const s = c.summary || {};
-    const m = c.metrics || {};
-    return [c.suite, c.benchmark, c.runtime, v8.get(c.runtimeLabel), c.flagSet, c.flags.join(' '), c.status, s.opsPerSec, s.estimate, s.rme,
-      s.ci?.low, s.ci?.high, s.processes, s.samples, m.cpuNsPerOp ?? s.cpuNsPerOp, m.gc?.gcShare, m.gc?.scavenges, m.gc?.markCompacts,
-      m.eventLoopDelay?.p99Ms, m.memory?.peakRssBytes, c.error];
-  });
-  return `${[FIELDS, ...rows].map((r) => r.map(quote).join(',')).join('\n')}\n`;
+  const rows = result.cells.map((c) => COLUMNS.map(([, value]) => value(c, v8, c.summary || {}, c.metrics || {})));
+  return `${[COLUMNS.map(([name]) => name), ...rows].map((r) => r.map(quote).join(',')).join('\n')}\n`;
 }

@@ -1,6 +1,8 @@
 // Markdown tables (for a pull request or an issue): the same grid as the terminal table.
 import { grid } from './columns.js';
 import { formatRate, formatRatio, formatPct } from './format.js';
+import { renderServiceTables } from './service-table.js';
+import { renderMetricsTables } from './metrics-table.js';
 
 function text(value, isBaseline) {
   if (value.status === 'absent') return '';
@@ -19,5 +21,9 @@ export function renderMarkdown(result, { baseline } = {}) {
     }
     out.push('');
   }
+  // The service and metrics grids are aligned text: a fenced block keeps their columns on GitHub.
+  const service = renderServiceTables(result);
+  if (service) out.push('### Service latencies', '', '```', service.trimEnd(), '```', '');
+  if (result.cells.some((c) => c.metrics)) out.push('### GC, CPU, event-loop delay and memory', '', '```', renderMetricsTables(result).trimEnd(), '```', '');
   return `${out.join('\n')}\n`;
 }

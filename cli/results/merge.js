@@ -1,38 +1,94 @@
 // Joining the result files of a sharded run (nodebench matrix --shard i/n on several runners) into
-// one. Shards must come from the same matrix: the same runtime versions and flag sets; a benchmark
-// may appear in one shard only.
+// one. Shards must come from the same matrix: the same runtime versions, flag sets, suite
+// parameters and run options, and together every shard of it (--allow-partial to join fewer).
+// A benchmark's row must come from one machine, or its ratios would compare machines, not runtimes.
+import { isDeepStrictEqual } from 'node:util';
 import { UserError } from '../errors.js';
 
 const cellKey = (c) => `${c.suite}\u0000${c.benchmark}\u0000${c.runtimeLabel}\u0000${c.flagSet}`;
+const rowKey = (c) => `${c.suite}/${c.benchmark}`;
+const runtimeKey = (r) => r.runtimes.map((x) => `${x.label}=${x.version}`).join(',');
+const flagKey = (r) => r.flagSets.map((f) => `${f.name}=${f.flags.join(' ')}`).join(',');
+// The seed only orders the launches; every other run option changes what is measured.
+const measuredOptions = (run) => {
+  const { seed, ...rest } = run || {};
+  return rest;
+};
 
-export function mergeResults(results, files) {
+function checkSameMatrix(results, files) {
   const [first] = results;
-  const runtimeKey = (r) => r.runtimes.map((x) => `${x.label}=${x.version}`).join(',');
-  const flagKey = (r) => r.flagSets.map((f) => `${f.name}=${f.flags.join(' ')}`).join(',');
+  const suiteParams = new Map();
   results.forEach((r, i) => {
     if (runtimeKey(r) !== runtimeKey(first)) {
       throw new UserError(`${files[i]} has runtimes ${runtimeKey(r)} but ${files[0]} has ${runtimeKey(first)}; merge only shards of one matrix (pin exact versions in matrix.yaml so every runner resolves the same).`);
     }
     if (flagKey(r) !== flagKey(first)) throw new UserError(`${files[i]} has different flag sets from ${files[0]}; merge only shards of one matrix.`);
+    const runA = measuredOptions(first.run);
+    const runB = measuredOptions(r.run);
+    const differing = [...new Set([...Object.keys(runA), ...Object.keys(runB)])].filter((k) => !isDeepStrictEqual(runA[k], runB[k]));
+    if (differing.length) {
+      throw new UserError(`${files[i]} was run with different options from ${files[0]} (${differing.map((k) => `${k}: ${JSON.stringify(runB[k])} vs ${JSON.stringify(runA[k])}`).join(', ')}); merge only shards run with the same options.`);
+    }
+    for (const suite of r.suites) {
+      const seen = suiteParams.get(suite.name);
+      if (!seen) suiteParams.set(suite.name, { params: suite.params, file: files[i] });
+      else if (!isDeepStrictEqual(seen.params, suite.params)) {
+        throw new UserError(`Suite ${suite.name} has parameters ${JSON.stringify(suite.params)} in ${files[i]} but ${JSON.stringify(seen.params)} in ${seen.file}; merge only shards run with the same parameters.`);
+      }
+    }
   });
+}
+
+function checkShardSet(results, files, { allowPartial }) {
+  const unsharded = results.findIndex((r) => !r.shard);
+  if (unsharded >= 0) {
+    if (allowPartial) return;
+    throw new UserError(`${files[unsharded]} is not a shard (it was not run with --shard); merge the files of one sharded run, or pass --allow-partial to join other files.`);
+  }
+  const count = results[0].shard.count;
+  const odd = results.findIndex((r) => r.shard.count !== count);
+  if (odd >= 0) throw new UserError(`${files[odd]} is shard ${results[odd].shard.index}/${results[odd].shard.count} but ${files[0]} is one of ${count}; merge the shards of one run.`);
+  const byIndex = new Map();
+  results.forEach((r, i) => {
+    if (byIndex.has(r.shard.index)) throw new UserError(`${files[byIndex.get(r.shard.index)]} and ${files[i]} are both shard ${r.shard.index}/${count}; merge each shard once.`);
+    byIndex.set(r.shard.index, i);
+  });
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+  if (missing.length && !allowPartial) {
+    throw new UserError(`Shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing; give every shard's file, or pass --allow-partial to merge an incomplete run.`);
+  }
+}
+
+export function mergeResults(results, files, { allowPartial = false } = {}) {
+  checkSameMatrix(results, files);
+  checkShardSet(results, files, { allowPartial });
   const seen = new Map();
+  const rowFile = new Map();
   const cells = [];
   results.forEach((r, i) => {
     for (const cell of r.cells) {
       const key = cellKey(cell);
       if (seen.has(key)) throw new UserError(`${cell.suite}/${cell.benchmark} on ${cell.runtimeLabel}/${cell.flagSet} is in both ${files[seen.get(key)]} and ${files[i]}; merge each shard once.`);
       seen.set(key, i);
+      const other = rowFile.get(rowKey(cell));
+      if (other !== undefined && results[other].host.hostname !== r.host.hostname) {
+        throw new UserError(`${rowKey(cell)} has cells from host ${results[other].host.hostname} (${files[other]}) and host ${r.host.hostname} (${files[i]}); a benchmark's columns must be measured on one machine, so rerun it there.`);
+      }
+      rowFile.set(rowKey(cell), i);
       cells.push({ ...cell, id: cells.length, host: r.host.hostname });
     }
   });
   const suites = new Map();
   for (const r of results) for (const s of r.suites) if (!suites.has(s.name)) suites.set(s.name, s);
+  const [first] = results;
   return {
     ...first,
     createdAt: results.map((r) => r.createdAt).sort()[0],
     finishedAt: results.map((r) => r.finishedAt).sort().pop() || null,
     status: results.every((r) => r.status === 'complete') ? 'complete' : 'interrupted',
     shard: undefined,
+    // `host` stays the first shard's, for readers that expect one; every shard's is kept here.
+    hosts: results.map((r) => r.host),
     mergedFrom: results.map((r, i) => ({ file: files[i], shard: r.shard || null, host: r.host })),
     suites: [...suites.values()],
     warnings: results.flatMap((r) => r.warnings || []),

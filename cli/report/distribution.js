@@ -1,0 +1,34 @@
+// A compact picture of a cell's per-process rates in one line: a histogram drawn with block
+// characters, so a bimodal benchmark (processes landing in two clusters, e.g. two JIT outcomes)
+// shows as two humps where a mean ± margin would hide it.
+import { median } from '../stats/basic.js';
+import { formatRate } from './format.js';
+
+const BLOCKS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+
+// values -> `width` bins between min and max; an empty bin is a space, so gaps stand out.
+export function sparkline(values, width = 12) {
+  const finite = values.filter(Number.isFinite);
+  if (!finite.length) return '';
+  const min = Math.min(...finite);
+  const max = Math.max(...finite);
+  if (max === min) return BLOCKS[BLOCKS.length - 1];
+  const bins = new Array(width).fill(0);
+  for (const v of finite) bins[Math.min(width - 1, Math.floor(((v - min) / (max - min)) * width))]++;
+  const top = Math.max(...bins);
+  return bins.map((n) => (n === 0 ? ' ' : BLOCKS[Math.max(0, Math.ceil((n / top) * BLOCKS.length) - 1)])).join('');
+}
+
+export const processRates = (cell) => cell.processes.map((p) => 1e9 / median(p.samplesNsPerOp));
+
+// One line per ok cell: the glyph of its process rates, their range and how many.
+export function renderDistributions(result) {
+  const rows = result.cells.filter((c) => c.status === 'ok').map((c) => {
+    const rates = processRates(c);
+    return [`${c.suite}/${c.benchmark}`, `${c.runtimeLabel}/${c.flagSet}`, `[${sparkline(rates).padEnd(12)}]`,
+      `${formatRate(Math.min(...rates))} .. ${formatRate(Math.max(...rates))} ops/s`, `${rates.length} process${rates.length === 1 ? '' : 'es'}`];
+  });
+  if (!rows.length) return '';
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return `per-process rates (one block column = 1/12 of the cell's range; two humps = a bimodal benchmark)\n${rows.map((r) => r.map((t, i) => t.padEnd(widths[i])).join('  ').trimEnd()).join('\n')}\n`;
+}
