@@ -10,6 +10,8 @@ import * as diff from './commands/diff.js';
 import * as report from './commands/report.js';
 import * as merge from './commands/merge.js';
 import * as doctor from './commands/doctor.js';
+import * as flags from './commands/flags.js';
+import * as bisect from './commands/bisect.js';
 
 // `nodebench report r.json | head`: a reader that stops early is not an error.
 process.stdout.on('error', (err) => {
@@ -25,7 +27,7 @@ program
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
-for (const command of [matrix, run, diff, report, merge, runtimes, doctor]) command.register(program);
+for (const command of [matrix, run, diff, report, merge, runtimes, doctor, flags, bisect]) command.register(program);
 
 program.addHelpText('after', `
 Examples:
@@ -36,6 +38,9 @@ Examples:
   nodebench diff results/run.json --from 14.21.3/baseline --to 16.20.2/baseline
   nodebench matrix --shard 2/4 --out shard-2.json   one CI runner's share; then nodebench merge shard-*.json --out all.json
   nodebench runtimes install 4.9.1 16 lts
+  nodebench flags 16.13.2 --grep marking         V8 flags with type, default, description
+  nodebench flags diff 16.13.2 16.14.0             flags added, removed, defaults changed
+  nodebench bisect --flag concurrent-marking --good 14.21.3 --bad 16.13.2
 
 Runtimes come from the nodebench cache (~/.cache/nodebench), your nvm, or are installed from the npm
 registry's node-<os>-<arch> packages (or NODE_MIRROR, a nodejs.org-layout mirror).`);

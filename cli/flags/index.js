@@ -1,0 +1,35 @@
+// The V8 flags of one runtime binary, asked from the binary (`--v8-options`) once and then kept in
+// <cache>/v8-flags/<sha256>.json: the listing only changes when the binary does.
+import path from 'node:path';
+import { execa } from 'execa';
+import { cacheDir } from '../paths.js';
+import { readJsonIfExists, writeFileAtomic } from '../fs-atomic.js';
+import { sha256File } from '../runtimes/inspect.js';
+import { UserError } from '../errors.js';
+import { parseV8Options } from './parse.js';
+
+const CACHE_FORMAT = 1;
+
+export function v8Short(v8) {
+  return String(v8).split('.').slice(0, 2).join('.');
+}
+
+export function describeRuntime(runtime) {
+  return `Node ${runtime.version} (V8 ${v8Short(runtime.v8)})`;
+}
+
+export async function runtimeFlags(runtime, { env = process.env } = {}) {
+  const sha256 = runtime.sha256 || (await sha256File(runtime.path));
+  const file = path.join(cacheDir(env), 'v8-flags', `${sha256}.json`);
+  const cached = await readJsonIfExists(file);
+  if (cached && cached.format === CACHE_FORMAT) return cached;
+  let stdout;
+  try {
+    ({ stdout } = await execa(runtime.path, ['--v8-options'], { timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } }));
+  } catch (err) {
+    throw new UserError(`${describeRuntime(runtime)} did not list its V8 flags (${err.shortMessage || err.message}); check that ${runtime.path} is a working node binary.`, { cause: err });
+  }
+  const listing = { format: CACHE_FORMAT, version: runtime.version, v8: runtime.v8, sha256, flags: parseV8Options(stdout) };
+  await writeFileAtomic(file, `${JSON.stringify(listing)}\n`);
+  return listing;
+}
