@@ -51,7 +51,7 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
 
   const runtimes = await resolveRuntimes(matrix.runtimes, { log, refresh });
   const suites = await describeSuites(matrix.suites, matrix.baseDir);
-  const planned = await buildPlan({ runtimes, flagSets: matrix.flagSets, suites });
+  const planned = await buildPlan({ runtimes, flagSets: matrix.flagSets, suites, log });
   const cells = matrix.shard ? selectShard(planned, matrix.shard) : planned;
   if (!cells.length) {
     throw new UserError(matrix.shard ? `Shard ${matrix.shard.index}/${matrix.shard.count} has no benchmarks (the matrix has fewer benchmarks than shards); use fewer shards.`

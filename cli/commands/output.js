@@ -1,6 +1,7 @@
 // What a benchmarking command prints when it is done: tables (or JSON) on stdout.
 import path from 'node:path';
 import { renderTables } from '../report/table.js';
+import { flagDefaultNotes } from '../report/flag-notes.js';
 import { renderMetricsTables } from '../report/metrics-table.js';
 import { renderServiceTables } from '../report/service-table.js';
 import { exitCodeFor } from '../engine.js';
@@ -10,6 +11,7 @@ export function printOutcome({ result, interrupted }, { out, json, baseline, col
     process.stdout.write(`${JSON.stringify(result, null, 1)}\n`);
   } else {
     process.stdout.write(renderTables(result, { baseline, color: color && process.stdout.isTTY && !process.env.NO_COLOR }));
+    process.stdout.write(flagDefaultNotes(result));
     // Suites whose findings are about GC and latency (they say so with metricsTable: true) also get
     // the metrics grid; every suite's metrics are in the result file and in `nodebench report --metrics`.
     const metricSuites = result.suites.filter((s) => s.metricsTable).map((s) => s.name);

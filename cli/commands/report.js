@@ -1,6 +1,7 @@
 // nodebench report FILE: the tables of an existing result file, in a chosen format.
 import { readResult } from '../results/file.js';
 import { renderTables } from '../report/table.js';
+import { flagDefaultNotes } from '../report/flag-notes.js';
 import { renderMetricsTables } from '../report/metrics-table.js';
 import { renderServiceTables } from '../report/service-table.js';
 import { renderMarkdown } from '../report/markdown.js';
@@ -8,7 +9,7 @@ import { renderCsv } from '../report/csv.js';
 import { UserError } from '../errors.js';
 
 const FORMATS = {
-  table: (result, opts) => renderTables(result, opts) + renderServiceTables(result) + (opts.metrics ? `\n${renderMetricsTables(result)}` : ''),
+  table: (result, opts) => renderTables(result, opts) + flagDefaultNotes(result) + renderServiceTables(result) + (opts.metrics ? `\n${renderMetricsTables(result)}` : ''),
   markdown: (result, opts) => renderMarkdown(result, opts),
   csv: (result) => renderCsv(result)
 };
