@@ -65,7 +65,9 @@ export function register(program) {
     .argument('<b>', 'the newer runtime')
     .option('--grep <pattern>', 'only flags whose name or description matches')
     .option('--json', 'print JSON')
-    .action(async (aSpec, bSpec, opts) => {
+    .action(async (aSpec, bSpec, own) => {
+      // `flags diff A B --json`: commander gives --json and --grep to the parent command.
+      const opts = { ...flags.opts(), ...own };
       const pattern = grepPattern(opts.grep);
       const a = await flagsOf(aSpec);
       const b = await flagsOf(bSpec);
