@@ -3,10 +3,14 @@
 const GROUPS = [
   ['gc', /(^|-)(gc|marking|sweep|sweeping|scavenge|scavenger|compaction|compact|minor-mc|mark|incremental|cppheap|memory-reducer|finalization)(-|$)|gc/],
   ['compiler', /turbo|opt|sparkplug|maglev|ignition|jit|inline|osr|lazy|compile|deopt|baseline|tier|interrupt-budget/],
-  ['memory', /space|heap|memory|page|stack|semi|pointer|zone|allocation/]
+  ['memory', /(^|-)(space|heap|memory|page|pages|stack|semi|zone|allocation)(-|$)/]
 ];
 
+// WebAssembly and language-feature flags say "gc" or "space" without being about the JS heap.
+const NOT_HEAP_OR_COMPILER = /^(harmony|experimental-wasm|wasm|js-)/;
+
 export function flagGroup(name) {
+  if (NOT_HEAP_OR_COMPILER.test(name)) return 'other';
   for (const [group, pattern] of GROUPS) if (pattern.test(name)) return group;
   return 'other';
 }
