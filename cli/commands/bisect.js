@@ -213,7 +213,13 @@ async function bisectMeasured(opts, versions, stateFile) {
     return [`no verdict: ${outcome.undecided}.`, `The first bad release is between ${outcome.lastGood} (good) and ${outcome.firstBad} (bad); the measurements are in ${stateFile}.`];
   }
   // The verdict's interval: the first bad release against the last good one, measured together.
-  const pair = await measureAgainstGood(outcome.firstBad, { ...ctx, good: outcome.lastGood, prefix: `${ctx.prefix}-verdict` }, Math.min(ctx.maxProcesses, ctx.processes * 2));
+  const verdictKey = `${outcome.lastGood}..${outcome.firstBad}`;
+  let pair = state.verdict && state.verdict.key === verdictKey ? state.verdict.pair : null;
+  if (!pair) {
+    pair = await measureAgainstGood(outcome.firstBad, { ...ctx, good: outcome.lastGood, prefix: `${ctx.prefix}-verdict` }, Math.min(ctx.maxProcesses, ctx.processes * 2));
+    state.verdict = { key: verdictKey, pair };
+    await save();
+  }
   const first = await runtimeOf(outcome.firstBad);
   const last = await runtimeOf(outcome.lastGood);
   const lines = [`first bad release: Node ${first.version} (V8 ${first.v8}); last good: Node ${last.version} (V8 ${last.v8})`];
