@@ -13,7 +13,6 @@ import { baselineColumn } from './report/columns.js';
 import { hostInfo, loadWarning, governorWarning } from './results/host.js';
 import { writeResult, SCHEMA_VERSION } from './results/file.js';
 import { UserError } from './errors.js';
-import { flagDefaults } from './flags/defaults.js';
 
 const require = createRequire(import.meta.url);
 export const NODEBENCH_VERSION = require('../package.json').version;
@@ -32,9 +31,8 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
   const log = (m) => progress.log(m);
 
   const runtimes = await resolveRuntimes(matrix.runtimes, { log, refresh });
-  for (const runtime of runtimes) runtime.v8Flags = await flagDefaults(runtime, matrix.flagSets);
   const suites = await describeSuites(matrix.suites, matrix.baseDir);
-  const planned = await buildPlan({ runtimes, flagSets: matrix.flagSets, suites });
+  const planned = await buildPlan({ runtimes, flagSets: matrix.flagSets, suites, log });
   const cells = matrix.shard ? selectShard(planned, matrix.shard) : planned;
   if (!cells.length) {
     throw new UserError(matrix.shard ? `Shard ${matrix.shard.index}/${matrix.shard.count} has no benchmarks (the matrix has fewer benchmarks than shards); use fewer shards.`

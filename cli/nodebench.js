@@ -11,6 +11,7 @@ import * as report from './commands/report.js';
 import * as merge from './commands/merge.js';
 import * as doctor from './commands/doctor.js';
 import * as flags from './commands/flags.js';
+import * as bisect from './commands/bisect.js';
 
 // `nodebench report r.json | head`: a reader that stops early is not an error.
 process.stdout.on('error', (err) => {
@@ -26,7 +27,7 @@ program
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
-for (const command of [matrix, run, diff, report, merge, runtimes, flags, doctor]) command.register(program);
+for (const command of [matrix, run, diff, report, merge, runtimes, doctor, flags, bisect]) command.register(program);
 
 program.addHelpText('after', `
 Examples:
@@ -35,11 +36,11 @@ Examples:
   nodebench run ./my-bench.js --node 14,16 --flags "--max-semi-space-size=64"
   nodebench diff results/before.json results/after.json --fail-on-regression 5
   nodebench diff results/run.json --from 14.21.3/baseline --to 16.20.2/baseline
-  nodebench diff before.json after.json --format markdown --fail-on-regression 5   for a pull request
-  nodebench report results/run.json --format html --out report.html                self-contained page with charts
   nodebench matrix --shard 2/4 --out shard-2.json   one CI runner's share; then nodebench merge shard-*.json --out all.json
-  nodebench matrix --shard auto --out shard.json    the share from GitLab, Buildkite, CircleCI, Kubernetes or NODEBENCH_SHARD_INDEX/_COUNT
   nodebench runtimes install 4.9.1 16 lts
+  nodebench flags 16.13.2 --grep marking         V8 flags with type, default, description
+  nodebench flags diff 16.13.2 16.14.0             flags added, removed, defaults changed
+  nodebench bisect --flag concurrent-marking --good 14.21.3 --bad 16.13.2
 
 Runtimes come from the nodebench cache (~/.cache/nodebench), your nvm, or are installed from the npm
 registry's node-<os>-<arch> packages (or NODE_MIRROR, a nodejs.org-layout mirror).`);

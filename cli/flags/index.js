@@ -1,28 +1,35 @@
-// The V8 flags of a runtime binary, parsed once and cached per binary (by its sha256) under the
-// nodebench cache, so that validating a matrix or diffing two releases costs one `--v8-options`
-// call per binary ever.
-import fs from 'node:fs/promises';
+// The V8 flags of one runtime binary, asked from the binary (`--v8-options`) once and then kept in
+// <cache>/v8-flags/<sha256>.json: the listing only changes when the binary does.
 import path from 'node:path';
+import { execa } from 'execa';
 import { cacheDir } from '../paths.js';
-import { readV8Options } from './v8-options.js';
-import { writeFileAtomic } from '../fs-atomic.js';
+import { readJsonIfExists, writeFileAtomic } from '../fs-atomic.js';
+import { sha256File } from '../runtimes/inspect.js';
+import { UserError } from '../errors.js';
+import { parseV8Options } from './parse.js';
 
-const FORMAT = 1;
+const CACHE_FORMAT = 1;
 
-export async function flagsOf(runtime, { env } = {}) {
-  const file = runtime.sha256 ? path.join(cacheDir(env), 'flags', `${runtime.sha256}.json`) : null;
-  if (file) {
-    try {
-      const cached = JSON.parse(await fs.readFile(file, 'utf8'));
-      if (cached.format === FORMAT && Array.isArray(cached.flags)) return cached.flags;
-    } catch {
-      // Missing or damaged: parse again below.
-    }
+export function v8Short(v8) {
+  return String(v8).split('.').slice(0, 2).join('.');
+}
+
+export function describeRuntime(runtime) {
+  return `Node ${runtime.version} (V8 ${v8Short(runtime.v8)})`;
+}
+
+export async function runtimeFlags(runtime, { env = process.env } = {}) {
+  const sha256 = runtime.sha256 || (await sha256File(runtime.path));
+  const file = path.join(cacheDir(env), 'v8-flags', `${sha256}.json`);
+  const cached = await readJsonIfExists(file);
+  if (cached && cached.format === CACHE_FORMAT) return cached;
+  let stdout;
+  try {
+    ({ stdout } = await execa(runtime.path, ['--v8-options'], { timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } }));
+  } catch (err) {
+    throw new UserError(`${describeRuntime(runtime)} did not list its V8 flags (${err.shortMessage || err.message}); check that ${runtime.path} is a working node binary.`, { cause: err });
   }
-  const flags = await readV8Options(runtime.path);
-  if (flags && file) {
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await writeFileAtomic(file, JSON.stringify({ format: FORMAT, version: runtime.version, v8: runtime.v8, flags }));
-  }
-  return flags;
+  const listing = { format: CACHE_FORMAT, version: runtime.version, v8: runtime.v8, sha256, flags: parseV8Options(stdout) };
+  await writeFileAtomic(file, `${JSON.stringify(listing)}\n`);
+  return listing;
 }

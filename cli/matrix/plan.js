@@ -3,12 +3,12 @@
 // too old for the suite/benchmark or rejects the flags. Nothing here measures anything.
 import semver from 'semver';
 import { execa } from 'execa';
-import { UserError } from '../errors.js';
-import { createCell } from '../results/cell.js';
-import { flagsOf } from '../flags/index.js';
-import { findFlag } from '../flags/v8-options.js';
+import { UserError, isUserError } from '../errors.js';
+import { runtimeFlags, describeRuntime } from '../flags/index.js';
+import { findFlag, canonicalFlagName } from '../flags/parse.js';
 import { ensureRuntime } from '../runtimes/index.js';
 import { describeSuite, expandSuiteEntries, suiteFile } from './discover-suites.js';
+import { createCell } from '../results/cell.js';
 
 function needsNewer(runtimeVersion, minNode) {
   return minNode && !semver.gte(runtimeVersion, semver.coerce(minNode) || '0.0.0');
@@ -23,24 +23,53 @@ export function unsupportedReason(runtimeVersion, suite, benchmark) {
   return null;
 }
 
-// Each flag of a flag set is checked against the runtime's own V8 flag list (cli/flags, either
-// spelling), then the runtime is started once with the whole set (`node <flags> -e 0`): a flag the
-// runtime does not have makes its cells unsupported, saying so; a flag it lists but cannot enable
-// (the process aborts at start) fails them with the runtime's own message, before any benchmark runs.
-export async function flagRejection(runtime, flags) {
+// What a runtime printed when it would not start, without V8's '#' frame and stack addresses; a
+// failed CHECK names the cause better than the "Fatal error in , line 0" above it.
+function startupMessage(stderr, exitCode) {
+  const lines = String(stderr || '').split('\n')
+    .map((l) => l.replace(/^#\s*/, '').trim())
+    .filter((l) => l && !/^\d+: 0x|^FailureMessage Object|^----- Native stack/.test(l));
+  return lines.find((l) => /^Check failed|^Fatal error: /.test(l)) || lines[0] || `exit code ${exitCode}`;
+}
+
+// Flags are checked against the runtime's own --v8-options listing (either spelling, - or _), then
+// tried once per runtime and flag set: Node refuses an option it does not know with exit code 9
+// ("bad option"), and a flag that is listed but compiled out aborts V8 at start. Flags absent from
+// the listing that Node still accepts are Node's own options (--expose-gc, --no-warnings).
+export async function flagRejection(runtime, flags, listing) {
   if (!flags.length) return null;
-  const v8 = runtime.v8 ? ` (V8 ${String(runtime.v8).split('.').slice(0, 2).join('.')})` : '';
   const result = await execa(runtime.path, [...flags, '-e', '0'], { reject: false, timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } });
   if (result.exitCode === 0) return null;
-  const said = (result.stderr || '').split('\n').find((l) => l.trim()) || `exit code ${result.exitCode}`;
-  const bad = /bad option: (\S+)/.exec(said);
-  if (bad) {
-    const known = await flagsOf(runtime);
-    const missing = known ? flags.filter((f) => f.startsWith('--') && !findFlag(known, f)) : [];
-    const named = missing.length ? missing.map((f) => f.split('=')[0]).join(', ') : bad[1];
-    return { status: 'unsupported', reason: `unsupported: Node ${runtime.version}${v8} has no flag ${named}` };
+  const who = runtime.v8 ? describeRuntime(runtime) : `Node ${runtime.version}`;
+  const missing = listing ? flags.filter((f) => f.startsWith('-') && !findFlag(listing.flags, f)) : [];
+  const bad = /bad option: (\S+)/.exec(result.stderr || '');
+  if (bad || missing.length) {
+    const named = missing.find((f) => bad && canonicalFlagName(f) === canonicalFlagName(bad[1])) || missing[0] || bad[1];
+    return { status: 'unsupported', reason: `${who} has no flag ${named.replace(/=.*$/, '')}` };
   }
-  return { status: 'failed', reason: `Node ${runtime.version}${v8} will not start with ${flags.join(' ')}: ${said.trim()}` };
+  return { status: 'failed', reason: `${who} will not start with ${flags.join(' ')}: ${startupMessage(result.stderr, result.exitCode)}` };
+}
+
+// The GC flags whose defaults have moved between Node releases and changed benchmark results.
+export const MAIN_GC_FLAGS = ['concurrent-marking', 'parallel-marking', 'concurrent-sweeping', 'parallel-scavenge', 'incremental-marking', 'minor-mc', 'single-threaded-gc', 'max-semi-space-size', 'max-old-space-size'];
+
+function flagDefaults(listing, flagSets) {
+  const defaults = {};
+  for (const written of [...MAIN_GC_FLAGS, ...flagSets.flatMap((f) => f.flags)]) {
+    const flag = findFlag(listing.flags, written);
+    if (flag) defaults[flag.name] = flag.default;
+  }
+  return defaults;
+}
+
+async function listingOrNull(runtime, log) {
+  try {
+    return await runtimeFlags(runtime);
+  } catch (err) {
+    if (!isUserError(err)) throw err;
+    log(`warning: ${err.message}`);
+    return null;
+  }
 }
 
 export async function resolveRuntimes(entries, { log, refresh, env } = {}) {
@@ -72,11 +101,14 @@ export async function describeSuites(entries, baseDir) {
   return suites;
 }
 
-export async function buildPlan({ runtimes, flagSets, suites }) {
+export async function buildPlan({ runtimes, flagSets, suites, log = () => {} }) {
   const cells = [];
   for (const runtime of runtimes) {
+    const listing = await listingOrNull(runtime, log);
+    // The result file keeps these defaults so a report can say when runtimes of one run differ.
+    if (listing) runtime.v8Flags = flagDefaults(listing, flagSets);
     for (const flagSet of flagSets) {
-      const rejected = await flagRejection(runtime, flagSet.flags);
+      const rejected = await flagRejection(runtime, flagSet.flags, listing);
       for (const suite of suites) {
         for (const benchmark of suite.benchmarks.filter((b) => suite.selected.includes(b.name))) {
           const tooOld = unsupportedReason(runtime.version, suite, benchmark);

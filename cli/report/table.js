@@ -4,7 +4,6 @@
 import chalk from 'chalk';
 import { grid } from './columns.js';
 import { textTable } from './text-table.js';
-import { defaultDifferences } from '../flags/defaults.js';
 import { formatRate, formatRatio, formatPct } from './format.js';
 import { reasonNotes, warningSummary } from './notes.js';
 
@@ -63,7 +62,5 @@ export function renderTables(result, { baseline, color = false, width = process.
     }
     out.push(...reasonNotes(table), ...warningSummary(table, { verbose }), '');
   }
-  const differences = defaultDifferences(result.runtimes || []);
-  if (differences.length) out.push(...differences, '');
   return out.join('\n');
 }

@@ -103,3 +103,9 @@ export async function ensureRuntime(spec, { env = process.env, refresh = false, 
 }
 
 export { listCached } from './cache.js';
+
+// Every release version the configured source offers, oldest first (for bisecting between two).
+export async function listReleases({ env = process.env, refresh = false } = {}) {
+  const listing = await availableVersions(indexSource(env), { env, refresh });
+  return releaseVersions(listing.versions).sort(semver.compare);
+}
