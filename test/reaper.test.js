@@ -11,25 +11,24 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function workersOf(marker) {
   const ps = await execa('ps', ['-ww', '-eo', 'pid,args'], { reject: false });
-  return ps.stdout.split('\n').filter((l) => l.includes('worker/child.js') && l.includes(marker));
+  return ps.stdout.split('\n').filter((l) => l.includes('worker/child.js') && l.includes('"mode":"run"') && l.includes(marker));
 }
 
 async function startHanging(out) {
   const child = execa(process.execPath, [cliPath, 'run', HANG, '--node', 'system', '--processes', '1', '--timeout', '600', '--out', out], { reject: false, stdin: 'ignore' });
   const deadline = Date.now() + 30_000;
   while (!(await workersOf('hang/index.js')).length) {
-    if (process.env.DEBUG_REAPER) console.error(await execa('ps', ['-ww', '-eo', 'pid,args'], { reject: false }).then((p) => p.stdout.split('\n').filter((l) => l.includes('child.js')).join('\n')));
     assert.ok(Date.now() < deadline, 'the hanging worker did not start within 30 s');
     await sleep(200);
   }
-  return child;
+  // Wrapped: an execa child is a promise, and returning it from an async function would wait for it.
+  return { child };
 }
 
 async function assertWorkersGone(within) {
   const deadline = Date.now() + within;
   for (;;) {
     const left = await workersOf('hang/index.js');
-    if (process.env.DEBUG_REAPER) console.error('left', left);
     if (!left.length) return;
     assert.ok(Date.now() < deadline, `workers still running ${within} ms after nodebench died: ${left.join('; ')}`);
     await sleep(100);
@@ -38,7 +37,7 @@ async function assertWorkersGone(within) {
 
 test('kill -9 of nodebench during a hanging benchmark leaves no worker behind within 5 s', { timeout: 60_000 }, async () => {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-reaper-')), 'r.json');
-  const child = await startHanging(out);
+  const { child } = await startHanging(out);
   child.kill('SIGKILL');
   await child;
   await assertWorkersGone(5000);
@@ -46,7 +45,7 @@ test('kill -9 of nodebench during a hanging benchmark leaves no worker behind wi
 
 test('SIGHUP is handled like Ctrl-C: the run is kept as interrupted, exit 130, no worker left', { timeout: 60_000 }, async () => {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-reaper-')), 'r.json');
-  const child = await startHanging(out);
+  const { child } = await startHanging(out);
   child.kill('SIGHUP');
   const run = await child;
   assert.equal(run.exitCode, 130, run.stderr);
