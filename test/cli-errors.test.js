@@ -43,7 +43,8 @@ test('an unknown benchmark in a filter lists the real ones', async () => {
 });
 
 test('bad option values', async () => {
-  assertUserError(await nodebench(['matrix', '--processes', 'many']), /--processes must be a whole number of at least 1, not "many"/);
+  assertUserError(await nodebench(['matrix', '--processes', 'many']), /--processes must be a whole number from 1 to 100, not "many"/);
+  assertUserError(await nodebench(['matrix', '--target-rme', '0']), /--target-rme must be a number from 0.1 to 100, not "0"/);
   const run = await nodebench(['matrix', '--bogus']);
   assert.equal(run.exitCode, 2);
   assert.match(run.stderr, /unknown option '--bogus'/);

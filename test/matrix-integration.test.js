@@ -44,7 +44,9 @@ test('honest cells are ok with positive rates, two processes each, on both runti
     for (const cell of cells) {
       assert.equal(cell.status, 'ok', `${name} on ${cell.runtime}/${cell.flagSet}: ${cell.error}`);
       assert.ok(cell.summary.opsPerSec > 0);
-      assert.equal(cell.processes.length, 2);
+      // Two rounds; processes set aside as disturbed stay in the file beside their replacements.
+      assert.deepEqual([...new Set(cell.processes.map((p) => p.round))].sort(), [0, 1]);
+      assert.ok(cell.summary.processes >= 2);
       assert.ok(cell.processes.every((p) => p.samplesNsPerOp.length === 4));
     }
   }
@@ -75,7 +77,7 @@ test('a benchmark needing a newer runtime is unsupported on 4.9.1 and runs on 16
 });
 
 test('the tables show rates, ratios and reasons', () => {
-  assert.match(run.stdout, /smoke {2}\(ops\/s ±95% margin, ratio to 4\.9\.1\/baseline\)/);
+  assert.match(run.stdout, /smoke(?: \[baseline\])? {2}\(ops\/s ±95% margin, ratio to 4\.9\.1\/baseline ±95% margin\)/);
   assert.match(run.stdout, /sum-loop\s+\S+ ±[\d.]+% \(base\)/);
   assert.match(run.stdout, /throws\s+FAILED/);
   assert.match(run.stdout, /hangs\s+TIMEOUT/);
@@ -116,12 +118,15 @@ test('cells whose margin is above the target get more processes, up to maxProces
   assert.equal(run.exitCode, 0, run.stderr);
   const result = JSON.parse(fs.readFileSync(topUp, 'utf8'));
   const [cell] = result.cells;
-  // Processes set aside as disturbed (a busy machine) stay in the file beside their replacements.
-  const kept = cell.processes.filter((p) => !p.setAside);
-  assert.equal(kept.length, 4);
-  assert.deepEqual(kept.map((p) => p.round).sort(), [0, 1, 2, 3]);
+  // Rounds were added for the target (up to maxProcesses); processes set aside as disturbed (a busy
+  // machine) stay in the file beside their replacements.
+  assert.ok(cell.processes.length > 2, 'more processes than the first 2 ran (top-up rounds or replacements)');
+  assert.ok(cell.processes.every((p) => p.round <= 3), 'no round past maxProcesses');
+  const quiet = cell.processes.filter((p) => !p.setAside).length;
+  assert.equal(cell.summary.processes, quiet >= 2 ? quiet : cell.processes.length);
+  assert.ok(quiet <= 4, 'at most maxProcesses quiet processes');
   // A quiet machine can bring four processes within ±0.1%; the warning must say so exactly when not.
-  if (cell.summary.rme > 0.1) assert.match(cell.warnings.map((w) => w.message).join('\n'), /above the 0\.1% target after 4 processes/);
+  if (cell.summary.rme > 0.1) assert.match(cell.warnings.map((w) => w.message).join('\n'), new RegExp(`above the 0\\.1% target after ${cell.summary.processes} processes`));
   else assert.doesNotMatch(cell.warnings.map((w) => w.message).join('\n'), /target after/);
   assert.equal(result.schedule.maxProcessesPerCell, 4);
   assert.deepEqual(schemaErrors(result), []);

@@ -1,8 +1,9 @@
 // A compact picture of a cell's per-process rates in one line: a histogram drawn with block
 // characters, so a bimodal benchmark (processes landing in two clusters, e.g. two JIT outcomes)
 // shows as two humps where a mean ± margin would hide it.
-import { median } from '../stats/basic.js';
 import { formatRate } from './format.js';
+import { keptProcesses, perProcessOf } from '../results/cell.js';
+import { processValue } from '../stats/summary.js';
 
 const BLOCKS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
@@ -19,7 +20,8 @@ export function sparkline(values, width = 12) {
   return bins.map((n) => (n === 0 ? ' ' : BLOCKS[Math.max(0, Math.ceil((n / top) * BLOCKS.length) - 1)])).join('');
 }
 
-export const processRates = (cell) => cell.processes.map((p) => 1e9 / median(p.samplesNsPerOp));
+// The processes that count (set-aside ones are left out, as in the estimate), each as its own value.
+export const processRates = (cell) => keptProcesses(cell).map((p) => 1e9 / processValue(p, perProcessOf(cell)));
 
 // One line per ok cell: the glyph of its process rates, their range and how many.
 export function renderDistributions(result) {

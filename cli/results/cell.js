@@ -58,10 +58,11 @@ export function failCell(cell, { status, error, stack }) {
   if (stack) cell.stack = stack;
 }
 
-// The processes that count: those not set aside (all of them if every one was, with a warning).
+// The processes that count: those not set aside. When fewer than two quiet ones are left (a machine
+// busy all along), all of them count, with a warning: one process says nothing about a rerun.
 export function keptProcesses(cell) {
   const kept = cell.processes.filter((p) => !p.setAside);
-  return kept.length ? kept : cell.processes;
+  return kept.length >= 2 || kept.length === cell.processes.length ? kept : cell.processes;
 }
 
 // Decides, with the run's current quiet references, which processes and samples of the cell ran
@@ -97,8 +98,8 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell, targ
   cell.warnings = warningsFor(cell.summary, kept);
   const setAside = cell.processes.filter((p) => p.setAside).length;
   if (setAside) {
-    const all = setAside === cell.processes.length;
-    cell.warnings.push({ code: 'disturbed', message: `${setAside} of ${cell.processes.length} processes ran on a disturbed machine and were set aside${all ? ', but no quiet process was left, so all of them count' : ''} (their samples stay in the file).` });
+    const all = kept.length === cell.processes.length;
+    cell.warnings.push({ code: 'disturbed', message: `${setAside} of ${cell.processes.length} processes ran on a disturbed machine and were set aside${all ? ', but fewer than two quiet ones were left, so all of them count' : ''} (their samples stay in the file).` });
   }
   if (targetRme && cell.summary.rme > targetRme) {
     cell.warnings.push({ code: 'target-missed', message: `the ±${cell.summary.rme.toFixed(1)}% margin is above the ${targetRme}% target after ${kept.length} processes (run.maxProcesses); the machine is noisy or the benchmark varies from process to process.` });

@@ -165,8 +165,9 @@ export async function runCells(cells, options) {
   }
   for (let pass = 0; pass < 2 && !shouldStop(); pass++) await replaceDisturbed(cells, byId, ctx, () => true);
 
-  // Bounded in rounds too: processes set aside without a replacement do not count as kept.
-  for (let round = processes; targetRme && round < maxProcesses + 1 && !shouldStop(); round++) {
+  // One round per process short of maxProcesses: replacements, not extra rounds, make up for
+  // processes set aside.
+  for (let round = processes; targetRme && round < maxProcesses && !shouldStop(); round++) {
     const imprecise = pending().filter((c) => keptProcesses(c).length < maxProcesses && currentSummary(c).rme > targetRme);
     if (!imprecise.length) break;
     const rows = new Set(imprecise.map(rowKey));
