@@ -18,7 +18,18 @@ export function register(program) {
     .description('resolve specs (16, 16.13.0, lts, latest, ">=14 <15") and install them into the cache')
     .argument('<specs...>', 'runtime specs')
     .option('--refresh', 'ask the registry for the newest versions even if the cached list is recent')
+    .option('--repair', 'reinstall exact versions whose cache entry is damaged or incomplete (see runtimes list)')
     .action(async (specs, opts) => {
+      if (opts.repair) {
+        for (const spec of specs) {
+          if (!/^\d+\.\d+\.\d+$/.test(spec)) throw new UserError(`--repair takes exact versions like 16.20.2, not "${spec}".`);
+          const entry = (await listCached()).find((r) => r.version === spec);
+          if (entry && entry.state !== 'ok') {
+            await removeCached(entry.dir);
+            log(`removed the ${entry.state} cache entry of Node ${spec} (${entry.problem})`);
+          }
+        }
+      }
       for (const spec of specs) {
         const r = await ensureRuntime(spec, { log, refresh: opts.refresh });
         process.stdout.write(`${spec} -> ${describe(r)}\n`);
@@ -32,7 +43,7 @@ export function register(program) {
       const all = (await listCached()).sort((a, b) => a.version.localeCompare(b.version, undefined, { numeric: true }));
       if (opts.json) return process.stdout.write(`${JSON.stringify(all, null, 1)}\n`);
       if (!all.length) return log(`no runtimes cached in ${runtimesDir()} yet; nodebench matrix installs what it needs, or run nodebench runtimes install 16`);
-      for (const r of all) process.stdout.write(`${describe(r)}\n`);
+      for (const r of all) process.stdout.write(r.state === 'ok' ? `${describe(r)}\n` : `${r.version.padEnd(9)} ${r.state.toUpperCase()}: ${r.problem}; nodebench runtimes install ${r.version} --repair\n`);
     });
 
   runtimes.command('which')

@@ -61,7 +61,11 @@ async function timingLaunch(cell, launch, ctx) {
     ? await runServiceLaunch(runtime.path, cell.flags, { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd: path.dirname(suite.file) })
     : await launchMicro(runtime, cell, suite, { sampler, timeoutMs });
   if (ctx.shouldStop()) return null;
-  if (outcome.status === 'ok') {
+  const reported = outcome.hello?.runtime?.node;
+  if (outcome.status === 'ok' && reported && reported !== runtime.version) {
+    // The binary is not the runtime its cache entry claims: never label its numbers with that version.
+    failCell(cell, { status: 'failed', error: `the binary ran as Node ${reported}, not ${runtime.version} as its cache entry says; repair it with nodebench runtimes install ${runtime.version} --repair` });
+  } else if (outcome.status === 'ok') {
     recordProcess(cell, processRecord(launch.round, outcome.result, outcome.wallMs, { rerunOf: launch.rerunOf, startedAt }), outcome.result.benchmarkType);
   } else {
     failCell(cell, outcome);

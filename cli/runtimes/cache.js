@@ -8,7 +8,8 @@ import path from 'node:path';
 import { runtimesDir, tmpDir } from '../paths.js';
 import { readJsonIfExists } from '../fs-atomic.js';
 import { cacheKey } from './platform.js';
-import { inspectBinary } from './inspect.js';
+import { inspectBinary, sha256File } from './inspect.js';
+import { UserError } from '../errors.js';
 
 export const RECORD = 'nodebench-runtime.json';
 
@@ -16,11 +17,63 @@ export function runtimePath(version, env) {
   return path.join(runtimesDir(env), cacheKey(version));
 }
 
+async function readRecord(dir) {
+  try {
+    return await readJsonIfExists(path.join(dir, RECORD));
+  } catch {
+    return { corrupt: true };
+  }
+}
+
+// The state of one cache entry: ok, incomplete (no or unreadable record: an install that never
+// finished, or a damaged record) or damaged (the binary is not the one the record describes).
+// The binary's sha256 is compared with the record's; the stat it had when it last matched is kept
+// beside the record, so the check costs a stat unless the file changed.
+export async function checkEntry(dir, expectedVersion) {
+  const binary = path.join(dir, 'bin', 'node');
+  const record = await readRecord(dir);
+  if (!record || record.corrupt || typeof record.version !== 'string' || typeof record.sha256 !== 'string') {
+    return { state: 'incomplete', reason: record?.corrupt ? `its record ${RECORD} is not valid JSON` : `it has no complete record (${RECORD})`, dir };
+  }
+  if (expectedVersion && record.version !== expectedVersion) {
+    return { state: 'damaged', reason: `its record says Node ${record.version}, but it is the cache entry of ${expectedVersion}`, record, dir };
+  }
+  let stat;
+  try {
+    stat = await fs.stat(binary);
+  } catch {
+    return { state: 'damaged', reason: 'its bin/node is missing', record, dir };
+  }
+  const stamp = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+  const stampFile = path.join(dir, 'nodebench-verified');
+  const verified = await fs.readFile(stampFile, 'utf8').catch(() => null);
+  if (verified !== `${record.sha256} ${stamp}`) {
+    const actual = await sha256File(binary);
+    if (actual !== record.sha256) return { state: 'damaged', reason: `its bin/node changed since it was installed (sha256 ${actual.slice(0, 12)}…, recorded ${record.sha256.slice(0, 12)}…)`, record, dir };
+    await fs.writeFile(stampFile, `${record.sha256} ${stamp}`).catch(() => {});
+  }
+  return { state: 'ok', record, dir };
+}
+
+// The cached runtime of `version`, verified; null when there is none. An incomplete entry is removed
+// (the caller installs again); a damaged one is refused, so that a result is never labelled with a
+// runtime it did not run.
 export async function cachedRuntime(version, env) {
   const dir = runtimePath(version, env);
-  const record = await readJsonIfExists(path.join(dir, RECORD));
-  if (!record) return null;
-  return { ...record, path: path.join(dir, 'bin', 'node') };
+  try {
+    await fs.access(dir);
+  } catch {
+    return null;
+  }
+  const entry = await checkEntry(dir, version);
+  if (entry.state === 'incomplete') {
+    await removeCached(dir);
+    return null;
+  }
+  if (entry.state === 'damaged') {
+    throw new UserError(`The cached Node ${version} in ${dir} is damaged: ${entry.reason}; reinstall it with nodebench runtimes install ${version} --repair.`);
+  }
+  return { ...entry.record, path: path.join(dir, 'bin', 'node') };
 }
 
 export async function listCached(env) {
@@ -32,15 +85,26 @@ export async function listCached(env) {
     throw err;
   }
   const records = [];
-  for (const name of names) {
-    const record = await readJsonIfExists(path.join(runtimesDir(env), name, RECORD));
-    if (record) records.push({ ...record, dir: path.join(runtimesDir(env), name), path: path.join(runtimesDir(env), name, 'bin', 'node') });
+  for (const name of names.filter((n) => !n.includes('.removing-'))) {
+    const dir = path.join(runtimesDir(env), name);
+    const version = name.replace(/-[^-]+-[^-]+$/, '');
+    const entry = await checkEntry(dir, version);
+    records.push({ version, ...(entry.record || {}), state: entry.state, problem: entry.reason, dir, path: path.join(dir, 'bin', 'node') });
   }
   return records;
 }
 
+// Staging directories older than this belong to an install that was interrupted (Ctrl-C, a kill):
+// no install takes this long, so they are removed.
+const STALE_STAGING_MS = 60 * 60 * 1000;
+
 export async function makeStagingDir(env) {
   await fs.mkdir(tmpDir(env), { recursive: true });
+  for (const name of await fs.readdir(tmpDir(env)).catch(() => [])) {
+    const dir = path.join(tmpDir(env), name);
+    const stat = await fs.stat(dir).catch(() => null);
+    if (name.startsWith('install-') && stat && Date.now() - stat.mtimeMs > STALE_STAGING_MS) await fs.rm(dir, { recursive: true, force: true });
+  }
   return fs.mkdtemp(path.join(tmpDir(env), 'install-'));
 }
 
@@ -50,7 +114,7 @@ export async function commitInstall(staged, version, provenance, env) {
   const binary = path.join(staged, 'bin', 'node');
   const info = await inspectBinary(binary);
   if (info.version !== version) {
-    throw new Error(`the downloaded binary reports Node ${info.version}, not ${version}`);
+    throw new UserError(`The downloaded binary reports Node ${info.version}, not ${version}; the package or mirror is wrong: check NODE_MIRROR or your npm registry.`);
   }
   const record = { ...info, ...provenance, installedAt: new Date().toISOString() };
   await fs.writeFile(path.join(staged, RECORD), JSON.stringify(record, null, 2));
