@@ -71,3 +71,10 @@ test('--help explains the commands', async () => {
   assert.match(matrixHelp.stdout, /--quick/);
   assert.match(matrixHelp.stdout, /--baseline <column>/);
 });
+
+test('empty lists and "any version" specs are refused, not silently widened', async () => {
+  assertUserError(await nodebench(['matrix', '--runtimes', '']), /--runtimes is empty; give a comma-separated list/);
+  assertUserError(await nodebench(['matrix', '--flags', ' ']), /--flags is empty/);
+  assertUserError(await nodebench(['run', 'test/fixtures/suites/smoke/index.js', '--node', '']), /--node is empty/);
+  for (const spec of ['x', '*', '  ']) assertUserError(await nodebench(['runtimes', 'which', spec]), /is not a version, range, "lts", "latest", "system" or a path/);
+});

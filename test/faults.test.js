@@ -59,3 +59,12 @@ test('Ctrl-C keeps what finished: status interrupted, exit 130, no worker left b
   const ps = await execa('ps', ['-eo', 'args'], { reject: false });
   assert.doesNotMatch(ps.stdout, /worker\/child\.js .*faults/);
 });
+
+test('process.exit(0) in a suite\'s setup is reported as such, not as a promise that never settled', { timeout: 60_000 }, async () => {
+  const out = path.join(tmp, 'exits.json');
+  const run = await execa(process.execPath, [cliPath, 'run', path.join(root, 'test', 'fixtures', 'suites', 'exits', 'index.js'), '--node', 'system', '--processes', '1', '--out', out], { reject: false, stdin: 'ignore' });
+  assert.equal(run.exitCode, 1, run.stderr);
+  const [cell] = JSON.parse(fs.readFileSync(out, 'utf8')).cells;
+  assert.equal(cell.status, 'failed');
+  assert.match(cell.error, /^exited with code 0 during setup, before the benchmark ran/);
+});

@@ -65,8 +65,12 @@ function withBenchmark(request, cb) {
   } catch (err) {
     return common.fail(err, 'load');
   }
+  // The phase is said before it starts, so that a process that exits without a word (process.exit
+  // in a suite's setup, say) is reported with the phase it died in.
+  channel.send({ type: 'phase', phase: 'setup' });
   prepare(suite, benchmark, params, function (err, ctx, cleanup) {
     if (err) return common.fail(err, 'setup');
+    channel.send({ type: 'phase', phase: 'run' });
     cb(suite, benchmark, fn, ctx, params, cleanup);
   });
 }

@@ -29,6 +29,9 @@ export function register(program) {
   addRunOptions(command).action(async (opts) => {
     const file = path.resolve(opts.matrix || defaultMatrixFile());
     const matrix = await loadMatrix(file);
+    for (const option of ['runtimes', 'flags', 'suites']) {
+      if (opts[option] !== undefined && !list(opts[option]).length) throw new UserError(`--${option} is empty; give a comma-separated list, or leave the option out to use the matrix file's.`);
+    }
     if (opts.runtimes) matrix.runtimes = list(opts.runtimes).map((spec) => ({ spec, label: null }));
     matrix.flagSets = pickFlagSets(matrix.flagSets, opts.flags && list(opts.flags), matrix.file);
     if (opts.suites) matrix.suites = list(opts.suites).map((name) => ({ name, benchmarks: null, params: {} }));

@@ -30,6 +30,9 @@ export function register(program) {
     .option('--benchmarks <names>', 'comma-separated benchmark names to run (default: all)')
     .option('--param <key=value>', 'override a suite parameter (JSON value or string); repeatable', collect);
   addRunOptions(command).action(async (file, opts) => {
+    for (const option of ['node', 'benchmarks']) {
+      if (opts[option] !== undefined && !list(opts[option]).length) throw new UserError(`--${option} is empty; give a comma-separated list, or leave the option out.`);
+    }
     const params = {};
     for (const pair of opts.param || []) {
       const eq = pair.indexOf('=');

@@ -88,7 +88,9 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell, targ
   if (cell.status !== 'pending') return;
   if (!cell.processes.length) {
     cell.status = 'skipped';
-    cell.error = 'not run: the run was interrupted before this cell started';
+    cell.error = cell.launchedAt
+      ? `not measured: the run was interrupted ${((Date.now() - Date.parse(cell.launchedAt)) / 1000).toFixed(0)} s after this cell's first process started, before any finished`
+      : 'not run: the run was interrupted before this cell started';
     return;
   }
   const kept = keptProcesses(cell);

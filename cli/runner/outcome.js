@@ -25,6 +25,10 @@ export function interpretLaunch(launched, { timeoutMs }) {
   if (OOM.test(stderr)) return { status: 'failed', error: `ran out of memory (${lastLine(stderr.match(OOM)[0])}); raise --max-old-space-size in the flag set or shrink the benchmark` };
   if (launched.signal) return { status: 'failed', error: `crashed with ${launched.signal}${lastLine(stderr) ? `: ${lastLine(stderr)}` : ''}` };
   if (/bad option/.test(stderr)) return { status: 'unsupported', error: `the runtime rejected a flag: ${lastLine(stderr)}` };
+  const phase = launched.messages.filter((m) => m.type === 'phase').pop()?.phase;
+  if (launched.exitCode === 0 && phase === 'setup') {
+    return { status: 'failed', error: 'exited with code 0 during setup, before the benchmark ran: something in the suite\'s setup ended the process (process.exit?)' };
+  }
   if (launched.exitCode === 0) {
     return { status: 'failed', error: 'exited before reporting a result: the benchmark\'s promise never settled or its callback was never called, and nothing kept the process alive' };
   }

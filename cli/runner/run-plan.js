@@ -83,6 +83,7 @@ async function runLaunches(launches, byId, ctx) {
       continue;
     }
     ctx.progress({ done: ctx.count.done, total: ctx.count.total, cell, starting: true, round: launch.round });
+    if (!cell.launchedAt) cell.launchedAt = new Date().toISOString();
     let outcome;
     if (launch.metrics) {
       const suite = ctx.suites.get(cell.suite);

@@ -27,6 +27,8 @@ export function specKind(spec) {
   if (s === 'system') return 'system';
   if (s.startsWith('/') || s.startsWith('./') || s.startsWith('../') || s.startsWith('~')) return 'path';
   if (s === 'lts' || s === 'latest' || s === 'current') return s === 'current' ? 'latest' : s;
+  // semver reads "", "x" and "*" as "any version": a typo must not silently mean the newest release.
+  if (/^[xX*]?$/.test(s)) return 'invalid';
   if (semver.validRange(s.replace(/^v/, ''))) return 'range';
   return 'invalid';
 }
