@@ -45,11 +45,32 @@ Examples:
 Runtimes come from the nodebench cache (~/.cache/nodebench), your nvm, or are installed from the npm
 registry's node-<os>-<arch> packages (or NODE_MIRROR, a nodejs.org-layout mirror).`);
 
+// A path the user gave (or a cache location they set) that the file system refuses: a directory
+// where a file is expected, no permission, a full disk. Their mistake to fix, not a bug in nodebench.
+const FILE_PROBLEMS = {
+  EISDIR: 'is a directory where a file is expected',
+  ENOTDIR: 'goes through a file where a directory is expected',
+  EACCES: 'cannot be accessed (permission denied)',
+  EPERM: 'cannot be changed (operation not permitted)',
+  EROFS: 'is on a read-only file system',
+  ENOSPC: 'cannot be written: no space left on the device',
+  ENAMETOOLONG: 'is too long a path',
+  ELOOP: 'has a symbolic link loop'
+};
+
+function fileProblem(err) {
+  const what = err && FILE_PROBLEMS[err.code];
+  return what && err.path ? `${err.path} ${what}; check the path you gave (or NODEBENCH_CACHE / XDG_CACHE_HOME) and try again.` : null;
+}
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) {
     process.exitCode = err.exitCode === 0 ? 0 : 2;
+  } else if (fileProblem(err)) {
+    process.stderr.write(`nodebench: ${fileProblem(err)}\n`);
+    process.exitCode = 2;
   } else if (isUserError(err)) {
     process.stderr.write(`nodebench: ${err.message}\n`);
     process.exitCode = err.exitCode;

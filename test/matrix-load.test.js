@@ -63,7 +63,7 @@ test('bad files get one sentence with file, line and fix', () => {
   rejects('runtimes:\n  - {spec: 4, label: a}\n  - {spec: 6, label: a}\n', /^m\.yaml:3: runtime label "a" is used twice/);
   rejects('runtimes:\n  - {version: 4}\n', /^m\.yaml:2: each runtime needs a spec/);
   rejects('flagSets:\n  young: --max-semi-space-size=64\n', /^m\.yaml:2: flag set "young" must be a list of flags/);
-  rejects('flagSets:\n  young:\n    - max-semi-space-size=64\n', /^m\.yaml:3: flag "max-semi-space-size=64" .* must be a string starting with --/);
+  rejects('flagSets:\n  young:\n    - max-semi-space-size=64\n', /^m\.yaml:3: flag "max-semi-space-size=64" .* must be one string starting with --/);
   rejects('suites:\n  - {name: json, benchmarks: bfj}\n', /^m\.yaml:2: benchmarks of suite "json" must be a list/);
   rejects('suites:\n  - {nme: json}\n', /^m\.yaml:2: each suite needs a name/);
   rejects('run:\n  processes: 0\n', /^m\.yaml:2: run\.processes must be between 1 and 100/);

@@ -28,7 +28,14 @@ export function parseMatrix(text, file = 'matrix.yaml') {
     const line = err.linePos ? err.linePos[0].line : err.pos ? lineCounter.linePos(err.pos[0]).line : null;
     fail(file, line, `is not valid YAML (${err.message.split('\n')[0]}); fix the syntax at that line.`);
   }
-  const data = doc.toJS() || {};
+  let data;
+  try {
+    // maxAliasCount: a handful of aliases is YAML; thousands are an alias bomb.
+    data = doc.toJS({ maxAliasCount: 100 }) || {};
+  } catch (err) {
+    if (!(err instanceof ReferenceError)) throw err;
+    fail(file, null, `${err.message.replace(/\.$/, '')}: the file expands its aliases (&name / *name) too many times; write the values out.`);
+  }
   const at = (...parts) => lineOf(doc, lineCounter, parts);
   if (typeof data !== 'object' || Array.isArray(data)) fail(file, at(), 'must be a mapping with runtimes, flagSets, suites and run.');
   for (const key of Object.keys(data)) {
@@ -63,8 +70,9 @@ export function parseMatrix(text, file = 'matrix.yaml') {
     const list = flags === null ? [] : flags;
     if (!Array.isArray(list)) fail(file, at('flagSets', name), `flag set "${name}" must be a list of flags, e.g. ["--max-semi-space-size=64"].`);
     list.forEach((flag, i) => {
-      if (typeof flag !== 'string' || !flag.startsWith('--')) {
-        fail(file, at('flagSets', name, i), `flag ${JSON.stringify(flag)} in flag set "${name}" must be a string starting with --, e.g. "--max-semi-space-size=64".`);
+      // A NUL cannot be passed to a process at all, and whitespace would be one argument, not two.
+      if (typeof flag !== 'string' || !flag.startsWith('--') || /[\0\s]/.test(flag)) {
+        fail(file, at('flagSets', name, i), `flag ${JSON.stringify(flag)} in flag set "${name}" must be one string starting with --, without spaces or NUL characters (one flag per list item), e.g. "--max-semi-space-size=64".`);
       }
     });
     return { name, flags: list };
@@ -99,7 +107,8 @@ export async function loadMatrix(file) {
     text = await fs.readFile(file, 'utf8');
   } catch (err) {
     if (err.code === 'ENOENT') throw new UserError(`Matrix file ${file} does not exist; pass --matrix with an existing file or run from a folder with matrix.yaml.`);
-    throw err;
+    if (err.code === 'EISDIR') throw new UserError(`Matrix file ${file} is a directory; pass --matrix the path of a YAML file, e.g. ${path.join(file, 'matrix.yaml')}.`);
+    throw Object.assign(err, { path: err.path || file });
   }
   return parseMatrix(text, path.relative(process.cwd(), file) || file);
 }

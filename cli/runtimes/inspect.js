@@ -26,6 +26,14 @@ export async function inspectBinary(binary) {
   } catch (err) {
     throw new UserError(`Runtime ${binary} did not run as Node (${err.shortMessage || err.message}); give the path to a node binary.`, { cause: err });
   }
-  const info = JSON.parse(stdout.trim().split('\n').pop());
+  let info;
+  try {
+    info = JSON.parse(stdout.trim().split('\n').pop());
+  } catch {
+    info = null;
+  }
+  if (!info || typeof info.version !== 'string') {
+    throw new UserError(`Runtime ${binary} is not a node binary (asked for its version, it printed ${stdout.trim() ? `"${stdout.trim().slice(0, 60)}"` : 'nothing'}); give the path to a node binary.`);
+  }
   return { ...info, sha256: await sha256File(binary) };
 }
