@@ -61,7 +61,7 @@ test('a version that does not exist: exit 2 before anything runs, with the neare
 });
 
 // A nodejs.org-layout mirror on loopback, serving a real Node 4.9.1 build repackaged as upstream does.
-async function startMirror({ corrupt = false } = {}) {
+async function startMirror({ corrupt = false, index = true } = {}) {
   const node4 = await testRuntime('4.9.1');
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-mirror-'));
   const top = `node-v4.9.1-${process.platform}-${process.arch}`;
@@ -72,7 +72,7 @@ async function startMirror({ corrupt = false } = {}) {
   await execa('tar', ['-czf', archive, '-C', path.join(root, 'build'), top]);
   const sha = corrupt ? '0'.repeat(64) : crypto.createHash('sha256').update(fs.readFileSync(archive)).digest('hex');
   fs.writeFileSync(path.join(root, 'v4.9.1', 'SHASUMS256.txt'), `${'1'.repeat(64)}  node-v4.9.1.tar.gz\n${sha}  ${top}.tar.gz\n`);
-  fs.writeFileSync(path.join(root, 'index.json'), JSON.stringify([{ version: 'v4.9.1', lts: 'Argon' }, { version: 'v4.9.0', lts: 'Argon' }]));
+  if (index) fs.writeFileSync(path.join(root, 'index.json'), JSON.stringify([{ version: 'v4.9.1', lts: 'Argon' }, { version: 'v4.9.0', lts: 'Argon' }]));
   const requests = [];
   const server = http.createServer((req, res) => {
     requests.push(req.url);
@@ -112,6 +112,20 @@ test('a mirror archive whose checksum does not match is refused and nothing is i
       /has sha256 [0-9a-f]{64} but SHASUMS256\.txt says 0{64}; the download is corrupt or tampered with/
     );
     assert.deepEqual(await listCached({ NODEBENCH_CACHE: cache }), []);
+  } finally {
+    mirror.close();
+  }
+});
+
+test('an exact version installs from a mirror that serves no index.json (SHASUMS256 still checked)', { timeout: 120_000 }, async () => {
+  const mirror = await startMirror({ index: false });
+  try {
+    const cache = freshCache();
+    const runtime = await ensureRuntime('4.9.1', { env: { ...process.env, ...OFFLINE, NODE_MIRROR: mirror.url, NODEBENCH_CACHE: cache } });
+    assert.equal(runtime.version, '4.9.1');
+    assert.equal(runtime.provider, 'mirror');
+    assert.ok(mirror.requests.includes('/index.json') && mirror.requests.includes('/v4.9.1/SHASUMS256.txt'));
+    await assert.rejects(ensureRuntime('4', { env: { ...process.env, ...OFFLINE, NODE_MIRROR: mirror.url, NODEBENCH_CACHE: freshCache() } }), /could not be fetched/);
   } finally {
     mirror.close();
   }

@@ -80,6 +80,12 @@ async function candidateVersions(spec, { env, refresh, log }) {
       log(`warning: ${err.message} Using the cached Node ${usable} for "${spec}".`);
       return [usable];
     }
+    // Many mirrors serve the release folders (archive + SHASUMS256.txt) but no index.json: an exact
+    // version needs no index, and the checksum file verifies the download.
+    if (semver.valid(wanted) && configuredMirror(env)) {
+      log(`the mirror has no version index (${err.detail || err.message}); trying v${wanted}/ directly`);
+      return [wanted];
+    }
     throw new UserError(`Node "${spec}" is not in the cache and could not be fetched from ${describeSource(source)} (${err.detail || err.message}); check the network or the registry/mirror setting, or install it while online.`);
   }
   if (listing.stale) log(`warning: using an old list of Node versions (${listing.staleReason})`);
