@@ -1,5 +1,5 @@
-// Reading and writing result files. Writes are atomic (temp file + rename) and happen after every
-// finished process, so Ctrl-C or a kill keeps everything measured so far.
+// Writing result files. Writes are atomic (temp file + rename); the runner saves as processes finish
+// (at most every few seconds) and at the end, so Ctrl-C keeps everything and a kill nearly all.
 import fsSync from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
