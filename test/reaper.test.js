@@ -53,3 +53,15 @@ test('SIGHUP is handled like Ctrl-C: the run is kept as interrupted, exit 130, n
   assert.equal(JSON.parse(fs.readFileSync(out, 'utf8')).status, 'interrupted');
   await assertWorkersGone(5000);
 });
+
+test('a detached process a benchmark starts does not outlive the run: it is killed and named on the cell', { timeout: 60_000 }, async () => {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-reaper-')), 'r.json');
+  const run = await execa(process.execPath, [cliPath, 'run', path.join(root, 'test', 'fixtures', 'suites', 'detaches', 'index.js'), '--node', 'system', '--processes', '2', '--out', out], { reject: false, stdin: 'ignore' });
+  assert.equal(run.exitCode, 0, run.stderr);
+  const ps = await execa('ps', ['-ww', '-eo', 'pid,args'], { reject: false });
+  assert.doesNotMatch(ps.stdout, /nodebench-detached-fixture/);
+  const [cell] = JSON.parse(fs.readFileSync(out, 'utf8')).cells;
+  assert.equal(cell.status, 'ok');
+  assert.ok(cell.survivors.length >= 2, `survivors ${cell.survivors}`);
+  assert.match(cell.warnings.find((w) => w.code === 'survivors').message, /outlived its worker in their own session .* nodebench killed them/);
+});

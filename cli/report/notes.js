@@ -9,7 +9,8 @@ const WARNING_LABELS = {
   'processes-disagree': 'had processes disagreeing by more than 5% (noisy machine: use more processes)',
   interrupted: 'were interrupted before all their processes ran',
   'target-missed': 'stayed above the targetRme margin after maxProcesses processes',
-  disturbed: 'had processes set aside because the machine was disturbed while they ran (replaced)'
+  disturbed: 'had processes set aside because the machine was disturbed while they ran (replaced)',
+  survivors: 'started processes that outlived their worker (killed by nodebench; see --warnings)'
 };
 
 const asWarning = (w) => (typeof w === 'string' ? { code: w, message: w } : w);

@@ -103,6 +103,9 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell, targ
     const all = kept.length === cell.processes.length;
     cell.warnings.push({ code: 'disturbed', message: `${setAside} of ${cell.processes.length} processes ran on a disturbed machine and were set aside${all ? ', but fewer than two quiet ones were left, so all of them count' : ''} (their samples stay in the file).` });
   }
+  if (cell.survivors?.length) {
+    cell.warnings.push({ code: 'survivors', message: `the benchmark started ${cell.survivors.length} process(es) that outlived its worker in their own session (pids ${cell.survivors.join(', ')}); nodebench killed them: stop what the benchmark starts in its teardown.` });
+  }
   if (targetRme && cell.summary.rme > targetRme) {
     cell.warnings.push({ code: 'target-missed', message: `the ±${cell.summary.rme.toFixed(1)}% margin is above the ${targetRme}% target after ${kept.length} processes (run.maxProcesses); the machine is noisy or the benchmark varies from process to process.` });
   }

@@ -4,6 +4,7 @@
 // metrics workers) and service.js (service workers).
 import { execa } from 'execa';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -41,12 +42,46 @@ export function killAllGroups() {
   for (const pid of running) killGroup(pid);
 }
 
+// Every worker carries a tag in its environment, which its children inherit. A child that left the
+// worker's process group (detached: its own session) is still found by the tag after the worker is
+// gone, on Linux by reading /proc/<pid>/environ; it is killed and named.
+const TAG_NAME = 'NODEBENCH_WORKER_TAG';
+let tagCounter = 0;
+
+export function killTagged(tag) {
+  const needle = `${TAG_NAME}=${tag}\0`;
+  const killed = [];
+  let pids;
+  try {
+    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return killed; // No /proc (not Linux): the process group is all the OS tells.
+  }
+  for (const pid of pids) {
+    let environ;
+    try {
+      environ = fs.readFileSync(`/proc/${pid}/environ`, 'latin1');
+    } catch {
+      continue;
+    }
+    if (!environ.includes(needle)) continue;
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+      killed.push(Number(pid));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return killed;
+}
+
 export function forget(pid) {
   if (running.delete(pid) && reaper) tellReaper(`-${pid}`);
 }
 
 // stdin: 'ignore' for timing workers, 'pipe' for service workers that take commands.
 export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env } = {}) {
+  const tag = `${process.pid}-${++tagCounter}`;
   const child = execa(nodePath, args, {
     stdio: [stdin, 'pipe', 'pipe', 'pipe'],
     detached: true,
@@ -55,11 +90,12 @@ export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env } = {})
     buffer: false,
     cwd,
     // NODE_OPTIONS of the host must not leak into the runtime under test (Node 4 rejects most).
-    env: { ...env, NODE_OPTIONS: '' },
+    env: { ...env, NODE_OPTIONS: '', [TAG_NAME]: tag },
     extendEnv: true
   });
   running.add(child.pid);
   tellReaper(`+${child.pid}`);
+  child.nodebenchTag = tag;
   return child;
 }
 

@@ -48,7 +48,7 @@ async function launchMicro(runtime, cell, suite, { sampler, timeoutMs }) {
     mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
     sampler: { ...suiteSampler(sampler, suite), recordDisturbance: true }
   }, { timeoutMs, cwd: path.dirname(suite.file) });
-  return { ...interpretLaunch(launched, { timeoutMs }), wallMs: launched.wallMs };
+  return { ...interpretLaunch(launched, { timeoutMs }), wallMs: launched.wallMs, survivors: launched.survivors };
 }
 
 // One timing launch of a cell: a worker process (or a service under load), recorded on the cell.
@@ -61,6 +61,9 @@ async function timingLaunch(cell, launch, ctx) {
     ? await runServiceLaunch(runtime.path, cell.flags, { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd: path.dirname(suite.file) })
     : await launchMicro(runtime, cell, suite, { sampler, timeoutMs });
   if (ctx.shouldStop()) return null;
+  if (outcome.survivors?.length) {
+    (cell.survivors ||= []).push(...outcome.survivors);
+  }
   const reported = outcome.hello?.runtime?.node;
   if (outcome.status === 'ok' && reported && reported !== runtime.version) {
     // The binary is not the runtime its cache entry claims: never label its numbers with that version.
