@@ -129,3 +129,13 @@ test('the quiet reference of a column is a low quantile of its processes, so slo
   assert.ok(quiet.get('16/baseline') >= 99 && quiet.get('16/baseline') <= 101);
   assert.equal(quiet.get('4/baseline'), 300);
 });
+
+test('set-aside processes are left out; all count again only when a multi-process cell keeps fewer than two', async () => {
+  const { keptProcesses } = await import('../cli/results/cell.js');
+  const p = (round, { setAside = false, rerun = false } = {}) => ({ round, setAside: setAside ? { reason: 'slow' } : undefined, rerun: rerun || undefined, samplesNsPerOp: [1] });
+  assert.equal(keptProcesses({ processes: [p(0), p(1, { setAside: true }), p(2), p(1, { rerun: true })] }).length, 3);
+  // --quick: one planned process, set aside and replaced: the quiet replacement alone counts.
+  assert.equal(keptProcesses({ processes: [p(0, { setAside: true }), p(0, { rerun: true })] }).length, 1);
+  // Four planned, one quiet left: all count (with the warning).
+  assert.equal(keptProcesses({ processes: [p(0), p(1, { setAside: true }), p(2, { setAside: true }), p(3, { setAside: true })] }).length, 4);
+});

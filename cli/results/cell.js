@@ -58,11 +58,13 @@ export function failCell(cell, { status, error, stack }) {
   if (stack) cell.stack = stack;
 }
 
-// The processes that count: those not set aside. When fewer than two quiet ones are left (a machine
-// busy all along), all of them count, with a warning: one process says nothing about a rerun.
+// The processes that count: those not set aside. When a cell meant to have two or more processes is
+// left with fewer than two quiet ones (a machine busy all along), all of them count, with a warning:
+// one process says nothing about a rerun. A one-process cell (--quick) keeps its quiet replacement.
 export function keptProcesses(cell) {
   const kept = cell.processes.filter((p) => !p.setAside);
-  return kept.length >= 2 || kept.length === cell.processes.length ? kept : cell.processes;
+  const planned = cell.processes.filter((p) => !p.rerun).length;
+  return kept.length >= Math.min(2, planned) || kept.length === cell.processes.length ? kept : cell.processes;
 }
 
 // Decides, with the run's current quiet references, which processes and samples of the cell ran
