@@ -71,7 +71,9 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
   const save = () => writeResult(out, result);
   await save();
   const runnable = cells.filter((c) => c.status === 'pending').length;
-  log(`${cells.length} cells (${runnable} to run, ${cells.length - runnable} unsupported), ${run.processes} process(es) each; writing ${path.relative(process.cwd(), out) || out}`);
+  // Counted by status: a flag set that aborts a runtime at start makes its cells failed, not unsupported.
+  const before = ['unsupported', 'failed'].map((status) => [status, cells.filter((c) => c.status === status).length]).filter(([, n]) => n);
+  log(`${cells.length} cells (${[`${runnable} to run`, ...before.map(([status, n]) => `${n} ${status}`)].join(', ')}), ${run.processes} process(es) each; writing ${path.relative(process.cwd(), out) || out}`);
 
   let interrupted = false;
   const onSignal = (signal) => {
