@@ -65,3 +65,25 @@ test('a detached process a benchmark starts does not outlive the run: it is kill
   assert.ok(cell.survivors.length >= 2, `survivors ${cell.survivors}`);
   assert.match(cell.warnings.find((w) => w.code === 'survivors').message, /outlived its worker in their own session .* nodebench killed them/);
 });
+
+test('kill -9 of nodebench also takes a benchmark\'s detached child with it', { timeout: 60_000 }, async () => {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-reaper-')), 'r.json');
+  // The detaches fixture starts a detached child in every process's setup; nodebench is killed while one lives.
+  const child = execa(process.execPath, [cliPath, 'run', path.join(root, 'test', 'fixtures', 'suites', 'detaches', 'index.js'), '--node', 'system', '--processes', '50', '--out', out], { reject: false, stdin: 'ignore' });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const ps = await execa('ps', ['-ww', '-eo', 'pid,args'], { reject: false });
+    if (/nodebench-detached-fixture/.test(ps.stdout)) break;
+    assert.ok(Date.now() < deadline, 'the detached child did not start within 30 s');
+    await sleep(100);
+  }
+  child.kill('SIGKILL');
+  await child;
+  const gone = Date.now() + 5000;
+  for (;;) {
+    const ps = await execa('ps', ['-ww', '-eo', 'pid,args'], { reject: false });
+    if (!/nodebench-detached-fixture/.test(ps.stdout)) return;
+    assert.ok(Date.now() < gone, 'the detached child outlived nodebench by 5 s');
+    await sleep(100);
+  }
+});

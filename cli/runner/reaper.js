@@ -5,9 +5,30 @@
 // pipes, so this needs no polling and no timer in the workers, whose event loop a benchmark may
 // block forever. The reaper then kills every group still registered, and exits.
 // Run as: node cli/runner/reaper.js (by process-group.js; it is not a command).
+import fs from 'node:fs';
 import readline from 'node:readline';
 
 const groups = new Set();
+
+// Workers carry NODEBENCH_WORKER_TAG=<nodebench pid>-<n> (process-group.js), and so do the children
+// they start, detached ones included: those are found through /proc, where there is one.
+const tagPrefix = `NODEBENCH_WORKER_TAG=${process.ppid}-`;
+
+function killTaggedChildren() {
+  let pids;
+  try {
+    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(tagPrefix)) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+}
 
 function reap() {
   for (const pgid of groups) {
@@ -17,6 +38,7 @@ function reap() {
       // Already gone.
     }
   }
+  killTaggedChildren();
   process.exit(0);
 }
 
