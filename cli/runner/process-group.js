@@ -48,8 +48,8 @@ export function killAllGroups() {
 const TAG_NAME = 'NODEBENCH_WORKER_TAG';
 let tagCounter = 0;
 
-export function killTagged(tag) {
-  const needle = `${TAG_NAME}=${tag}\0`;
+// Kills every process whose environment contains `text`; returns their pids.
+export function killByEnvironment(text) {
   const killed = [];
   let pids;
   try {
@@ -58,22 +58,20 @@ export function killTagged(tag) {
     return killed; // No /proc (not Linux): the process group is all the OS tells.
   }
   for (const pid of pids) {
-    let environ;
     try {
-      environ = fs.readFileSync(`/proc/${pid}/environ`, 'latin1');
-    } catch {
-      continue;
-    }
-    if (!environ.includes(needle)) continue;
-    try {
+      if (!fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(text)) continue;
       process.kill(Number(pid), 'SIGKILL');
       killed.push(Number(pid));
     } catch {
-      // Gone meanwhile.
+      // Gone meanwhile, or not ours to read.
     }
   }
   return killed;
 }
+
+export const killTagged = (tag) => killByEnvironment(`${TAG_NAME}=${tag}\0`);
+// Every worker this nodebench process (pid) started, and whatever they started.
+export const killTaggedBy = (pid) => killByEnvironment(`${TAG_NAME}=${pid}-`);
 
 export function forget(pid) {
   if (running.delete(pid) && reaper) tellReaper(`-${pid}`);

@@ -5,40 +5,17 @@
 // pipes, so this needs no polling and no timer in the workers, whose event loop a benchmark may
 // block forever. The reaper then kills every group still registered, and exits.
 // Run as: node cli/runner/reaper.js (by process-group.js; it is not a command).
-import fs from 'node:fs';
 import readline from 'node:readline';
+import { killGroup, killTaggedBy } from './process-group.js';
 
 const groups = new Set();
-
-// Workers carry NODEBENCH_WORKER_TAG=<nodebench pid>-<n> (process-group.js), and so do the children
-// they start, detached ones included: those are found through /proc, where there is one.
-const tagPrefix = `NODEBENCH_WORKER_TAG=${process.ppid}-`;
-
-function killTaggedChildren() {
-  let pids;
-  try {
-    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return;
-  }
-  for (const pid of pids) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(tagPrefix)) process.kill(Number(pid), 'SIGKILL');
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-}
+// Read now: once nodebench is gone, this process's parent is init.
+const nodebenchPid = process.ppid;
 
 function reap() {
-  for (const pgid of groups) {
-    try {
-      process.kill(-pgid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  }
-  killTaggedChildren();
+  for (const pgid of groups) killGroup(pgid);
+  // Detached children of the workers left the groups; their environment tag still names them.
+  killTaggedBy(nodebenchPid);
   process.exit(0);
 }
 
