@@ -12,7 +12,7 @@ export interface Matrix {
   file?: string;
   baseDir?: string;
   runtimes: Array<{ spec: string; label?: string }>;
-  flagSets: Array<{ name: string; flags: string[] }>;
+  flagSets: Array<{ name: string; flags: string[]; suites?: string[] }>;
   suites: Array<{ name: string; benchmarks?: string[]; params?: Record<string, unknown> }>;
   run: RunOptions;
 }
@@ -34,7 +34,7 @@ export interface Cell {
 export interface Result {
   schemaVersion: number; status: 'running' | 'complete' | 'interrupted'; createdAt: string; finishedAt: string | null;
   runtimes: Array<{ spec: string; label: string; version: string; v8: string }>;
-  flagSets: Array<{ name: string; flags: string[] }>; run: RunOptions; cells: Cell[];
+  flagSets: Array<{ name: string; flags: string[]; suites?: string[] }>; run: RunOptions; cells: Cell[];
   [key: string]: unknown;
 }
 

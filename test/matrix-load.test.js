@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseMatrix, loadMatrix } from '../cli/matrix/load.js';
 import { root } from './helpers/cli.js';
+import { buildPlan } from '../cli/matrix/plan.js';
+import { testRuntime } from './helpers/runtimes.js';
 
 const rejects = (text, pattern) => assert.throws(() => parseMatrix(text, 'm.yaml'), (err) => {
   assert.equal(err.name, 'UserError');
@@ -70,6 +72,20 @@ test('bad files get one sentence with file, line and fix', () => {
   rejects('run:\n  processes: 2.5\n', /run\.processes must be a whole number/);
   rejects('run:\n  procesess: 2\n', /^m\.yaml:2: unknown run option "procesess"; known options: processes/);
   rejects('runtime: [4]\n', /^m\.yaml:1: unknown top-level key "runtime"; use runtimes, flagSets, suites, run/);
+});
+
+test('a flag set may name the suites it applies to; the plan gives the others no cell of it', async () => {
+  const m = parseMatrix('flagSets:\n  baseline: []\n  semi: {flags: ["--max-semi-space-size=64"], suites: [gc]}\n', 'm.yaml');
+  assert.deepEqual(m.flagSets, [{ name: 'baseline', flags: [] }, { name: 'semi', flags: ['--max-semi-space-size=64'], suites: ['gc'] }]);
+  rejects('flagSets:\n  semi: {flags: ["--a"], suites: []}\n', /^m\.yaml:2: suites of flag set "semi" must be a non-empty list of suite names/);
+  rejects('flagSets:\n  semi: {flags: ["--a"], suite: [gc]}\n', /^m\.yaml:2: flag set "semi" takes flags and suites, not suite/);
+  rejects('flagSets:\n  semi:\n    flags: [a]\n    suites: [gc]\n', /^m\.yaml:3: flag "a" in flag set "semi" must be one string starting with --/);
+  const runtime = { ...(await testRuntime('system')), label: 'system' };
+  const suites = ['gc', 'json'].map((name) => ({ name, benchmarks: [{ name: 'b' }], selected: ['b'] }));
+  const cells = await buildPlan({ runtimes: [runtime], flagSets: m.flagSets, suites });
+  assert.deepEqual(cells.map((c) => `${c.flagSet} ${c.suite}`), ['baseline gc', 'baseline json', 'semi gc']);
+  await assert.rejects(buildPlan({ runtimes: [runtime], flagSets: [{ name: 'x', flags: [], suites: ['gcc'] }], suites }),
+    /^UserError: Flag set "x" lists suite "gcc", which does not exist; suites are autoload, gc, json, promises, service/);
 });
 
 test('a missing matrix file is a user error naming the file', async () => {

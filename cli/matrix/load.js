@@ -66,16 +66,27 @@ export function parseMatrix(text, file = 'matrix.yaml') {
   if (typeof flagSets !== 'object' || Array.isArray(flagSets) || !Object.keys(flagSets).length) {
     fail(file, at('flagSets'), 'flagSets must map names to lists of flags, e.g. baseline: [] and young-gen: ["--max-semi-space-size=64"].');
   }
-  const flagSetList = Object.entries(flagSets).map(([name, flags]) => {
+  const flagSetList = Object.entries(flagSets).map(([name, value]) => {
+    // A list of flags applies to every suite; {flags, suites} only to the suites named.
+    const restricted = value !== null && typeof value === 'object' && !Array.isArray(value);
+    if (restricted) {
+      const unknown = Object.keys(value).filter((k) => !['flags', 'suites'].includes(k));
+      if (unknown.length) fail(file, at('flagSets', name), `flag set "${name}" takes flags and suites, not ${unknown.join(', ')}.`);
+      if (!Array.isArray(value.suites) || !value.suites.length || !value.suites.every((s) => typeof s === 'string' && s)) {
+        fail(file, at('flagSets', name, 'suites'), `suites of flag set "${name}" must be a non-empty list of suite names, e.g. [gc, service].`);
+      }
+    }
+    const where = restricted ? ['flagSets', name, 'flags'] : ['flagSets', name];
+    const flags = restricted ? value.flags ?? [] : value;
     const list = flags === null ? [] : flags;
-    if (!Array.isArray(list)) fail(file, at('flagSets', name), `flag set "${name}" must be a list of flags, e.g. ["--max-semi-space-size=64"].`);
+    if (!Array.isArray(list)) fail(file, at(...where), `flag set "${name}" must be a list of flags, e.g. ["--max-semi-space-size=64"], or {flags: [...], suites: [...]}.`);
     list.forEach((flag, i) => {
       // A NUL cannot be passed to a process at all, and whitespace would be one argument, not two.
       if (typeof flag !== 'string' || !flag.startsWith('--') || /[\0\s]/.test(flag)) {
-        fail(file, at('flagSets', name, i), `flag ${JSON.stringify(flag)} in flag set "${name}" must be one string starting with --, without spaces or NUL characters (one flag per list item), e.g. "--max-semi-space-size=64".`);
+        fail(file, at(...where, i), `flag ${JSON.stringify(flag)} in flag set "${name}" must be one string starting with --, without spaces or NUL characters (one flag per list item), e.g. "--max-semi-space-size=64".`);
       }
     });
-    return { name, flags: list };
+    return restricted ? { name, flags: list, suites: value.suites } : { name, flags: list };
   });
 
   const suites = data.suites ?? ['all'];

@@ -7,7 +7,7 @@ import { UserError, isUserError } from '../errors.js';
 import { runtimeFlags, describeRuntime } from '../flags/index.js';
 import { findFlag, canonicalFlagName } from '../flags/parse.js';
 import { ensureRuntime } from '../runtimes/index.js';
-import { describeSuite, expandSuiteEntries, suiteFile } from './discover-suites.js';
+import { describeSuite, expandSuiteEntries, suiteFile, builtInSuites } from './discover-suites.js';
 import { createCell } from '../results/cell.js';
 
 function needsNewer(runtimeVersion, minNode) {
@@ -101,7 +101,22 @@ export async function describeSuites(entries, baseDir) {
   return suites;
 }
 
+// A flag set with `suites` (matrix.yaml) is planned only for those suites.
+const appliesTo = (flagSet, suite) => !flagSet.suites || flagSet.suites.includes(suite.name);
+
+// A suite name a flag set lists must be one this matrix could run; a typo would silently plan nothing.
+function checkFlagSetSuites(flagSets, suites) {
+  const known = new Set([...builtInSuites(), ...suites.map((s) => s.name)]);
+  for (const flagSet of flagSets) {
+    const unknown = (flagSet.suites || []).filter((name) => !known.has(name));
+    if (unknown.length) {
+      throw new UserError(`Flag set "${flagSet.name}" lists suite ${unknown.map((n) => `"${n}"`).join(', ')}, which does not exist; suites are ${[...known].join(', ')}.`);
+    }
+  }
+}
+
 export async function buildPlan({ runtimes, flagSets, suites, log = () => {} }) {
+  checkFlagSetSuites(flagSets, suites);
   const cells = [];
   for (const runtime of runtimes) {
     const listing = await listingOrNull(runtime, log);
@@ -109,7 +124,7 @@ export async function buildPlan({ runtimes, flagSets, suites, log = () => {} }) 
     if (listing) runtime.v8Flags = flagDefaults(listing, flagSets);
     for (const flagSet of flagSets) {
       const rejected = await flagRejection(runtime, flagSet.flags, listing);
-      for (const suite of suites) {
+      for (const suite of suites.filter((s) => appliesTo(flagSet, s))) {
         for (const benchmark of suite.benchmarks.filter((b) => suite.selected.includes(b.name))) {
           const tooOld = unsupportedReason(runtime.version, suite, benchmark);
           const reason = rejected ? rejected.reason : tooOld;

@@ -36,11 +36,13 @@ export function baselineColumn(result, requested) {
 }
 
 export function grid(result, { baseline } = {}) {
-  const columns = columnsOf(result);
+  const allColumns = columnsOf(result);
   const base = baselineColumn(result, baseline);
   const suites = [...new Set(result.cells.map((c) => c.suite))];
   return suites.map((suite) => {
     const cells = result.cells.filter((c) => c.suite === suite);
+    // A flag set planned for some suites only (matrix.yaml flagSets.X.suites) is no column of the others.
+    const columns = allColumns.filter((col) => col === base || cells.some((c) => c.runtimeLabel === col.runtimeLabel && c.flagSet === col.flagSet));
     const benchmarks = [...new Set(cells.map((c) => c.benchmark))];
     const rows = benchmarks.map((benchmark) => {
       const find = (col) => cells.find((c) => c.benchmark === benchmark && c.runtimeLabel === col.runtimeLabel && c.flagSet === col.flagSet);

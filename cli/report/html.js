@@ -27,11 +27,13 @@ export function chartData(result) {
   const suites = [...new Set(result.cells.map((c) => c.suite))];
   return suites.map((suite) => {
     const cells = result.cells.filter((c) => c.suite === suite);
+    // Columns of flag sets planned for other suites only are left out, as in the tables.
+    const suiteColumns = columns.filter((col) => cells.some((c) => c.runtimeLabel === col.runtimeLabel && c.flagSet === col.flagSet));
     return {
       suite,
       benchmarks: [...new Set(cells.map((c) => c.benchmark))].map((benchmark) => ({
         benchmark,
-        columns: columns.map((col) => {
+        columns: suiteColumns.map((col) => {
           const cell = cells.find((c) => c.benchmark === benchmark && c.runtimeLabel === col.runtimeLabel && c.flagSet === col.flagSet);
           if (!cell || cell.status !== 'ok') return { key: col.key, status: cell ? cell.status : 'absent' };
           const s = cell.summary;

@@ -8,7 +8,7 @@ import { UserError } from '../errors.js';
 const cellKey = (c) => `${c.suite}\u0000${c.benchmark}\u0000${c.runtimeLabel}\u0000${c.flagSet}`;
 const rowKey = (c) => `${c.suite}/${c.benchmark}`;
 const runtimeKey = (r) => r.runtimes.map((x) => `${x.label}=${x.version}`).join(',');
-const flagKey = (r) => r.flagSets.map((f) => `${f.name}=${f.flags.join(' ')}`).join(',');
+const flagKey = (r) => r.flagSets.map((f) => `${f.name}=${f.flags.join(' ')}${f.suites ? ` for ${f.suites.join('+')}` : ''}`).join(',');
 // The seed only orders the launches; every other run option changes what is measured.
 const measuredOptions = (run) => {
   const { seed, ...rest } = run || {};
