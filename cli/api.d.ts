@@ -47,7 +47,7 @@ export interface Progress { log(message: string): void; update(state: unknown): 
 
 export function loadMatrix(file: string): Promise<Matrix>;
 export function parseMatrix(text: string, file?: string): Matrix;
-export function runMatrix(matrix: Matrix | string, options: { out: string; progress?: Progress; run?: RunOptions }): Promise<{ result: Result; interrupted: boolean }>;
+export function runMatrix(matrix: Matrix | string, options: { out: string; progress?: Progress; run?: RunOptions; resume?: boolean }): Promise<{ result: Result; interrupted: boolean }>;
 export function loadResult(file: string): Promise<Result>;
 export function compare(a: Cell, b: Cell, options?: { alpha?: number; driftCv?: number }): Comparison;
 export function pairedRatio(base: Cell, cell: Cell): { ratio: number; low: number; high: number; rme: number; paired: boolean; pairs: number; method: string };

@@ -14,10 +14,10 @@ export { loadMatrix, parseMatrix, readResult as loadResult, compareCells as comp
 const quiet = { log() {}, update() {}, done() {} };
 
 // Runs a matrix (an object from loadMatrix/parseMatrix, or a path to a matrix file) and writes the
-// result file to `out`. Returns { result, interrupted }.
-export async function runMatrix(matrix, { out, progress = quiet, run = {} } = {}) {
+// result file to `out` (with resume: true, continues the interrupted run in `out`). Returns { result, interrupted }.
+export async function runMatrix(matrix, { out, progress = quiet, run = {}, resume = false } = {}) {
   const loaded = typeof matrix === 'string' ? await loadMatrix(matrix) : matrix;
   if (!out) throw new UserError('runMatrix needs { out }: the path of the result file to write.');
   const baseDir = loaded.baseDir ?? (loaded.file ? path.dirname(loaded.file) : process.cwd());
-  return runEngine({ ...loaded, baseDir, run: completeRun({ ...loaded.run, ...run }) }, { out, progress, command: ['api', 'runMatrix'] });
+  return runEngine({ ...loaded, baseDir, run: completeRun({ ...loaded.run, ...run }) }, { out, progress, resume, command: ['api', 'runMatrix'] });
 }

@@ -11,7 +11,9 @@ import { ORDER } from './runner/schedule.js';
 import { completeRun, samplerOptions } from './options.js';
 import { baselineColumn } from './report/columns.js';
 import { hostInfo, loadWarning, governorWarning } from './results/host.js';
-import { writeResult, SCHEMA_VERSION } from './results/file.js';
+import { writeResult, readResult, SCHEMA_VERSION } from './results/file.js';
+import { lockResultFile } from './results/lock.js';
+import { continueRun } from './results/resume.js';
 import { UserError } from './errors.js';
 
 const require = createRequire(import.meta.url);
@@ -25,9 +27,20 @@ function toPublicRuntime(r) {
 }
 
 // matrix: { runtimes, flagSets, suites, run, baseDir }; run options already merged with CLI options.
-export async function runMatrix(matrix, { out, progress, command = process.argv.slice(2), refresh = false }) {
+// resume: continue the interrupted or killed run in `out` (results/resume.js) instead of starting one.
+export async function runMatrix(matrix, { out, progress, command = process.argv.slice(2), refresh = false, resume: resuming = false }) {
+  const release = lockResultFile(out);
+  try {
+    return await lockedRun(matrix, { out, progress, command, refresh, resume: resuming ? await readResult(out) : null });
+  } finally {
+    release();
+  }
+}
+
+async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
   const run = completeRun(matrix.run);
-  if (run.seed === undefined) run.seed = Math.floor(Math.random() * 2 ** 31);
+  // A resumed run keeps its launch order, unless --seed says otherwise (and is then refused).
+  if (run.seed === undefined) run.seed = resume ? resume.run.seed : Math.floor(Math.random() * 2 ** 31);
   const log = (m) => progress.log(m);
 
   const runtimes = await resolveRuntimes(matrix.runtimes, { log, refresh });
@@ -39,7 +52,7 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
       : 'The matrix selects no benchmarks; check the suites and benchmark filters.');
   }
 
-  const result = {
+  let result = {
     schemaVersion: SCHEMA_VERSION,
     nodebench: { version: NODEBENCH_VERSION, command },
     createdAt: new Date().toISOString(),
@@ -64,16 +77,23 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
     },
     cells
   };
+  const startWarnings = [...loadWarning(os.loadavg(), result.host.cores, resume ? 'when resumed' : 'at the start'), ...governorWarning(result.host.cpuGovernor)];
+  if (resume) {
+    result = continueRun(result, resume, out);
+    result.warnings.push(...startWarnings.filter((w) => w.code !== 'governor'));
+  } else {
+    result.warnings = startWarnings;
+  }
   // Checked before anything runs: a wrong column would otherwise fail only after the whole run.
   const baseline = baselineColumn(result, run.baseline);
-  result.warnings = [...loadWarning(result.host.loadAverageStart, result.host.cores, 'at the start'), ...governorWarning(result.host.cpuGovernor)];
-  for (const warning of result.warnings) log(`warning: ${warning.message}`);
+  for (const warning of startWarnings) log(`warning: ${warning.message}`);
   const save = () => writeResult(out, result);
   await save();
-  const runnable = cells.filter((c) => c.status === 'pending').length;
+  const runnable = result.cells.filter((c) => c.status === 'pending').length;
   // Counted by status: a flag set that aborts a runtime at start makes its cells failed, not unsupported.
-  const before = ['unsupported', 'failed'].map((status) => [status, cells.filter((c) => c.status === status).length]).filter(([, n]) => n);
-  log(`${cells.length} cells (${[`${runnable} to run`, ...before.map(([status, n]) => `${n} ${status}`)].join(', ')}), ${run.processes} process(es) each; writing ${path.relative(process.cwd(), out) || out}`);
+  const before = ['ok', 'unsupported', 'failed', 'timeout'].map((status) => [status, result.cells.filter((c) => c.status === status).length]).filter(([, n]) => n);
+  const resumed = resume ? `resuming: ${result.cells.reduce((n, c) => n + c.processes.length, 0)} processes kept; ` : '';
+  log(`${resumed}${cells.length} cells (${[`${runnable} to run`, ...before.map(([status, n]) => `${n} ${status}`)].join(', ')}), ${run.processes} process(es) each; writing ${path.relative(process.cwd(), out) || out}`);
 
   let interrupted = false;
   const onSignal = (signal) => {
@@ -85,7 +105,7 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const signal of signals) process.once(signal, onSignal);
   try {
-    await runCells(cells, {
+    await runCells(result.cells, {
       runtimes: new Map(runtimes.map((r) => [r.label, r])),
       suites: new Map(suites.map((s) => [s.name, s])),
       run,
@@ -99,7 +119,7 @@ export async function runMatrix(matrix, { out, progress, command = process.argv.
   } finally {
     for (const signal of signals) process.removeListener(signal, onSignal);
     progress.done();
-    for (const cell of cells) finalizeCell(cell, { interrupted, processesPerCell: run.processes });
+    for (const cell of result.cells) finalizeCell(cell, { interrupted, processesPerCell: run.processes });
     result.status = interrupted ? 'interrupted' : 'complete';
     result.finishedAt = new Date().toISOString();
     result.host.loadAverageEnd = os.loadavg();

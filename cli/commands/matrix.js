@@ -25,6 +25,7 @@ export function register(program) {
     .option('--runtimes <specs>', 'comma-separated runtimes instead of the file\'s, e.g. 6,16,lts')
     .option('--flags <names>', 'comma-separated flag set names from the file, e.g. baseline')
     .option('--suites <names>', 'comma-separated suites (names under suites/ or paths), e.g. promises,json')
+    .option('--resume <file>', 'continue the run in this result file, interrupted or killed: give the command that started it, plus --resume; finished processes are kept and only what is missing runs')
     .option('--shard <i/n>', 'run only this runner\'s share of the benchmarks (e.g. 2/4, or auto from GitLab, Buildkite, CircleCI, Kubernetes or NODEBENCH_SHARD_INDEX/_COUNT); join the files with nodebench merge');
   addRunOptions(command).action(async (opts) => {
     const file = path.resolve(opts.matrix || defaultMatrixFile());
@@ -38,10 +39,11 @@ export function register(program) {
     matrix.run = runOptionsFrom(matrix.run, opts);
     matrix.baseDir = path.dirname(file);
     if (opts.shard) matrix.shard = parseShard(opts.shard);
-    const out = path.resolve(opts.out || defaultResultPath());
-    checkOutput(out, { force: opts.force });
+    if (opts.resume && opts.out) throw new UserError('--resume continues its file in place; leave out --out (copy the file first to keep the unfinished one).');
+    const out = path.resolve(opts.resume || opts.out || defaultResultPath());
+    if (!opts.resume) checkOutput(out, { force: opts.force });
     const progress = createProgress();
-    const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh });
+    const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
     process.exitCode = printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline || matrix.run.baseline, color: opts.color, progress });
   });
 }

@@ -76,11 +76,15 @@ async function timingLaunch(cell, launch, ctx) {
   return outcome;
 }
 
+// A round a cell already has (a resumed run) is not run again.
+const hasRound = (cell, round) => cell.processes.some((p) => !p.rerun && p.round === round);
+
 async function runLaunches(launches, byId, ctx) {
   for (const launch of launches) {
     if (ctx.shouldStop()) return;
     const cell = byId.get(launch.cellId);
-    const wanted = launch.metrics ? cell.status === 'ok' : cell.status === 'pending';
+    const wanted = launch.metrics ? cell.status === 'ok' && !cell.metrics
+      : cell.status === 'pending' && !(launch.rerunOf === undefined && hasRound(cell, launch.round));
     if (!wanted) {
       ctx.count.done++;
       continue;
@@ -161,9 +165,11 @@ export async function runCells(cells, options) {
   };
   const byId = new Map(cells.map((c) => [c.id, c]));
   const pending = () => cells.filter((c) => c.status === 'pending');
-  const micro = pending().filter((c) => !suites.get(c.suite).service).map((c) => c.id);
+  // A resumed run may have ok cells whose metrics process had not run yet.
+  const micro = cells.filter((c) => (c.status === 'pending' || (c.status === 'ok' && !c.metrics)) && !suites.get(c.suite).service).map((c) => c.id);
   // What is known in advance, for the progress line's ETA; top-up rounds and replacements add to it.
-  ctx.count.total = pending().length * processes + (run.metrics ? micro.length : 0);
+  const roundsToRun = pending().reduce((n, c) => n + processes - c.processes.filter((p) => !p.rerun && p.round < processes).length, 0);
+  ctx.count.total = roundsToRun + (run.metrics ? micro.length : 0);
 
   for (let round = 0; round < processes && !shouldStop(); round++) {
     await runLaunches(scheduleRound(pending(), round, seed), byId, ctx);

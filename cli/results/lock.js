@@ -1,0 +1,61 @@
+// One writer per result file: two runs writing the same file (a second one with --force, or two
+// resumes at once) would overwrite each other's saves every few seconds. The lock is a file beside
+// the result naming its writer (pid and start time, so that a reused pid is not mistaken for it);
+// a lock left by a run that was killed is taken over.
+import fs from 'node:fs';
+import { UserError } from '../errors.js';
+
+// The process's start time in clock ticks since boot (field 22 of /proc/PID/stat), or null.
+function startTicks(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return null;
+  }
+}
+
+function holderAlive(holder) {
+  try {
+    process.kill(holder.pid, 0);
+  } catch (err) {
+    if (err.code !== 'EPERM') return false;
+  }
+  const ticks = startTicks(holder.pid);
+  return !ticks || !holder.startTicks || ticks === holder.startTicks;
+}
+
+function readHolder(lock) {
+  try {
+    const holder = JSON.parse(fs.readFileSync(lock, 'utf8'));
+    return Number.isInteger(holder?.pid) ? holder : null;
+  } catch {
+    return null;
+  }
+}
+
+// Takes the lock of `file` or throws a UserError naming the run that holds it; returns release().
+export function lockResultFile(file) {
+  const lock = `${file}.lock`;
+  const me = JSON.stringify({ pid: process.pid, startTicks: startTicks(process.pid) });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      fs.writeFileSync(lock, me, { flag: 'wx' });
+      const release = () => {
+        process.removeListener('exit', release);
+        if (fs.existsSync(lock) && readHolder(lock)?.pid === process.pid) fs.rmSync(lock, { force: true });
+      };
+      process.once('exit', release);
+      return release;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw new UserError(`Cannot create the lock file ${lock} (${err.code}); choose another --out.`);
+    }
+    const holder = readHolder(lock);
+    if (holder && holderAlive(holder)) {
+      throw new UserError(`${file} is being written by another nodebench run (pid ${holder.pid}); wait for it to finish, or choose another --out.`);
+    }
+    // Left by a run that was killed (or half-written by one that was killed while taking it).
+    fs.rmSync(lock, { force: true });
+  }
+  throw new UserError(`Cannot take the lock file ${lock}: other runs keep taking it; run one nodebench at a time on ${file}.`);
+}

@@ -1,0 +1,124 @@
+// matrix --resume: a run killed with kill -9 midway and resumed ends with the same cells as an
+// uninterrupted run, keeping the processes that finished before the kill; a file that does not
+// match the command is refused with the reason; one writer per result file.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { root, cliPath, nodebench } from './helpers/cli.js';
+import { schemaErrors } from './helpers/schema.js';
+
+const MATRIX = path.join(root, 'test', 'fixtures', 'smoke-matrix.yaml');
+const ARGS = ['matrix', '--matrix', MATRIX, '--processes', '4', '--max-processes', '4'];
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-resume-'));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const read = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
+const shape = (result) => result.cells.map((c) => `${c.id} ${c.runtime} ${c.flagSet} ${c.suite}/${c.benchmark} ${c.status}`);
+const rounds = (cell) => cell.processes.filter((p) => !p.rerun).map((p) => p.round).sort();
+const processCount = (result) => result.cells.reduce((n, c) => n + c.processes.length, 0);
+
+let whole;
+test('an uninterrupted run, for comparison', { timeout: 300_000 }, async () => {
+  whole = path.join(tmp, 'whole.json');
+  const run = await nodebench([...ARGS, '--out', whole]);
+  assert.equal(run.exitCode, 1, run.stderr); // the smoke suite's failing and hanging cells
+});
+
+let killed;
+let before;
+test('kill -9 midway, then --resume: the same cells as the uninterrupted run, and nothing that finished is run again', { timeout: 300_000 }, async () => {
+  killed = path.join(tmp, 'killed.json');
+  const child = execa(process.execPath, [cliPath, ...ARGS, '--out', killed], { reject: false, stdin: 'ignore', env: { NO_COLOR: '1' } });
+  const deadline = Date.now() + 120_000;
+  // Killed once a save holds some finished processes but not all (saves come every 5 s).
+  for (;;) {
+    await sleep(250);
+    const saved = fs.existsSync(killed) ? read(killed) : null;
+    if (saved && processCount(saved) >= 6) break;
+    assert.ok(Date.now() < deadline, 'no save with 6 finished processes within 120 s');
+  }
+  child.kill('SIGKILL');
+  await child;
+  before = read(killed);
+  assert.equal(before.status, 'running');
+  assert.ok(before.cells.some((c) => c.status === 'pending'), 'the kill came after the last cell');
+  assert.ok(fs.existsSync(`${killed}.lock`), 'the killed run leaves its lock behind');
+
+  const resumed = await nodebench([...ARGS, '--resume', killed]);
+  assert.equal(resumed.exitCode, 1, resumed.stderr);
+  assert.match(resumed.stderr, new RegExp(`resuming: ${processCount(before)} processes kept`));
+  const after = read(killed);
+  assert.deepEqual(schemaErrors(after), []);
+  assert.equal(after.status, 'complete');
+  assert.equal(after.createdAt, before.createdAt);
+  assert.equal(after.resumedAt.length, 1);
+  assert.deepEqual(shape(after), shape(read(whole)));
+  assert.ok(!fs.existsSync(`${killed}.lock`), 'the lock is released at the end');
+  for (const cell of after.cells.filter((c) => c.status === 'ok')) {
+    assert.deepEqual(rounds(cell), [0, 1, 2, 3], `${cell.benchmark}: each round once`);
+    assert.ok(cell.metrics, `${cell.benchmark}: the metrics process ran`);
+  }
+  // Every process saved before the kill is still there, unchanged.
+  for (const cell of before.cells) {
+    const startedAt = new Set(after.cells[cell.id].processes.map((p) => p.startedAt));
+    for (const p of cell.processes) assert.ok(startedAt.has(p.startedAt), `cell ${cell.id} lost its process of round ${p.round}`);
+  }
+});
+
+test('a complete file is not resumed', async () => {
+  const run = await nodebench([...ARGS, '--resume', killed]);
+  assert.equal(run.exitCode, 2);
+  assert.match(run.stderr, /holds a complete run; there is nothing to resume/);
+});
+
+test('a file from another command is refused with the difference and the command that started it', async () => {
+  const file = path.join(tmp, 'other.json');
+  fs.writeFileSync(file, JSON.stringify({ ...before, status: 'interrupted' }));
+  const cases = [
+    [['--processes', '3'], /run option processes is 4, now 3/],
+    [['--flags', 'baseline'], /flag sets|cells/],
+    [['--seed', '7'], /run option seed is 12345, now 7/]
+  ];
+  for (const [extra, reason] of cases) {
+    const run = await nodebench([...ARGS.slice(0, 3), ...extra, ...(extra[0] === '--processes' ? [] : ARGS.slice(3)), '--resume', file]);
+    assert.equal(run.exitCode, 2, run.stderr);
+    assert.match(run.stderr, reason);
+    assert.match(run.stderr, /resume it with the command that started it \(nodebench matrix --matrix .* --processes 4 --max-processes 4 --out .*killed\.json\)/);
+    assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+  }
+  const moved = { ...before, status: 'interrupted', host: { ...before.host, hostname: 'elsewhere' } };
+  fs.writeFileSync(file, JSON.stringify(moved));
+  const run = await nodebench([...ARGS, '--resume', file]);
+  assert.equal(run.exitCode, 2);
+  assert.match(run.stderr, /measured on elsewhere/);
+});
+
+test('--resume with --out, or of a file that is not a result, is a user error', async () => {
+  let run = await nodebench([...ARGS, '--resume', killed, '--out', path.join(tmp, 'x.json')]);
+  assert.equal(run.exitCode, 2);
+  assert.match(run.stderr, /--resume continues its file in place; leave out --out/);
+  run = await nodebench([...ARGS, '--resume', path.join(tmp, 'missing.json')]);
+  assert.equal(run.exitCode, 2);
+  assert.match(run.stderr, /does not exist/);
+  run = await nodebench([...ARGS, '--resume', tmp]);
+  assert.equal(run.exitCode, 2);
+  assert.match(run.stderr, /is a directory/);
+});
+
+test('two runs writing one file: the second is refused while the first runs', { timeout: 120_000 }, async () => {
+  const file = path.join(tmp, 'shared.json');
+  const first = execa(process.execPath, [cliPath, ...ARGS, '--out', file], { reject: false, stdin: 'ignore' });
+  const deadline = Date.now() + 60_000;
+  while (!fs.existsSync(`${file}.lock`)) {
+    assert.ok(Date.now() < deadline, 'the first run took no lock within 60 s');
+    await sleep(100);
+  }
+  const second = await nodebench([...ARGS, '--out', file, '--force']);
+  assert.equal(second.exitCode, 2, second.stderr);
+  assert.match(second.stderr, new RegExp(`is being written by another nodebench run \\(pid ${first.pid}\\)`));
+  first.kill('SIGINT');
+  assert.equal((await first).exitCode, 130);
+  assert.ok(!fs.existsSync(`${file}.lock`));
+});
