@@ -32,7 +32,7 @@ export const RUN_OPTIONS = [
   { name: 'rerunDisturbed', type: 'boolean', default: true,
     help: 'set aside a process that ran while the machine was disturbed (slow clock reads, steal or run-queue time) and run a replacement' },
   { name: 'disturbancePct', type: 'number', min: 1, max: 1000, default: 10,
-    help: 'how much slower than the column\'s quiet reference (clock reads) a process may run before it counts as disturbed, in percent' },
+    help: 'how much of a sample may go to run-queue waits, or of a CPU to steal, before it counts as disturbed, in percent; a process\'s reference (clock reads) counts as slow beyond this or 25% over its cell\'s quiet processes, whichever is larger' },
   { name: 'seed', type: 'integer', min: 0, max: 2 ** 31 - 1, cli: '--seed <n>', doc: 'random',
     help: 'seed of the shuffled launch order (recorded in the result file)' },
   { name: 'baseline', type: 'string', cli: '--baseline <column>', doc: 'first runtime / `baseline`',

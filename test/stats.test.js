@@ -114,6 +114,10 @@ function record(medianNs, referenceNs, { waits = [], steal = 0 } = {}) {
 test('a process whose reference (clock reads) ran slow, or that lost its CPU, is set aside with the reason; the others are kept', () => {
   const quiet = 1e6;
   assert.equal(judgeProcess(record(100, quiet * 1.03), quiet, { thresholdPct: 8 }), null);
+  // The reference's own spread between quiet processes of one cell reaches 20%: not a disturbance.
+  assert.equal(judgeProcess(record(100, quiet * 1.2), quiet, { thresholdPct: 8 }), null);
+  assert.match(judgeProcess(record(100, quiet * 1.3), quiet, { thresholdPct: 8 }).reason, /ran 30% slower than in this cell's quiet processes/);
+  assert.equal(judgeProcess(record(100, quiet * 1.3), quiet, { thresholdPct: 40 }), null, 'a larger disturbancePct raises the bar');
   assert.match(judgeProcess(record(100, quiet * 1.9), quiet, { thresholdPct: 8 }).reason, /reference \(clock reads\) ran 90% slower/);
   assert.match(judgeProcess(record(100, quiet, { steal: 0.1 }), quiet, { thresholdPct: 8, cores: 2 }).reason, /steal/);
   // Samples of 100 ns x 1000 iterations = 100 µs; a 50 µs wait sets that sample aside.
@@ -123,11 +127,14 @@ test('a process whose reference (clock reads) ran slow, or that lost its CPU, is
   assert.match(judgeProcess(record(100, quiet, { waits: Array(8).fill(50e3) }), quiet, { thresholdPct: 8 }).reason, /held its CPU during 8 of 10 samples/);
 });
 
-test('the quiet reference of a column is a low quantile of its processes, so slow periods do not raise it', () => {
-  const cell = (runtimeLabel, refs) => ({ runtimeLabel, flagSet: 'baseline', processes: refs.map((r) => record(100, r)) });
-  const quiet = quietReferences([cell('16', [100, 101, 99, 200, 210]), cell('4', [300, 300])]);
-  assert.ok(quiet.get('16/baseline') >= 99 && quiet.get('16/baseline') <= 101);
-  assert.equal(quiet.get('4/baseline'), 300);
+test('the quiet reference of a cell is a low quantile of its processes\' fastest readings, so slow periods and single slow readings do not raise it', () => {
+  const cell = (id, refs) => ({ id, processes: refs.map((r) => record(100, r)) });
+  const quiet = quietReferences([cell(1, [100, 101, 99, 200, 210]), cell(2, [300, 300])]);
+  assert.ok(quiet.get(1) >= 99 && quiet.get(1) <= 101);
+  assert.equal(quiet.get(2), 300);
+  const oneGcInAReading = record(100, 100);
+  oneGcInAReading.disturbance.referenceNs[3] = 900;
+  assert.equal(quietReferences([{ id: 3, processes: [oneGcInAReading] }]).get(3), 100);
 });
 
 test('set-aside processes are left out; all count again only when a multi-process cell keeps fewer than two', async () => {

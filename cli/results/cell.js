@@ -4,7 +4,7 @@
 // machine is set aside (kept in the file with the reason, left out of the estimate) and replaced.
 import { summarize, warningsFor } from '../stats/summary.js';
 import { summarizeService } from '../stats/service.js';
-import { columnKey, judgeProcess, keptSampleIndexes } from '../stats/disturbance.js';
+import { judgeProcess, keptSampleIndexes } from '../stats/disturbance.js';
 
 export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess, status = 'pending', error }) {
   return {
@@ -75,7 +75,7 @@ export function judgeCell(cell, quietReferences, { thresholdPct, cores }) {
     if (!record.disturbance) continue;
     const kept = keptSampleIndexes(record, thresholdPct);
     record.keptSamples = kept.length === record.samplesNsPerOp.length ? undefined : kept;
-    const verdict = judgeProcess(record, quietReferences.get(columnKey(cell)), { thresholdPct, cores });
+    const verdict = judgeProcess(record, quietReferences.get(cell.id), { thresholdPct, cores });
     if (verdict && !record.setAside) newly.push(record);
     record.setAside = verdict || undefined;
   }
