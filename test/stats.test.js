@@ -4,7 +4,7 @@ import { quantile, median, mean, sd, t975, geomean } from '../cli/stats/basic.js
 import { summarize, countOutliers, warningsFor } from '../cli/stats/summary.js';
 import { scheduleRound } from '../cli/runner/schedule.js';
 import { prng } from '../cli/stats/random.js';
-import { logInterval, yuen, trimCount } from '../cli/stats/robust.js';
+import { logInterval, yuen, trimCount, hasFarOutlier } from '../cli/stats/robust.js';
 import { judgeProcess, keptSampleIndexes, quietReferences } from '../cli/stats/disturbance.js';
 
 test('quantiles interpolate like R type 7', () => {
@@ -42,6 +42,18 @@ test('from 5 processes on, one process on a slow period cannot blow up the estim
   assert.ok(Math.abs(disturbed.estimate / quiet.estimate - 1) < 0.03, `${disturbed.estimate} vs ${quiet.estimate}`);
   assert.ok(disturbed.rme < 1.5 * quiet.rme, `rme ${disturbed.rme} vs ${quiet.rme}`);
   assert.match(disturbed.ci.method, /20%-trimmed mean/);
+});
+
+test('without a far outlier, five processes get the t-interval over all of them, not a trimmed one 2.6x as wide', () => {
+  const logs = [262, 305, 292, 274, 321].map(Math.log);
+  const t = logInterval(logs, 'per-process medians');
+  assert.match(t.method, /mean with a t-interval over the logs of 5/);
+  const half = t975(4) * sd(logs) / Math.sqrt(5);
+  assert.ok(Math.abs(Math.log(t.high) - (mean(logs) + half)) < 1e-9);
+  assert.equal(hasFarOutlier(logs), false);
+  assert.equal(hasFarOutlier([...logs, Math.log(666)]), true);
+  // Values that agree to 0.1% do not make a 1% neighbour an outlier (the MAD floor).
+  assert.equal(hasFarOutlier([100, 100.1, 99.9, 100.05, 101].map(Math.log)), false);
 });
 
 test('the trimmed interval covers the true value about 95% of the time for normal data', () => {

@@ -2,8 +2,9 @@
 // process share its JIT decisions, heap layout and address randomisation, so their spread
 // understates how much a rerun moves. Each kept process gives one value (the median of its kept
 // samples, or their total time over total operations for a suite that asks for `throughput`); the
-// estimate is the 20%-trimmed mean of those values on the log scale, with its Tukey-McLaughlin
-// interval (stats/robust.js), so that one process on a slow period of the machine cannot move it.
+// estimate is the mean of those values on the log scale, or their 20%-trimmed mean with its
+// Tukey-McLaughlin interval when one is a far outlier (stats/robust.js), so that one process on a
+// slow period of the machine cannot move it.
 // `rerun` is the wider interval in which a separate rerun's estimate should land. With one process
 // only, the interval comes from a bootstrap over its samples and says it misses between-process variation.
 import { mean, median, quantile, sd, t975 } from './basic.js';
