@@ -41,14 +41,15 @@ export async function runDoctor({ spec = process.execPath, overheadProcesses = D
     detectable.atMaxProcesses = smallestDetectable(variability.result.cv, maxProcesses);
     detectable.adaptive = adaptiveNote(variability.result.cv, DEFAULT_RUN.processes, maxProcesses, DEFAULT_RUN.targetRme);
   }
-  const conditions = readConditions();
+  const host = hostInfo();
+  const conditions = readConditions({ host });
   const warnings = [
     ...warningsFor(conditions),
     ...measuredWarnings({ variabilityCv: variability.result.cv, resolutionNs: timer.ns, minSampleMs: sampler.minSampleMs, detectableFraction: detectable?.fraction ?? 0, cpuShareMin: variability.result.cpuShareMin })
   ];
   const info = overhead.measured.runtimeInfo || {};
   return {
-    host: hostInfo(),
+    host,
     runtime: { spec: parsed.text, version: runtime.version, v8: runtime.v8 || info.v8, arch: runtime.arch || info.arch, provider: runtime.provider, path: runtime.path },
     budget: { processesPerCell: DEFAULT_RUN.processes, maxProcesses, targetRme: DEFAULT_RUN.targetRme ?? null, ...sampler },
     timerResolution: timer,
