@@ -23,4 +23,7 @@ test('import "nodebench": run a matrix, load its result, compare two columns', {
   assert.match(api.renderTables(loaded), /sum-loop/);
   assert.equal(api.DEFAULT_RUN.processes, api.RUN_OPTIONS.find((o) => o.name === 'processes').default);
   await assert.rejects(api.runMatrix(matrix, {}), api.UserError);
+  // A matrix object that did not come through parseMatrix: its runtime specs are still checked.
+  await assert.rejects(api.runMatrix({ ...matrix, runtimes: [{ spec: 'system' }, { spec: 'x' }] }, { out: path.join(dir, 'x.json') }),
+    (err) => err instanceof api.UserError && /^Runtime spec "x" is not a version, range/.test(err.message));
 });

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import semver from 'semver';
 import { ensureRuntime, listReleases } from '../runtimes/index.js';
+import { parseRuntimeSpec } from '../runtimes/spec.js';
 import { runtimeFlags } from '../flags/index.js';
 import { findFlag } from '../flags/parse.js';
 import { diffFlags, formatDefault } from '../flags/diff.js';
@@ -25,11 +26,11 @@ function parseThreshold(text) {
 }
 
 function exactVersion(spec, name, releases) {
-  const version = semver.valid(String(spec).replace(/^v/, ''));
-  if (!version || !releases.includes(version)) {
+  const parsed = parseRuntimeSpec(spec);
+  if (parsed.kind !== 'exact' || !releases.includes(parsed.version)) {
     throw new UserError(`${name} must be an exact released Node version such as 14.21.3, not "${spec}".`);
   }
-  return version;
+  return parsed.version;
 }
 
 export function releasesBetween(releases, good, bad) {

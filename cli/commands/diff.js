@@ -8,6 +8,7 @@ import { compareCells, ALPHA, INVOCATION_DRIFT } from '../stats/compare.js';
 import { columnsOf, isUnfinished, unfinishedReason } from '../report/columns.js';
 import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, renderDiffHtml } from '../diff/render.js';
 import { htmlPage, escapeHtml } from '../report/html.js';
+import { textTable } from '../report/text-table.js';
 import { gateFailures, gateMessage, parseThreshold } from '../diff/gate.js';
 import { UserError } from '../errors.js';
 
@@ -71,14 +72,14 @@ export function diffResults(pairs, { alpha = ALPHA, driftCv = 0 } = {}) {
 }
 
 export function renderDiff(rows, { color = false } = {}) {
-  const body = rows.map(diffRowCells);
-  const widths = DIFF_HEADER.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const paint = (text, row) => {
-    if (!color || !row.comparison || !row.comparison.significant) return text;
-    return row.comparison.ratio > 1 ? chalk.green(text) : chalk.red(text);
+  // A significant change is coloured across its whole row, faster green and slower red.
+  const paint = (row) => {
+    const c = row.comparison;
+    if (!color || !c || !c.significant) return (text) => text;
+    return (text) => ({ text, shown: c.ratio > 1 ? chalk.green(text) : chalk.red(text) });
   };
-  const lines = [DIFF_HEADER.map((h, i) => h.padEnd(widths[i])).join('  ').trimEnd(), widths.map((w) => '-'.repeat(w)).join('  ')];
-  body.forEach((row, j) => lines.push(paint(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd(), rows[j])));
+  const body = rows.map((row) => diffRowCells(row).map(paint(row)));
+  const lines = textTable([DIFF_HEADER, ...body]);
   const summary = diffSummaryLines(rows);
   if (summary.length) lines.push('', ...summary);
   return `${lines.join('\n')}\n`;

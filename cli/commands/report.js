@@ -21,9 +21,9 @@ export function register(program) {
     .argument('<file>', 'result file')
     .option('--format <format>', `one of ${Object.keys(FORMATS).join(', ')}`, 'table')
     .option('--baseline <column>', 'column the ratios compare to, "<runtime>/<flag set>"')
-    .option('--metrics', 'also show GC, CPU, event-loop delay and memory per cell')
-    .option('--distribution', 'also show each cell\'s per-process rates as a one-line histogram (to spot bimodal benchmarks)')
-    .option('--warnings', 'list every warning cell by cell instead of counting them')
+    .option('--metrics', 'table format: also show GC, CPU, event-loop delay and memory per cell for every suite (markdown, html and csv always have them)')
+    .option('--distribution', 'table format: also show each cell\'s per-process rates as a one-line histogram (to spot bimodal benchmarks)')
+    .option('--warnings', 'table format: list every warning cell by cell instead of counting them')
     .option('--out <file>', 'write the report to this file instead of stdout (for html: report.html)')
     .option('--no-color', 'plain output')
     .action(async (file, opts) => {

@@ -25,7 +25,7 @@ export function register(program) {
   const command = program.command('run')
     .description('benchmark your own suite file on one or more runtimes (same engine and result file as matrix)')
     .argument('<file>', 'suite file (format: README.md "Suite file format")')
-    .option('--node <specs>', 'comma-separated runtimes, e.g. 14,16 or lts,system (default: system)', 'system')
+    .option('--node <specs>', 'comma-separated runtimes, e.g. 14,16 or lts,system', 'system')
     .option('--flags <flags>', 'V8/Node flags for an extra flag set, compared with no flags; repeat for more sets', collect)
     .option('--benchmarks <names>', 'comma-separated benchmark names to run (default: all)')
     .option('--param <key=value>', 'override a suite parameter (JSON value or string); repeatable', collect);

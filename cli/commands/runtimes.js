@@ -2,10 +2,18 @@
 // install what they need by themselves; this is for preparing a machine or cleaning up.
 import { ensureRuntime, listCached } from '../runtimes/index.js';
 import { removeCached } from '../runtimes/cache.js';
+import { parseRuntimeSpec } from '../runtimes/spec.js';
 import { UserError } from '../errors.js';
 import { runtimesDir } from '../paths.js';
 
 const log = (m) => process.stderr.write(`${m}\n`);
+
+// --repair and --keep name cache entries, which are exact versions.
+function exactVersion(text, option) {
+  const parsed = parseRuntimeSpec(text);
+  if (parsed.kind !== 'exact') throw new UserError(`${option} takes exact versions like 16.20.2, not "${text}".`);
+  return parsed.version;
+}
 
 function describe(r) {
   return `${r.version.padEnd(9)} V8 ${String(r.v8).padEnd(22)} ${String(r.provider).padEnd(7)} ${r.lts ? `LTS ${r.lts}`.padEnd(14) : ''.padEnd(14)} ${r.path}`;
@@ -22,11 +30,11 @@ export function register(program) {
     .action(async (specs, opts) => {
       if (opts.repair) {
         for (const spec of specs) {
-          if (!/^\d+\.\d+\.\d+$/.test(spec)) throw new UserError(`--repair takes exact versions like 16.20.2, not "${spec}".`);
-          const entry = (await listCached()).find((r) => r.version === spec);
+          const version = exactVersion(spec, '--repair');
+          const entry = (await listCached()).find((r) => r.version === version);
           if (entry && entry.state !== 'ok') {
             await removeCached(entry.dir);
-            log(`removed the ${entry.state} cache entry of Node ${spec} (${entry.problem})`);
+            log(`removed the ${entry.state} cache entry of Node ${version} (${entry.problem})`);
           }
         }
       }
@@ -59,10 +67,7 @@ export function register(program) {
     .option('--keep <versions>', 'comma-separated exact versions to keep')
     .option('--dry-run', 'only say what would be removed')
     .action(async (opts) => {
-      const keep = new Set(opts.keep ? String(opts.keep).split(',').map((s) => s.trim()) : []);
-      for (const v of keep) {
-        if (!/^\d+\.\d+\.\d+$/.test(v)) throw new UserError(`--keep takes exact versions like 16.20.2, not "${v}".`);
-      }
+      const keep = new Set(opts.keep ? String(opts.keep).split(',').map((s) => exactVersion(s.trim(), '--keep')) : []);
       for (const r of await listCached()) {
         if (keep.has(r.version)) continue;
         if (!opts.dryRun) await removeCached(r.dir);

@@ -1,7 +1,7 @@
 // The CI gate of nodebench diff: which benchmarks got significantly slower than the threshold, or
 // stopped working (ok in A, then failed, timed out, unsupported, unfinished or gone in B). A
 // benchmark that no longer runs must never pass as "no regression".
-const pct = (ratio) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
+import { formatChange } from '../report/format.js';
 
 // Statuses in B that mean "not measured" rather than "broken": --allow-missing waives them.
 const MISSING = new Set(['missing', 'unfinished', 'skipped']);
@@ -10,7 +10,7 @@ const WORDS = { missing: 'missing from B', unfinished: 'unfinished in B', timeou
 function problem(row, limit, allowMissing) {
   if (row.comparison) {
     const c = row.comparison;
-    return c.verdict === 'slower' && (1 - c.ratio) * 100 > limit ? `${pct(c.ratio)} slower (95% CI ${pct(c.ci.low)} .. ${pct(c.ci.high)})` : null;
+    return c.verdict === 'slower' && (1 - c.ratio) * 100 > limit ? `${formatChange(c.ratio)} slower (95% CI ${formatChange(c.ci.low)} .. ${formatChange(c.ci.high)})` : null;
   }
   if (row.before !== 'ok' || row.after === 'ok') return null;
   if (allowMissing && MISSING.has(row.after)) return null;

@@ -1,26 +1,24 @@
 // What nodebench diff prints, shared by the terminal table, Markdown (for a pull request or
 // $GITHUB_STEP_SUMMARY) and HTML: one row of cells per compared pair, and the geomean summary.
 import { geomeanRatio, ALPHA } from '../stats/compare.js';
-import { formatRate } from '../report/format.js';
+import { formatRate, formatChange } from '../report/format.js';
 
 export const DIFF_HEADER = ['benchmark', 'column', 'A ops/s', 'B ops/s', 'change', '95% CI', 'p', 'verdict'];
-
-export const pct = (ratio) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
 
 export function diffRowCells(r) {
   if (!r.comparison) {
     return [r.label, r.column, r.before === 'ok' ? formatRate(r.a.summary.opsPerSec) : r.before, r.after === 'ok' ? formatRate(r.b.summary.opsPerSec) : r.after, '', '', '', r.note];
   }
   const c = r.comparison;
-  return [r.label, r.column, formatRate(r.a.summary.opsPerSec), formatRate(r.b.summary.opsPerSec), pct(c.ratio),
-    `${pct(c.ci.low)} .. ${pct(c.ci.high)}`, c.p < 0.001 ? '<0.001' : c.p.toFixed(3), c.verdict + (c.singleProcess ? ' (1 process)' : '')];
+  return [r.label, r.column, formatRate(r.a.summary.opsPerSec), formatRate(r.b.summary.opsPerSec), formatChange(c.ratio),
+    `${formatChange(c.ci.low)} .. ${formatChange(c.ci.high)}`, c.p < 0.001 ? '<0.001' : c.p.toFixed(3), c.verdict + (c.singleProcess ? ' (1 process)' : '')];
 }
 
 export function diffSummaryLines(rows) {
   const compared = rows.filter((r) => r.comparison).map((r) => r.comparison);
   const lines = [];
   if (compared.length) {
-    lines.push(`geomean of rate ratios: ${pct(geomeanRatio(compared))} over ${compared.length} benchmarks; ` +
+    lines.push(`geomean of rate ratios: ${formatChange(geomeanRatio(compared))} over ${compared.length} benchmarks; ` +
       `${compared.filter((c) => c.verdict === 'faster').length} faster, ${compared.filter((c) => c.verdict === 'slower').length} slower, ${compared.filter((c) => c.verdict === '~').length} no significant change (~, p >= ${ALPHA})`);
   }
   const unfinished = rows.filter((r) => r.after === 'unfinished' || r.before === 'unfinished').length;

@@ -1,10 +1,9 @@
 // Conditions on this machine that make benchmark figures noisier, each with what to do about it.
 // Pure given its inputs (host facts and the environment), so it is testable without the machine.
-import os from 'node:os';
-import { cpuGovernor, loadWarning, governorWarning, LOAD_PER_CORE_LIMIT } from '../results/host.js';
+// The facts and the load and governor warnings are those a run's result file has (results/host.js).
+import { hostInfo, loadWarning, governorWarning } from '../results/host.js';
 
 export const GOVERNOR_FILE = '/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor';
-export { LOAD_PER_CORE_LIMIT };
 export const FEW_CORES = 4;
 
 // Environment variables set by common CI services.
@@ -15,11 +14,11 @@ export function detectCi(env = process.env) {
   return found.length ? found : null;
 }
 
-export function readConditions({ env = process.env } = {}) {
+export function readConditions({ env = process.env, host = hostInfo() } = {}) {
   return {
-    loadAverage: os.loadavg(),
-    cores: os.cpus().length || 1,
-    governor: cpuGovernor(),
+    loadAverage: host.loadAverageStart,
+    cores: host.cores,
+    governor: host.cpuGovernor,
     governorFile: GOVERNOR_FILE,
     ci: detectCi(env)
   };

