@@ -1,9 +1,8 @@
 // Conditions on this machine that make benchmark figures noisier, each with what to do about it.
 // Pure given its inputs (host facts and the environment), so it is testable without the machine.
 // The facts and the load and governor warnings are those a run's result file has (results/host.js).
-import { hostInfo, loadWarning, governorWarning } from '../results/host.js';
+import { hostInfo, loadWarning, governorWarning, GOVERNOR_FILE } from '../results/host.js';
 
-export const GOVERNOR_FILE = '/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor';
 export const FEW_CORES = 4;
 
 // Environment variables set by common CI services.

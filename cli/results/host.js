@@ -10,8 +10,10 @@ function readOrNull(file) {
   }
 }
 
+export const GOVERNOR_FILE = '/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor';
+
 export function cpuGovernor() {
-  return readOrNull('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor');
+  return readOrNull(GOVERNOR_FILE);
 }
 
 export function hostInfo() {
