@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readResult } from '../results/file.js';
 import { compareCells, ALPHA, INVOCATION_DRIFT } from '../stats/compare.js';
-import { columnsOf, isUnfinished, unfinishedReason } from '../report/columns.js';
+import { columnsOf, inColumn, isUnfinished, unfinishedReason } from '../report/columns.js';
 import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, renderDiffHtml } from '../diff/render.js';
 import { htmlPage, escapeHtml } from '../report/html.js';
 import { textTable } from '../report/text-table.js';
@@ -26,7 +26,7 @@ export function pairCells(resultA, resultB, { from, to, fileA = 'A', fileB = 'B'
     if (!from || !to) throw new UserError('Give both --from and --to (columns like 16.20.2/baseline), or neither.');
     const colA = findColumn(resultA, from, fileA);
     const colB = findColumn(resultB, to, fileB);
-    const inCol = (r, col) => r.cells.filter((c) => c.runtimeLabel === col.runtimeLabel && c.flagSet === col.flagSet);
+    const inCol = (r, col) => r.cells.filter((c) => inColumn(c, col));
     const bByBench = new Map(inCol(resultB, colB).map((c) => [`${c.suite}\u0000${c.benchmark}`, c]));
     const pairs = inCol(resultA, colA)
       .map((a) => ({ label: `${a.suite}/${a.benchmark}`, column: `${colA.key} -> ${colB.key}`, a, b: bByBench.get(`${a.suite}\u0000${a.benchmark}`) || null }));

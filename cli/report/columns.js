@@ -24,6 +24,12 @@ export function columnsOf(result) {
   return columns;
 }
 
+export const inColumn = (cell, col) => cell.runtimeLabel === col.runtimeLabel && cell.flagSet === col.flagSet;
+
+// The columns that have cells among `cells` (one suite's): a flag set planned for some suites only
+// (matrix.yaml flagSets.X.suites) is no column of the others.
+export const columnsWithCells = (columns, cells) => columns.filter((col) => cells.some((c) => inColumn(c, col)));
+
 // Default: the first runtime with the flag set called "baseline" (or the first flag set).
 export function baselineColumn(result, requested) {
   const columns = columnsOf(result);
@@ -41,11 +47,10 @@ export function grid(result, { baseline } = {}) {
   const suites = [...new Set(result.cells.map((c) => c.suite))];
   return suites.map((suite) => {
     const cells = result.cells.filter((c) => c.suite === suite);
-    // A flag set planned for some suites only (matrix.yaml flagSets.X.suites) is no column of the others.
-    const columns = allColumns.filter((col) => col === base || cells.some((c) => c.runtimeLabel === col.runtimeLabel && c.flagSet === col.flagSet));
+    const columns = columnsWithCells(allColumns, cells);
     const benchmarks = [...new Set(cells.map((c) => c.benchmark))];
     const rows = benchmarks.map((benchmark) => {
-      const find = (col) => cells.find((c) => c.benchmark === benchmark && c.runtimeLabel === col.runtimeLabel && c.flagSet === col.flagSet);
+      const find = (col) => cells.find((c) => c.benchmark === benchmark && inColumn(c, col));
       const baseCell = find(base);
       const baseOk = baseCell?.status === 'ok' ? baseCell : null;
       return {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { columnsOf } from './columns.js';
+import { columnsOf, columnsWithCells, inColumn } from './columns.js';
 import { renderTables } from './table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { renderServiceTables } from './service-table.js';
@@ -27,14 +27,13 @@ export function chartData(result) {
   const suites = [...new Set(result.cells.map((c) => c.suite))];
   return suites.map((suite) => {
     const cells = result.cells.filter((c) => c.suite === suite);
-    // Columns of flag sets planned for other suites only are left out, as in the tables.
-    const suiteColumns = columns.filter((col) => cells.some((c) => c.runtimeLabel === col.runtimeLabel && c.flagSet === col.flagSet));
+    const suiteColumns = columnsWithCells(columns, cells);
     return {
       suite,
       benchmarks: [...new Set(cells.map((c) => c.benchmark))].map((benchmark) => ({
         benchmark,
         columns: suiteColumns.map((col) => {
-          const cell = cells.find((c) => c.benchmark === benchmark && c.runtimeLabel === col.runtimeLabel && c.flagSet === col.flagSet);
+          const cell = cells.find((c) => c.benchmark === benchmark && inColumn(c, col));
           if (!cell || cell.status !== 'ok') return { key: col.key, status: cell ? cell.status : 'absent' };
           const s = cell.summary;
           return {
