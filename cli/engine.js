@@ -77,7 +77,7 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
     },
     cells
   };
-  const startWarnings = [...loadWarning(os.loadavg(), result.host.cores, resume ? 'when resumed' : 'at the start'), ...governorWarning(result.host.cpuGovernor)];
+  const startWarnings = [...loadWarning(result.host.loadAverageStart, result.host.cores, resume ? 'when resumed' : 'at the start'), ...governorWarning(result.host.cpuGovernor)];
   if (resume) {
     result = continueRun(result, resume, out);
     result.warnings.push(...startWarnings.filter((w) => w.code !== 'governor'));

@@ -43,7 +43,7 @@ export function lockResultFile(file) {
       fs.writeFileSync(lock, me, { flag: 'wx' });
       const release = () => {
         process.removeListener('exit', release);
-        if (fs.existsSync(lock) && readHolder(lock)?.pid === process.pid) fs.rmSync(lock, { force: true });
+        if (readHolder(lock)?.pid === process.pid) fs.rmSync(lock, { force: true });
       };
       process.once('exit', release);
       return release;
