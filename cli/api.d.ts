@@ -49,8 +49,10 @@ export function loadMatrix(file: string): Promise<Matrix>;
 export function parseMatrix(text: string, file?: string): Matrix;
 export function runMatrix(matrix: Matrix | string, options: { out: string; progress?: Progress; run?: RunOptions; resume?: boolean }): Promise<{ result: Result; interrupted: boolean }>;
 export function loadResult(file: string): Promise<Result>;
-export function compare(a: Cell, b: Cell, options?: { alpha?: number; driftCv?: number }): Comparison;
-export function pairedRatio(base: Cell, cell: Cell): { ratio: number; low: number; high: number; rme: number; paired: boolean; pairs: number; method: string };
+/** A suite's variance prior (empirical Bayes, docs/statistics.md): d0 prior degrees of freedom, s02 the prior variance of log process values. */
+export interface VariancePrior { d0: number; s02: number; cells: number }
+export function compare(a: Cell, b: Cell, options?: { alpha?: number; driftCv?: number; priorA?: VariancePrior | null; priorB?: VariancePrior | null }): Comparison;
+export function pairedRatio(base: Cell, cell: Cell, prior?: VariancePrior | null): { ratio: number; low: number; high: number; rme: number; paired: boolean; pairs: number; method: string };
 export function geomeanRatio(comparisons: Array<{ ratio: number }>): number;
 export function renderTables(result: Result, options?: { baseline?: string; color?: boolean; width?: number; verbose?: boolean }): string;
 export const DEFAULT_RUN: Required<Omit<RunOptions, 'seed' | 'baseline'>>;

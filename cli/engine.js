@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { resolveRuntimes, describeSuites, buildPlan } from './matrix/plan.js';
 import { selectShard } from './matrix/shard.js';
 import { runCells, killAllGroups } from './runner/run-plan.js';
-import { finalizeCell } from './results/cell.js';
+import { finalizeCells } from './results/cell.js';
 import { ORDER } from './runner/schedule.js';
 import { completeRun, samplerOptions } from './options.js';
 import { baselineColumn } from './report/columns.js';
@@ -119,7 +119,7 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
   } finally {
     for (const signal of signals) process.removeListener(signal, onSignal);
     progress.done();
-    for (const cell of result.cells) finalizeCell(cell, { interrupted, processesPerCell: run.processes });
+    finalizeCells(result.cells, { interrupted, processesPerCell: run.processes });
     result.status = interrupted ? 'interrupted' : 'complete';
     result.finishedAt = new Date().toISOString();
     result.host.loadAverageEnd = os.loadavg();

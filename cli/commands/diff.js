@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readResult } from '../results/file.js';
 import { compareCells, ALPHA, INVOCATION_DRIFT } from '../stats/compare.js';
+import { variancePriors } from '../results/cell.js';
 import { columnsOf, inColumn, isUnfinished, unfinishedReason } from '../report/columns.js';
 import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, renderDiffHtml } from '../diff/render.js';
 import { htmlPage, escapeHtml } from '../report/html.js';
@@ -60,6 +61,10 @@ function annotate(pairs, resultB) {
 const statusOf = (cell) => (!cell ? 'missing' : isUnfinished(cell) ? 'unfinished' : cell.status);
 
 export function diffResults(pairs, { alpha = ALPHA, driftCv = 0 } = {}) {
+  // Each side's suite priors come from the cells being compared, as the tables' come from the run's.
+  const okSide = (side) => [...new Set(pairs.map((p) => p[side]).filter((c) => c?.status === 'ok'))];
+  const priorsA = variancePriors(okSide('a'));
+  const priorsB = variancePriors(okSide('b'));
   return pairs.map(({ unfinishedReason: reason, ...pair }) => {
     const before = statusOf(pair.a);
     const after = statusOf(pair.b);
@@ -67,7 +72,7 @@ export function diffResults(pairs, { alpha = ALPHA, driftCv = 0 } = {}) {
       const why = after === 'unfinished' ? reason : after === 'missing' ? 'not in B' : pair.b && after !== 'ok' ? pair.b.error : before === 'unfinished' ? 'unfinished in A' : null;
       return { ...pair, before, after, comparison: null, note: `${before} -> ${after}${why ? ` (${why})` : ''}` };
     }
-    return { ...pair, before, after, comparison: compareCells(pair.a, pair.b, { alpha, driftCv }) };
+    return { ...pair, before, after, comparison: compareCells(pair.a, pair.b, { alpha, driftCv, priorA: priorsA.get(pair.a.suite), priorB: priorsB.get(pair.b.suite) }) };
   });
 }
 

@@ -2,7 +2,7 @@
 // runtime x flag set, with a ratio to a baseline column and that ratio's margin, from the processes
 // that ran in the same block (stats/compare.js pairedRatio).
 import { UserError } from '../errors.js';
-import { pairedRatio } from '../stats/compare.js';
+import { pairedRatio, pairedPrior } from '../stats/compare.js';
 
 // A cell still pending (or running) when the file was last written: the run was killed or
 // interrupted before it, or is still going. Said in words, never as a status with no reason.
@@ -49,10 +49,18 @@ export function grid(result, { baseline } = {}) {
     const cells = result.cells.filter((c) => c.suite === suite);
     const columns = columnsWithCells(allColumns, cells);
     const benchmarks = [...new Set(cells.map((c) => c.benchmark))];
+    const okCell = (benchmark, col) => {
+      const cell = cells.find((c) => c.benchmark === benchmark && inColumn(c, col));
+      return cell?.status === 'ok' ? cell : null;
+    };
+    // The ratios of one suite share a variance prior, as its cells do (stats/moderate.js).
+    const prior = pairedPrior(benchmarks.flatMap((benchmark) => {
+      const baseOk = okCell(benchmark, base);
+      return baseOk ? columns.map((col) => okCell(benchmark, col)).filter((c) => c && c !== baseOk).map((c) => [baseOk, c]) : [];
+    }));
     const rows = benchmarks.map((benchmark) => {
       const find = (col) => cells.find((c) => c.benchmark === benchmark && inColumn(c, col));
-      const baseCell = find(base);
-      const baseOk = baseCell?.status === 'ok' ? baseCell : null;
+      const baseOk = okCell(benchmark, base);
       return {
         benchmark,
         values: columns.map((col) => {
@@ -60,7 +68,7 @@ export function grid(result, { baseline } = {}) {
           if (!cell) return { status: 'absent' };
           if (isUnfinished(cell)) return { status: 'unfinished', error: unfinishedReason(result) };
           if (cell.status !== 'ok') return { status: cell.status, error: cell.error };
-          const ratio = baseOk && baseOk !== cell ? pairedRatio(baseOk, cell) : null;
+          const ratio = baseOk && baseOk !== cell ? pairedRatio(baseOk, cell, prior) : null;
           return {
             status: 'ok',
             opsPerSec: cell.summary.opsPerSec,

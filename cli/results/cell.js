@@ -2,7 +2,9 @@
 // Status: pending -> ok | failed | timeout | skipped (interrupted before it ran); unsupported is
 // decided by the plan. Processes are recorded as they finish; a process that ran on a disturbed
 // machine is set aside (kept in the file with the reason, left out of the estimate) and replaced.
-import { summarize, warningsFor } from '../stats/summary.js';
+import { summarize, warningsFor, processValue } from '../stats/summary.js';
+import { trimmedMean, unitVariance } from '../stats/robust.js';
+import { fitVariancePrior } from '../stats/moderate.js';
 import { summarizeService } from '../stats/service.js';
 import { judgeProcess, keptSampleIndexes } from '../stats/disturbance.js';
 
@@ -39,7 +41,10 @@ export function processRecord(round, result, wallMs, { rerunOf, startedAt } = {}
     memory: result.memory,
     clockResolutionNs: result.clockResolutionNs ?? null,
     wallMs,
-    startedAt: startedAt !== undefined ? new Date(startedAt).toISOString() : undefined
+    startedAt: startedAt !== undefined ? new Date(startedAt).toISOString() : undefined,
+    // When the timed samples ran, in ms of the process's own clock (process.uptime): lines the
+    // samples up with what else happened on the machine (bench/suites.js's injected noise).
+    sampleWindowMs: m.window ? [m.window.startUptimeMs, m.window.endUptimeMs] : undefined
   };
   if (m.disturbance) record.disturbance = m.disturbance;
   if (rerunOf !== undefined) record.rerun = true;
@@ -82,11 +87,32 @@ export function judgeCell(cell, quietReferences, { thresholdPct, cores }) {
   return newly;
 }
 
-export function currentSummary(cell) {
-  return summarize(keptProcesses(cell), { perProcess: perProcessOf(cell) });
+// Map suite -> its variance prior (stats/moderate.js), from every cell of the suite with two or more
+// kept processes: what 4-5 processes cannot say about their own spread, the suite's other cells can.
+export function variancePriors(cells) {
+  const bySuite = new Map();
+  for (const cell of cells) {
+    if ((cell.status !== 'pending' && cell.status !== 'ok') || !cell.processes.length) continue;
+    const logs = keptProcesses(cell).map((p) => Math.log(processValue(p, perProcessOf(cell))));
+    if (logs.length < 2) continue;
+    if (!bySuite.has(cell.suite)) bySuite.set(cell.suite, []);
+    bySuite.get(cell.suite).push(unitVariance(trimmedMean(logs)));
+  }
+  return new Map([...bySuite].map(([suite, entries]) => [suite, fitVariancePrior(entries)]));
 }
 
-export function finalizeCell(cell, { interrupted = false, processesPerCell, targetRme = null } = {}) {
+// priors: from variancePriors over the run's cells (none: each cell on its own).
+export function currentSummary(cell, priors) {
+  return summarize(keptProcesses(cell), { perProcess: perProcessOf(cell), prior: priors?.get(cell.suite) ?? null });
+}
+
+// Finalizes every pending cell, with the priors of all cells that have processes.
+export function finalizeCells(cells, options) {
+  const priors = variancePriors(cells);
+  for (const cell of cells) finalizeCell(cell, { ...options, priors });
+}
+
+export function finalizeCell(cell, { interrupted = false, processesPerCell, targetRme = null, priors } = {}) {
   if (cell.status !== 'pending') return;
   if (!cell.processes.length) {
     cell.status = 'skipped';
@@ -97,7 +123,7 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell, targ
   }
   const kept = keptProcesses(cell);
   cell.status = 'ok';
-  cell.summary = currentSummary(cell);
+  cell.summary = currentSummary(cell, priors);
   if (cell.processes[0].service) cell.service = summarizeService(kept);
   cell.warnings = warningsFor(cell.summary, kept);
   const setAside = cell.processes.filter((p) => p.setAside).length;

@@ -9,7 +9,7 @@ import { shuffle, prng } from '../stats/random.js';
 import { parseTraceGc, gcSummary } from './gc-trace.js';
 import { interpretLaunch } from './outcome.js';
 import { runServiceLaunch } from './service.js';
-import { processRecord, recordProcess, failCell, judgeCell, keptProcesses, currentSummary, finalizeCell } from '../results/cell.js';
+import { processRecord, recordProcess, failCell, judgeCell, keptProcesses, currentSummary, finalizeCells, variancePriors } from '../results/cell.js';
 import { quietReferences, columnKey } from '../stats/disturbance.js';
 
 // Saving rewrites the whole file; after every process that is most of the host's work on a large
@@ -182,7 +182,8 @@ export async function runCells(cells, options) {
   // One round per process short of maxProcesses: replacements, not extra rounds, make up for
   // processes set aside.
   for (let round = processes; targetRme && round < maxProcesses && !shouldStop(); round++) {
-    const imprecise = pending().filter((c) => keptProcesses(c).length < maxProcesses && currentSummary(c).rme > targetRme);
+    const priors = variancePriors(cells);
+    const imprecise = pending().filter((c) => keptProcesses(c).length < maxProcesses && currentSummary(c, priors).rme > targetRme);
     if (!imprecise.length) break;
     const rows = new Set(imprecise.map(rowKey));
     const baselines = pending().filter((c) => columnKey(c) === options.baselineKey && rows.has(rowKey(c)) && !imprecise.includes(c));
@@ -192,7 +193,7 @@ export async function runCells(cells, options) {
     await replaceDisturbed(cells, byId, ctx, (r) => r < round);
   }
   if (shouldStop()) return cells;
-  for (const cell of pending()) finalizeCell(cell, { processesPerCell: processes, targetRme });
+  finalizeCells(cells, { processesPerCell: processes, targetRme });
   await options.save();
 
   // Service cells measure CPU and memory of the service during the load itself.

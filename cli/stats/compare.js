@@ -7,7 +7,8 @@
 // a slow period of the machine then hits both sides of a pair, and drops out of the ratio.
 import { median, geomean, t975 } from './basic.js';
 import { tTwoSidedP } from './distributions.js';
-import { yuen, logInterval } from './robust.js';
+import { yuen, logInterval, trimmedMean, unitVariance } from './robust.js';
+import { fitVariancePrior } from './moderate.js';
 import { keptProcesses, perProcessOf } from '../results/cell.js';
 import { processValue } from './summary.js';
 import { INVOCATION_DRIFT } from './drift.js';
@@ -31,10 +32,12 @@ function verdictOf(ratio, low, high, p, alpha) {
 
 // a, b: ok cells. Returns the change in rate (ops/s) from a to b. driftCv: the relative drift
 // between invocations to allow for (0 when both cells were measured interleaved in one run).
-export function compareCells(a, b, { alpha = ALPHA, driftCv = 0 } = {}) {
+// priorA, priorB: the variance priors of the cells' suites in their files (results/cell.js
+// variancePriors), so that diff judges with the spread the tables show.
+export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, priorB = null } = {}) {
   const ua = units(a);
   const ub = units(b);
-  const test = yuen(ua.logs, ub.logs, driftCv ** 2);
+  const test = yuen(ua.logs, ub.logs, driftCv ** 2, { priorA: ua.center === undefined ? priorA : null, priorB: ub.center === undefined ? priorB : null });
   // The centre is the table's estimate (for a single process, the median of its samples).
   const diff = (ua.center ?? test.meanA) - (ub.center ?? test.meanB);
   const t = test.se > 0 ? diff / test.se : (diff === 0 ? 0 : Infinity * Math.sign(diff));
@@ -49,15 +52,15 @@ export function compareCells(a, b, { alpha = ALPHA, driftCv = 0 } = {}) {
     df: test.df,
     significant: v.significant,
     verdict: v.verdict,
-    method: `Yuen's test (trimmed means) on log per-${single ? 'sample times' : 'process values'} (n = ${ua.logs.length} vs ${ub.logs.length})${driftCv ? `, plus ${(driftCv * 100).toFixed(1)}% drift between invocations per side` : ''}`,
+    method: `Yuen's test (trimmed means) on log per-${single ? 'sample times' : 'process values'} (n = ${ua.logs.length} vs ${ub.logs.length})${priorA || priorB ? ', variances moderated toward each suite\'s' : ''}${driftCv ? `, plus ${(driftCv * 100).toFixed(1)}% drift between invocations per side` : ''}`,
     singleProcess: single
   };
 }
 
-// The rate ratio of `cell` to `base` from processes that ran in the same block (same round): each
-// pair's log ratio, then the robust interval over pairs. Falls back to the unpaired comparison when
-// fewer than 3 pairs exist. Returns { ratio, low, high, rme, paired, pairs, method }.
-export function pairedRatio(base, cell) {
+const MIN_PAIRS = 3;
+
+// Log rate ratios of `cell` to `base`, one per round both ran (processes of one block).
+export function pairedLogs(base, cell) {
   const byRound = (c) => {
     const perProcess = perProcessOf(c);
     const map = new Map();
@@ -66,9 +69,23 @@ export function pairedRatio(base, cell) {
   };
   const a = byRound(base);
   const b = byRound(cell);
-  const logs = [...a.keys()].filter((r) => b.has(r)).map((r) => Math.log(a.get(r)) - Math.log(b.get(r)));
-  if (logs.length >= 3) {
-    const interval = logInterval(logs, 'paired per-block ratios');
+  return [...a.keys()].filter((r) => b.has(r)).map((r) => Math.log(a.get(r)) - Math.log(b.get(r)));
+}
+
+// The variance prior of a suite's paired ratios (stats/moderate.js): pairs: [[base, cell], ...].
+export function pairedPrior(pairs) {
+  return fitVariancePrior(pairs.map(([base, cell]) => pairedLogs(base, cell)).filter((logs) => logs.length >= MIN_PAIRS)
+    .map((logs) => unitVariance(trimmedMean(logs))));
+}
+
+// The rate ratio of `cell` to `base` from processes that ran in the same block (same round): each
+// pair's log ratio, then the robust interval over pairs, its variance moderated toward the suite's
+// other ratios when `prior` (pairedPrior) is given. Falls back to the unpaired comparison when
+// fewer than 3 pairs exist. Returns { ratio, low, high, rme, paired, pairs, method }.
+export function pairedRatio(base, cell, prior = null) {
+  const logs = pairedLogs(base, cell);
+  if (logs.length >= MIN_PAIRS) {
+    const interval = logInterval(logs, 'paired per-block ratios', prior);
     return { ratio: interval.estimate, low: interval.low, high: interval.high, rme: ((interval.high - interval.low) / 2 / interval.estimate) * 100, paired: true, pairs: logs.length, method: interval.method };
   }
   const c = compareCells(base, cell);

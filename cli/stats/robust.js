@@ -12,6 +12,7 @@
 // scaled MADs from the median (the MAD floored at MAD_FLOOR, so that processes that agree to 0.1%
 // do not make a 1% difference an outlier). That gave ±5.7% there, and still ignores a 2x process.
 import { mean, median, t975 } from './basic.js';
+import { moderateVariance } from './moderate.js';
 
 export const TRIM = 0.2;
 const OUTLIER_MADS = 4;
@@ -52,31 +53,55 @@ export function trimmedMean(xs, trim = TRIM) {
   return { estimate, se, df: h - 1, n, trimmed: 2 * g, d: ((n - 1) * winsorizedVariance) / (h * (h - 1)) };
 }
 
-// A 95% interval for the ratio exp(trimmed mean of logs): { estimate, low, high, method }.
-export function logInterval(logs, what) {
+// A cell's spread as moderation (stats/moderate.js) takes it: { s2, df }, s2 being the variance of
+// one value (the squared standard error times n), so that cells of 4 and 8 processes pool alike.
+export function unitVariance(t) {
+  return { s2: t.se ** 2 * t.n, df: t.df };
+}
+
+// A 95% interval for the ratio exp(trimmed mean of logs): { estimate, low, high, se, df, method }.
+// With a prior (the suite's variance prior, stats/moderate.js), the standard error and degrees of
+// freedom are the moderated ones.
+export function logInterval(logs, what, prior = null) {
   const t = trimmedMean(logs);
-  const half = t.n >= 2 ? t975(t.df) * t.se : NaN;
+  let { se, df } = t;
+  if (prior && t.n >= 2) {
+    const moderated = moderateVariance(unitVariance(t), prior);
+    se = Math.sqrt(moderated.s2 / t.n);
+    df = moderated.df;
+  }
+  const half = t.n >= 2 ? t975(df) * se : NaN;
   const trimmedNote = t.trimmed ? `${TRIM * 100}%-trimmed mean (the ${t.trimmed / 2} highest and lowest set aside), Tukey-McLaughlin interval` : 'mean with a t-interval';
+  const priorNote = prior && t.n >= 2 ? `, its variance moderated toward the suite's (${prior.d0.toFixed(1)} prior degrees of freedom, ${prior.cells} cells)` : '';
   return {
     estimate: Math.exp(t.estimate),
     low: Number.isFinite(half) ? Math.exp(t.estimate - half) : NaN,
     high: Number.isFinite(half) ? Math.exp(t.estimate + half) : NaN,
-    se: t.se,
-    df: t.df,
-    method: `${trimmedNote} over the logs of ${t.n} ${what}`
+    se,
+    df,
+    method: `${trimmedNote} over the logs of ${t.n} ${what}${priorNote}`
   };
 }
 
+// One side of Yuen's test: its squared standard error and degrees of freedom, moderated toward the
+// side's suite prior when there is one (stats/moderate.js).
+function yuenSide(t, prior) {
+  if (t.n < 2) return { d: 0, df: 1 };
+  if (!prior) return { d: t.d, df: Math.max(1, t.df) };
+  const moderated = moderateVariance(unitVariance(t), prior);
+  return { d: moderated.s2 / t.n, df: moderated.df };
+}
+
 // Yuen's test for two groups of logs: { meanA, meanB (their trimmed means), se, df }; extraVariance is added to
-// each side (e.g. a known drift between invocations, taken as known: it adds no degrees of freedom).
-export function yuen(logsA, logsB, extraVariance = 0) {
+// each side (e.g. a known drift between invocations, taken as known: it adds no degrees of freedom);
+// priorA/priorB: each side's suite variance prior, as the table's intervals use.
+export function yuen(logsA, logsB, extraVariance = 0, { priorA = null, priorB = null } = {}) {
   const a = trimmedMean(logsA);
   const b = trimmedMean(logsB);
-  const da = a.n >= 2 ? a.d : 0;
-  const db = b.n >= 2 ? b.d : 0;
-  const se = Math.sqrt(da + db + 2 * extraVariance);
-  const df = da + db > 0
-    ? (da + db + 2 * extraVariance) ** 2 / ((da ** 2) / Math.max(1, a.df) + (db ** 2) / Math.max(1, b.df))
-    : Infinity;
+  const sa = yuenSide(a, priorA);
+  const sb = yuenSide(b, priorB);
+  const total = sa.d + sb.d + 2 * extraVariance;
+  const se = Math.sqrt(total);
+  const df = sa.d + sb.d > 0 ? total ** 2 / ((sa.d ** 2) / sa.df + (sb.d ** 2) / sb.df) : Infinity;
   return { meanA: a.estimate, meanB: b.estimate, se, df };
 }

@@ -4,7 +4,8 @@
 // samples, or their total time over total operations for a suite that asks for `throughput`); the
 // estimate is the mean of those values on the log scale, or their 20%-trimmed mean with its
 // Tukey-McLaughlin interval when one is a far outlier (stats/robust.js), so that one process on a
-// slow period of the machine cannot move it.
+// slow period of the machine cannot move it. The interval's variance is moderated toward the
+// suite's (stats/moderate.js): 4-5 processes say little about their own spread.
 // `rerun` is the wider interval in which a separate rerun's estimate should land. With one process
 // only, the interval comes from a bootstrap over its samples and says it misses between-process variation.
 import { mean, median, quantile, sd, t975 } from './basic.js';
@@ -46,7 +47,8 @@ export function processValue(record, perProcess = 'median') {
   return perProcess === 'throughput' ? mean(samples) : median(samples);
 }
 
-export function summarize(processes, { perProcess = 'median' } = {}) {
+// prior: the suite's variance prior (stats/moderate.js, results/cell.js variancePriors), or null.
+export function summarize(processes, { perProcess = 'median', prior = null } = {}) {
   const values = processes.map((p) => processValue(p, perProcess));
   const samples = processes.flatMap(keptSamples);
   let estimate;
@@ -55,7 +57,7 @@ export function summarize(processes, { perProcess = 'median' } = {}) {
   let method;
   let rerun = null;
   if (values.length >= 2) {
-    const interval = logInterval(values.map(Math.log), `per-process ${perProcess === 'throughput' ? 'throughputs' : 'medians'}`);
+    const interval = logInterval(values.map(Math.log), `per-process ${perProcess === 'throughput' ? 'throughputs' : 'medians'}`, prior);
     estimate = interval.estimate;
     low = interval.low;
     high = interval.high;
@@ -91,6 +93,7 @@ export function summarize(processes, { perProcess = 'median' } = {}) {
     samples: samples.length,
     processes: processes.length,
     perProcess,
+    variancePrior: values.length >= 2 && prior ? { d0: prior.d0, s0: Math.sqrt(prior.s02), cells: prior.cells } : undefined,
     processMedians: values,
     processCv: values.length >= 2 ? sd(values) / mean(values) : null,
     cpuNsPerOp: cpu.length ? mean(cpu) : null,
