@@ -26,6 +26,10 @@ module.exports = {
   name: 'json',
   description: 'Streaming JSON serialisers before deflate (Plaid: bfj vs JSONStream) and JSON.parse per request (WB Games)',
   libraries: { bfj: libraryVersion('bfj'), JSONStream: libraryVersion('JSONStream') },
+  // Serialising and parsing allocate heavily: a 10 ms sample holds a few scavenges or none, and
+  // samples of one process varied 10-20% (JSONStream, stringify+deflate), enough to move a
+  // process's median by 3.6% (default matrix, 2026-11-23). 25 ms samples hold several.
+  sampler: { minSampleMs: 25 },
   params: {
     payloadKB: 64,       // size of the debugging payload (serialise benchmarks); Plaid's were a few MB
     documents: 20,       // cached JSON strings per request (parse-* benchmarks)
