@@ -4,7 +4,8 @@
 // at the shipped matrix.yaml's run options, and prints
 //   - the distribution of ±margins per suite, and of the printed ratios' ±margins (bench/margins.js);
 //   - A/A: a second invocation of the same slice, compared cell by cell as `nodebench diff` does
-//     (same test, same 1% drift allowance): how many cells it calls changed;
+//     (same test, same priors, same 1% drift allowance): how many cells it calls changed, and how
+//     often a cell's rerun interval holds the other invocation's estimate;
 //   - sensitivity: a third invocation of the promises suite with chain-* made 5% slower on purpose
 //     (params.steps +5%): whether diff flags those cells;
 //   - with --noise: bursts of busy processes at random intervals during another invocation (of the
@@ -19,7 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import YAML from 'yaml';
 import { marginFigures, renderMargins } from './margins.js';
-import { compareCells, INVOCATION_DRIFT } from '../cli/stats/compare.js';
+import { INVOCATION_DRIFT } from '../cli/stats/compare.js';
+import { diffResults } from '../cli/commands/diff.js';
 import { median, quantile } from '../cli/stats/basic.js';
 import { prng } from '../cli/stats/random.js';
 
@@ -55,11 +57,54 @@ async function runMatrix(dir, name, matrix, seed) {
 
 const cellKey = (c) => `${c.suite}/${c.benchmark} ${c.runtimeLabel}/${c.flagSet}`;
 
-// As `nodebench diff A B` compares two separate runs.
-function compareRuns(a, b, { only = () => true } = {}) {
+// As `nodebench diff A B` compares two separate runs (the same pairing, priors and drift allowance).
+function compareRuns(a, b, { only = () => true, driftCv = INVOCATION_DRIFT } = {}) {
   const bByKey = new Map(b.cells.map((c) => [cellKey(c), c]));
-  return a.cells.filter((c) => c.status === 'ok' && only(c) && bByKey.get(cellKey(c))?.status === 'ok')
-    .map((c) => ({ key: cellKey(c), ...compareCells(c, bByKey.get(cellKey(c)), { driftCv: INVOCATION_DRIFT }) }));
+  const pairs = a.cells.filter((c) => c.status === 'ok' && only(c) && bByKey.get(cellKey(c))?.status === 'ok')
+    .map((c) => ({ a: c, b: bByKey.get(cellKey(c)), key: cellKey(c) }));
+  return diffResults(pairs, { driftCv }).map((row) => ({ key: row.key, ...row.comparison }));
+}
+
+// How far two invocations drift apart per side, beyond what their intervals allow: the tau for which
+// the log ratios of the A/A cells, each over sqrt(se^2 + 2 tau^2), have a mean square of 1 (Paule-
+// Mandel around no change). This is what diff's --drift should be on this machine.
+function driftBetween(rows) {
+  const pts = rows.filter((r) => Number.isFinite(r.se) && r.se > 0).map((r) => ({ d: Math.log(r.ratio), v: r.se ** 2 }));
+  const excess = (tau) => pts.reduce((s, p) => s + (p.d ** 2) / (p.v + 2 * tau ** 2), 0) / pts.length - 1;
+  if (!pts.length || excess(0) <= 0) return 0;
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (excess(mid) > 0) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+// Honest intervals on the real suites: how often a cell's rerun interval (summary.rerun) holds the
+// estimate of the same cell in the other invocation, both ways.
+function rerunCoverage(a, b) {
+  const bByKey = new Map(b.cells.map((c) => [cellKey(c), c]));
+  let held = 0;
+  let total = 0;
+  for (const c of a.cells) {
+    const other = bByKey.get(cellKey(c));
+    if (c.status !== 'ok' || other?.status !== 'ok') continue;
+    for (const [x, y] of [[c, other], [other, c]]) {
+      if (!x.summary.rerun) continue;
+      total++;
+      if (y.summary.estimate >= x.summary.rerun.low && y.summary.estimate <= x.summary.rerun.high) held++;
+    }
+  }
+  return { held, total };
+}
+
+// |estimate of b / estimate of a - 1| in percent, per cell both have ok.
+function deviations(a, b) {
+  const aByKey = new Map(a.cells.map((c) => [cellKey(c), c]));
+  return b.cells.filter((c) => c.status === 'ok' && aByKey.get(cellKey(c))?.status === 'ok')
+    .map((c) => ({ key: cellKey(c), pct: Math.abs(c.summary.estimate / aByKey.get(cellKey(c)).summary.estimate - 1) * 100 }));
 }
 
 // Busy processes in bursts at random intervals; returns stop() -> the burst windows [start, end] ms.
@@ -88,27 +133,32 @@ function startNoise(seed) {
   };
 }
 
-function noiseFigures(quiet, noisy, bursts) {
-  const quietByKey = new Map(quiet.cells.map((c) => [cellKey(c), c]));
-  const deviations = noisy.cells.filter((c) => c.status === 'ok' && quietByKey.get(cellKey(c))?.status === 'ok')
-    .map((c) => Math.abs(c.summary.estimate / quietByKey.get(cellKey(c)).summary.estimate - 1) * 100);
+// quiet2: the quiet slice's second invocation, for the deviation two quiet invocations show anyway.
+function noiseFigures(quiet, quiet2, noisy, bursts) {
+  const noisyKeys = new Set(noisy.cells.map(cellKey));
+  const deviationsNoisy = deviations(quiet, noisy).map((d) => d.pct);
+  const deviationsQuiet = deviations(quiet, quiet2).filter((d) => noisyKeys.has(d.key)).map((d) => d.pct);
+  // A process ran in a burst when the burst covered half of its timed samples (its sampling window,
+  // on its own clock from its start; the launch time stands in for the process's start).
   const inBurst = [];
   for (const cell of noisy.cells) {
     for (const p of cell.processes) {
-      if (!p.startedAt || !p.disturbance) continue;
-      const start = Date.parse(p.startedAt);
-      const end = start + p.wallMs;
+      if (!p.startedAt || !p.disturbance || !p.sampleWindowMs) continue;
+      const start = Date.parse(p.startedAt) + p.sampleWindowMs[0];
+      const end = Date.parse(p.startedAt) + p.sampleWindowMs[1];
       const overlap = bursts.reduce((s, [b0, b1]) => s + Math.max(0, Math.min(end, b1) - Math.max(start, b0)), 0);
-      if (overlap >= 0.5 * p.wallMs) inBurst.push(p);
+      if (overlap >= 0.5 * (end - start)) inBurst.push(p);
     }
   }
   const named = inBurst.filter((p) => p.setAside || p.keptSamples);
   return {
     bursts: bursts.length,
-    cells: deviations.length,
-    deviationMedianPct: median(deviations),
-    deviationP90Pct: quantile(deviations, 0.9),
-    within3Pct: deviations.filter((d) => d <= 3).length,
+    cells: deviationsNoisy.length,
+    deviationMedianPct: median(deviationsNoisy),
+    deviationP90Pct: quantile(deviationsNoisy, 0.9),
+    within3Pct: deviationsNoisy.filter((d) => d <= 3).length,
+    quietDeviationMedianPct: median(deviationsQuiet),
+    quietDeviationP90Pct: quantile(deviationsQuiet, 0.9),
     processesInBurst: inBurst.length,
     processesInBurstNamed: named.length,
     setAsideNoisy: noisy.cells.flatMap((c) => c.processes).filter((p) => p.setAside).length,
@@ -132,9 +182,10 @@ async function main() {
     // the same cells of the quiet first invocation.
     const stop = startNoise(4);
     const noisy = await runMatrix(dir, 'slice-noisy', sliceMatrix(args.runtimes, ['promises', 'gc']), 4);
-    noise = noiseFigures(a, noisy, stop());
+    noise = noiseFigures(a, a2, noisy, stop());
   }
   const aa = compareRuns(a, a2);
+  const drift = driftBetween(compareRuns(a, a2, { driftCv: 0 }));
   const chain = compareRuns(a, b, { only: (c) => c.suite === 'promises' && c.benchmark.startsWith('chain-') });
   const others = compareRuns(a, b, { only: (c) => c.suite === 'promises' && !c.benchmark.startsWith('chain-') });
   const figures = {
@@ -143,6 +194,8 @@ async function main() {
     slice: { runtimes: args.runtimes, flagSets: Object.keys(slice.flagSets), run: slice.run },
     margins: marginFigures(a),
     marginsRerun: marginFigures(a2),
+    coverage: rerunCoverage(a, a2),
+    driftPct: drift * 100,
     aa: { cells: aa.length, flagged: aa.filter((c) => c.significant).length, flaggedCells: aa.filter((c) => c.significant).map((c) => `${c.key} ${((c.ratio - 1) * 100).toFixed(1)}%`) },
     sensitivity: { cells: chain.length, flaggedSlower: chain.filter((c) => c.verdict === 'slower').length, ratios: chain.map((c) => c.ratio), unchangedFlagged: others.filter((c) => c.significant).length, unchanged: others.length },
     noise,
@@ -163,10 +216,12 @@ async function main() {
     renderMargins(figures.marginsRerun),
     '',
     `A/A (two invocations, nodebench diff's test with ${INVOCATION_DRIFT * 100}% drift): ${figures.aa.flagged} of ${figures.aa.cells} cells flagged as changed (${((figures.aa.flagged / figures.aa.cells) * 100).toFixed(1)}%)${figures.aa.flagged ? `: ${figures.aa.flaggedCells.join('; ')}` : ''}`,
+    `drift between the two invocations, per side, beyond their intervals (what diff's --drift should be here): ${figures.driftPct.toFixed(1)}% (diff allows ${INVOCATION_DRIFT * 100}%)`,
+    `honest intervals: the rerun interval of a cell held the other invocation's estimate in ${figures.coverage.held} of ${figures.coverage.total} cases (${((figures.coverage.held / figures.coverage.total) * 100).toFixed(1)}%; target >= 90%)`,
     `5% slowdown (promises chain-*, params.steps 2000 -> 2100): ${figures.sensitivity.flaggedSlower} of ${figures.sensitivity.cells} cells flagged slower (ratios ${figures.sensitivity.ratios.map((r) => r.toFixed(3)).join(', ')}); unchanged promises cells flagged: ${figures.sensitivity.unchangedFlagged} of ${figures.sensitivity.unchanged}`
   ];
   if (noise) {
-    lines.push(`injected noise (${noise.bursts} bursts of 2 busy processes, 1-3 s every 2-6 s): estimates vs the quiet run: median ${noise.deviationMedianPct.toFixed(1)}%, p90 ${noise.deviationP90Pct.toFixed(1)}%, ${noise.within3Pct} of ${noise.cells} cells within 3%; processes that ran mostly inside a burst: ${noise.processesInBurst}, of which named disturbed (set aside, or samples set aside): ${noise.processesInBurstNamed}; processes set aside: ${noise.setAsideNoisy} (quiet run: ${noise.setAsideQuiet})`);
+    lines.push(`injected noise (${noise.bursts} bursts of 2 busy processes, 1-3 s every 2-6 s): estimates vs the quiet run: median ${noise.deviationMedianPct.toFixed(1)}%, p90 ${noise.deviationP90Pct.toFixed(1)}%, ${noise.within3Pct} of ${noise.cells} cells within 3% (the two quiet invocations differ by a median ${noise.quietDeviationMedianPct.toFixed(1)}%, p90 ${noise.quietDeviationP90Pct.toFixed(1)}% on the same cells); processes whose timed samples ran mostly inside a burst: ${noise.processesInBurst}, of which named disturbed (set aside, or samples set aside): ${noise.processesInBurstNamed}; processes set aside: ${noise.setAsideNoisy} (quiet run: ${noise.setAsideQuiet})`);
   }
   lines.push(`total ${figures.minutes.toFixed(1)} min; result files in ${dir}`);
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -39,7 +39,7 @@ export interface Result {
 }
 
 export interface Comparison {
-  ratio: number; ci: { level: number; low: number; high: number }; p: number; df: number;
+  ratio: number; ci: { level: number; low: number; high: number }; p: number; df: number; se: number;
   significant: boolean; verdict: 'faster' | 'slower' | '~'; method: string; singleProcess: boolean;
 }
 

@@ -50,6 +50,8 @@ export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, 
     ci: { level: 1 - alpha, low: v.low, high: v.high },
     p,
     df: test.df,
+    // The standard error of the log ratio, drift term included.
+    se: test.se,
     significant: v.significant,
     verdict: v.verdict,
     method: `Yuen's test (trimmed means) on log per-${single ? 'sample times' : 'process values'} (n = ${ua.logs.length} vs ${ub.logs.length})${priorA || priorB ? ', variances moderated toward each suite\'s' : ''}${driftCv ? `, plus ${(driftCv * 100).toFixed(1)}% drift between invocations per side` : ''}`,
