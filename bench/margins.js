@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // Precision of a real result file, suite by suite: the distribution of the cells' ±margins and of the
 // printed ratios' ±margins, how many processes were set aside as disturbed, and where the wall time
-// went. `node bench/margins.js results/X.json [--json]`; bench/suites.js uses it on its own runs.
+// went, and where the width comes from (spread between processes, and how much of it the samples
+// inside a process explain). `node bench/margins.js results/X.json [--json]`; bench/suites.js uses
+// it on its own runs.
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { quantile, median } from '../cli/stats/basic.js';
+import { quantile, median, sd, mean } from '../cli/stats/basic.js';
+import { keptProcesses, perProcessOf } from '../cli/results/cell.js';
+import { processValue, keptSamples } from '../cli/stats/summary.js';
 import { grid } from '../cli/report/columns.js';
 import { textTable } from '../cli/report/text-table.js';
 
@@ -37,6 +41,41 @@ export function marginFigures(result) {
   return { rows, wallSeconds, cells: result.cells.length, ok: ok.length };
 }
 
+// Where a suite's width comes from, per cell (medians over the suite's cells of 3+ kept processes):
+// the spread of process values (log sd), the part of it that the samples inside each process
+// explain (the standard error of a process's value from its own samples: 1.25 sd/sqrt(m) for a
+// median, sd/sqrt(m) for a throughput), and what a process costs against the time it samples.
+export function widthSources(result) {
+  const bySuite = new Map();
+  for (const cell of result.cells) {
+    const kept = cell.status === 'ok' ? keptProcesses(cell) : [];
+    if (kept.length < 3) continue;
+    const perProcess = perProcessOf(cell);
+    const between = sd(kept.map((p) => Math.log(processValue(p, perProcess))));
+    const within = median(kept.map((p) => {
+      const logs = keptSamples(p).map(Math.log);
+      return ((perProcess === 'throughput' ? 1 : 1.25) * sd(logs)) / Math.sqrt(logs.length);
+    }));
+    const row = { between, within, wallMs: mean(kept.map((p) => p.wallMs || 0)), sampleMs: mean(kept.map((p) => p.sampleMs || 0)) };
+    const key = cell.suite;
+    if (!bySuite.has(key)) bySuite.set(key, []);
+    bySuite.get(key).push(row);
+  }
+  return [...bySuite].map(([suite, rows]) => ({
+    suite,
+    cells: rows.length,
+    betweenPct: median(rows.map((r) => r.between)) * 100,
+    withinPct: median(rows.map((r) => r.within)) * 100,
+    wallMs: median(rows.map((r) => r.wallMs)),
+    sampleMs: median(rows.map((r) => r.sampleMs))
+  }));
+}
+
+export function renderWidthSources(rows) {
+  const header = ['suite', 'cells', 'spread of process values', 'of it from samples inside a process', 'ms per process', 'of it sampling'];
+  return textTable([header, ...rows.map((r) => [r.suite, String(r.cells), `${f(r.betweenPct)}%`, `${f(r.withinPct)}%`, f(r.wallMs, 0), f(r.sampleMs, 0)])]).join('\n');
+}
+
 const f = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '-');
 
 export function renderMargins(figures) {
@@ -54,6 +93,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.stderr.write('usage: node bench/margins.js RESULT.json [--json]\n');
     process.exit(2);
   }
-  const figures = marginFigures(JSON.parse(fs.readFileSync(file, 'utf8')));
-  process.stdout.write(process.argv.includes('--json') ? `${JSON.stringify(figures, null, 1)}\n` : `${renderMargins(figures)}\n`);
+  const result = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const figures = { ...marginFigures(result), widthSources: widthSources(result) };
+  process.stdout.write(process.argv.includes('--json') ? `${JSON.stringify(figures, null, 1)}\n`
+    : `${renderMargins(figures)}\n\nwhere the width comes from (medians over each suite's cells):\n${renderWidthSources(figures.widthSources)}\n`);
 }
