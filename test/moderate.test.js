@@ -5,6 +5,8 @@ import { logInterval, trimmedMean, unitVariance } from '../cli/stats/robust.js';
 import { summarize } from '../cli/stats/summary.js';
 import { variancePriors } from '../cli/results/cell.js';
 import { prng } from '../cli/stats/random.js';
+import { pairedRatio, pairedPrior, compareCells } from '../cli/stats/compare.js';
+import { diffResults } from '../cli/commands/diff.js';
 
 const close = (a, b, tol) => assert.ok(Math.abs(a - b) < tol, `${a} is not within ${tol} of ${b}`);
 
@@ -106,4 +108,36 @@ test('variancePriors pools per suite, over the cells with two or more kept proce
   assert.ok(Math.sqrt(priors.get('wide').s02) > 0.05);
   assert.equal(priors.has('single'), false);
   assert.equal(priors.has('failed'), false);
+});
+
+// Synthetic ok cells of one suite: `n` processes, one per round, log values spread by `s`.
+function syntheticCells(count, n, s, random) {
+  const z = normals(random);
+  return Array.from({ length: count }, (_, i) => ({
+    suite: 'promises', benchmark: `b${i}`, runtimeLabel: '16', flagSet: 'baseline', status: 'ok',
+    processes: Array.from({ length: n }, (_, round) => ({ round, samplesNsPerOp: [1000 * Math.exp(s * z())] }))
+  }));
+}
+
+test('paired ratios under a prior get the pooled degrees of freedom and say so', () => {
+  const random = prng(9);
+  const bases = syntheticCells(12, 4, 0.03, random);
+  const cells = syntheticCells(12, 4, 0.03, random);
+  const prior = pairedPrior(bases.map((b, i) => [b, cells[i]]));
+  assert.ok(prior && prior.d0 > 0);
+  const own = pairedRatio(bases[0], cells[0]);
+  const moderated = pairedRatio(bases[0], cells[0], prior);
+  assert.equal(moderated.ratio, own.ratio);
+  assert.match(moderated.method, /moderated toward the suite's/);
+  assert.doesNotMatch(own.method, /moderated/);
+});
+
+test('diff judges each side with its suite prior, as the tables do', () => {
+  const random = prng(21);
+  const a = syntheticCells(10, 4, 0.03, random);
+  const b = syntheticCells(10, 4, 0.03, random).map((c) => ({ ...c, runtimeLabel: '16' }));
+  const rows = diffResults(a.map((cell, i) => ({ label: cell.benchmark, column: '16/baseline', a: cell, b: b[i] })));
+  for (const row of rows) assert.match(row.comparison.method, /variances moderated toward each suite's/);
+  const bare = compareCells(a[0], b[0]);
+  assert.doesNotMatch(bare.method, /moderated/);
 });
