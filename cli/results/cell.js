@@ -3,8 +3,7 @@
 // decided by the plan. Processes are recorded as they finish; a process that ran on a disturbed
 // machine is set aside (kept in the file with the reason, left out of the estimate) and replaced.
 import { summarize, warningsFor, processValue } from '../stats/summary.js';
-import { trimmedMean, unitVariance } from '../stats/robust.js';
-import { fitVariancePrior } from '../stats/moderate.js';
+import { logVariancePrior } from '../stats/robust.js';
 import { summarizeService } from '../stats/service.js';
 import { judgeProcess, keptSampleIndexes } from '../stats/disturbance.js';
 
@@ -96,9 +95,9 @@ export function variancePriors(cells) {
     const logs = keptProcesses(cell).map((p) => Math.log(processValue(p, perProcessOf(cell))));
     if (logs.length < 2) continue;
     if (!bySuite.has(cell.suite)) bySuite.set(cell.suite, []);
-    bySuite.get(cell.suite).push(unitVariance(trimmedMean(logs)));
+    bySuite.get(cell.suite).push(logs);
   }
-  return new Map([...bySuite].map(([suite, entries]) => [suite, fitVariancePrior(entries)]));
+  return new Map([...bySuite].map(([suite, groups]) => [suite, logVariancePrior(groups)]));
 }
 
 // priors: from variancePriors over the run's cells (none: each cell on its own).

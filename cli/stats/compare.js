@@ -7,8 +7,7 @@
 // a slow period of the machine then hits both sides of a pair, and drops out of the ratio.
 import { median, geomean, t975 } from './basic.js';
 import { tTwoSidedP } from './distributions.js';
-import { yuen, logInterval, trimmedMean, unitVariance } from './robust.js';
-import { fitVariancePrior } from './moderate.js';
+import { yuen, logInterval, logVariancePrior } from './robust.js';
 import { keptProcesses, perProcessOf } from '../results/cell.js';
 import { processValue } from './summary.js';
 import { INVOCATION_DRIFT } from './drift.js';
@@ -76,8 +75,7 @@ export function pairedLogs(base, cell) {
 
 // The variance prior of a suite's paired ratios (stats/moderate.js): pairs: [[base, cell], ...].
 export function pairedPrior(pairs) {
-  return fitVariancePrior(pairs.map(([base, cell]) => pairedLogs(base, cell)).filter((logs) => logs.length >= MIN_PAIRS)
-    .map((logs) => unitVariance(trimmedMean(logs))));
+  return logVariancePrior(pairs.map(([base, cell]) => pairedLogs(base, cell)), MIN_PAIRS);
 }
 
 // The rate ratio of `cell` to `base` from processes that ran in the same block (same round): each

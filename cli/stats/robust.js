@@ -12,7 +12,7 @@
 // scaled MADs from the median (the MAD floored at MAD_FLOOR, so that processes that agree to 0.1%
 // do not make a 1% difference an outlier). That gave ±5.7% there, and still ignores a 2x process.
 import { mean, median, t975 } from './basic.js';
-import { moderateVariance } from './moderate.js';
+import { moderateVariance, fitVariancePrior } from './moderate.js';
 
 export const TRIM = 0.2;
 const OUTLIER_MADS = 4;
@@ -57,6 +57,12 @@ export function trimmedMean(xs, trim = TRIM) {
 // one value (the squared standard error times n), so that cells of 4 and 8 processes pool alike.
 export function unitVariance(t) {
   return { s2: t.se ** 2 * t.n, df: t.df };
+}
+
+// The variance prior (stats/moderate.js) of a suite's groups of log values, one group per cell or
+// per paired ratio; groups of fewer than `minValues` say nothing about their spread.
+export function logVariancePrior(groups, minValues = 2) {
+  return fitVariancePrior(groups.filter((logs) => logs.length >= minValues).map((logs) => unitVariance(trimmedMean(logs))));
 }
 
 // A 95% interval for the ratio exp(trimmed mean of logs): { estimate, low, high, se, df, method }.
