@@ -6,6 +6,8 @@ export interface RunOptions {
   warmupMinMs?: number; warmupMaxMs?: number; maxSampleMs?: number; timeoutSec?: number;
   rerunDisturbed?: boolean; disturbancePct?: number; seed?: number; baseline?: string;
   metrics?: boolean; metricsMs?: number;
+  /** minutes of measuring; replacements and top-ups only while they fit (the first rounds always run) */
+  timeBudgetMin?: number;
 }
 
 export interface Matrix {

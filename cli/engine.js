@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { resolveRuntimes, describeSuites, buildPlan } from './matrix/plan.js';
 import { selectShard } from './matrix/shard.js';
 import { runCells, killAllGroups } from './runner/run-plan.js';
+import { createBudget } from './runner/budget.js';
 import { finalizeCells } from './results/cell.js';
 import { ORDER } from './runner/schedule.js';
 import { completeRun, samplerOptions } from './options.js';
@@ -104,8 +105,11 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
   // A closed terminal (SIGHUP) is handled like Ctrl-C and kill: keep what finished, stop the workers.
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const signal of signals) process.once(signal, onSignal);
+  // Counted from the first process: installing runtimes is not measuring.
+  const budget = createBudget(run.timeBudgetMin);
   try {
     await runCells(result.cells, {
+      budget,
       runtimes: new Map(runtimes.map((r) => [r.label, r])),
       suites: new Map(suites.map((s) => [s.name, s])),
       run,
@@ -119,6 +123,13 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
   } finally {
     for (const signal of signals) process.removeListener(signal, onSignal);
     progress.done();
+    if (budget.state.limited) {
+      result.schedule.timeBudget = { minutes: budget.state.budgetMin, reached: budget.state.reached, skipped: budget.state.skipped };
+      if (budget.state.reached) {
+        const { replacements, topUps } = budget.state.skipped;
+        log(`time budget of ${budget.state.budgetMin} min (run.timeBudgetMin) reached: ${topUps} top-up and ${replacements} replacement process(es) not run; the cells left above the target say so`);
+      }
+    }
     finalizeCells(result.cells, { interrupted, processesPerCell: run.processes });
     result.status = interrupted ? 'interrupted' : 'complete';
     result.finishedAt = new Date().toISOString();

@@ -17,6 +17,8 @@ export const RUN_OPTIONS = [
     help: 'most kept processes per cell while its margin is above targetRme' },
   { name: 'targetRme', type: 'number', min: 0.1, max: 100, default: 3, cli: '--target-rme <percent>',
     help: 'wanted ±95% margin of a cell, in percent; more processes until met or maxProcesses' },
+  { name: 'timeBudgetMin', type: 'number', min: 0.01, max: 100000, cli: '--time-budget <minutes>', cliKey: 'timeBudget', doc: 'none',
+    help: 'minutes of measuring (installs not counted): the first `processes` rounds and the metrics processes always run; replacements of disturbed processes and top-ups only while they fit, the most precision per second first' },
   { name: 'samples', type: 'integer', min: 1, max: 10000, default: 10, quick: 5, sampler: true, cli: '--samples <n>',
     help: 'timed samples per process' },
   { name: 'minSampleMs', type: 'number', min: 0.1, max: 60000, default: 10, quick: 5, sampler: true,

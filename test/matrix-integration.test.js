@@ -123,6 +123,28 @@ test('every ok cell has runtime metrics from a separate process, each with its m
   for (const cell of result.cells.filter((c) => c.benchmark === 'promise-chain')) assert.ok(cell.metrics.gc.scavenges > 0);
 });
 
+test('a time budget that the first rounds use up runs no top-ups or replacements, and says so', { timeout: 120_000 }, async () => {
+  const limited = path.join(tmp, 'budget.json');
+  const run = await nodebench(['run', path.join(root, 'test', 'fixtures', 'suites', 'smoke', 'index.js'), '--node', 'system',
+    '--benchmarks', 'sum-loop', '--processes', '2', '--max-processes', '6', '--target-rme', '0.1', '--samples', '3',
+    '--time-budget', '0.01', '--out', limited]);
+  assert.equal(run.exitCode, 0, run.stderr);
+  const result = JSON.parse(fs.readFileSync(limited, 'utf8'));
+  const [cell] = result.cells;
+  // The first rounds and the metrics process run whatever the budget; nothing else fits in 0.6 s.
+  assert.deepEqual(cell.processes.map((p) => p.round).sort(), [0, 1]);
+  assert.ok(cell.metrics && !cell.metrics.error);
+  assert.equal(result.run.timeBudgetMin, 0.01);
+  assert.equal(result.schedule.timeBudget.minutes, 0.01);
+  if (cell.summary.rme > 0.1) {
+    assert.equal(result.schedule.timeBudget.reached, true);
+    assert.ok(result.schedule.timeBudget.skipped.topUps >= 1);
+    assert.match(run.stderr, /time budget of 0\.01 min \(run\.timeBudgetMin\) reached/);
+    assert.match(cell.warnings.map((w) => w.message).join('\n'), /time budget \(run\.timeBudgetMin\) left no room/);
+  }
+  assert.deepEqual(schemaErrors(result), []);
+});
+
 test('cells whose margin is above the target get more processes, up to maxProcesses, and say so', { timeout: 120_000 }, async () => {
   const topUp = path.join(tmp, 'top-up.json');
   const run = await nodebench(['run', path.join(root, 'test', 'fixtures', 'suites', 'smoke', 'index.js'), '--node', 'system',

@@ -111,7 +111,8 @@ export function finalizeCells(cells, options) {
   for (const cell of cells) finalizeCell(cell, { ...options, priors });
 }
 
-export function finalizeCell(cell, { interrupted = false, processesPerCell, targetRme = null, priors } = {}) {
+// budgetLimited: ids of the cells the run's time budget (run.timeBudgetMin) left short of top-ups.
+export function finalizeCell(cell, { interrupted = false, processesPerCell, targetRme = null, priors, budgetLimited } = {}) {
   if (cell.status !== 'pending') return;
   if (!cell.processes.length) {
     cell.status = 'skipped';
@@ -134,7 +135,10 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell, targ
     cell.warnings.push({ code: 'survivors', message: `the benchmark started ${cell.survivors.length} process(es) that outlived its worker in their own session (pids ${cell.survivors.join(', ')}); nodebench killed them: stop what the benchmark starts in its teardown.` });
   }
   if (targetRme && cell.summary.rme > targetRme) {
-    cell.warnings.push({ code: 'target-missed', message: `the ±${cell.summary.rme.toFixed(1)}% margin is above the ${targetRme}% target after ${kept.length} processes (run.maxProcesses); the machine is noisy or the benchmark varies from process to process.` });
+    const why = budgetLimited?.has(cell.id)
+      ? 'the run\'s time budget (run.timeBudgetMin) left no room for more; raise it, or give the machine a quieter time'
+      : 'run.maxProcesses; the machine is noisy or the benchmark varies from process to process';
+    cell.warnings.push({ code: 'target-missed', message: `the ±${cell.summary.rme.toFixed(1)}% margin is above the ${targetRme}% target after ${kept.length} processes (${why}).` });
   }
   if (interrupted && kept.length < processesPerCell) {
     cell.warnings.push({ code: 'interrupted', message: `interrupted after ${kept.length} of ${processesPerCell} processes; the interval is wider than a full run's.` });

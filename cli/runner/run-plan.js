@@ -11,6 +11,7 @@ import { interpretLaunch } from './outcome.js';
 import { runServiceLaunch } from './service.js';
 import { processRecord, recordProcess, failCell, judgeCell, keptProcesses, currentSummary, finalizeCells, variancePriors } from '../results/cell.js';
 import { quietReferences, columnKey } from '../stats/disturbance.js';
+import { createBudget, processCostMs, metricsCostMs, topUpPriority } from './budget.js';
 
 // Saving rewrites the whole file; after every process that is most of the host's work on a large
 // matrix, so saves are spaced out. A kill loses at most this much work; Ctrl-C loses none.
@@ -112,21 +113,25 @@ async function runLaunches(launches, byId, ctx) {
 async function replaceDisturbed(cells, byId, ctx, due) {
   if (!ctx.rerunDisturbed) return;
   const quiet = quietReferences(cells);
-  const launches = [];
+  const candidates = [];
   for (const cell of cells) {
     if (cell.status !== 'pending') continue;
     judgeCell(cell, quiet, { thresholdPct: ctx.disturbancePct, cores: ctx.cores });
     let budget = ctx.processes - cell.processes.filter((p) => p.rerun).length;
     for (const record of cell.processes) {
       if (!record.setAside || record.replaced || !due(record.round) || budget <= 0) continue;
-      record.replaced = true;
       budget--;
-      launches.push({ cellId: cell.id, round: record.round, rerunOf: record.round });
+      candidates.push({ cellId: cell.id, record });
     }
   }
   // In blocks, like a round: a row whose every column was slow is replaced together.
-  const order = new Map(scheduleRound(launches.map((l) => byId.get(l.cellId)), 0, ctx.seed + 1).map((l, i) => [l.cellId, i]));
-  launches.sort((x, y) => order.get(x.cellId) - order.get(y.cellId) || x.round - y.round);
+  const order = new Map(scheduleRound(candidates.map((l) => byId.get(l.cellId)), 0, ctx.seed + 1).map((l, i) => [l.cellId, i]));
+  candidates.sort((x, y) => order.get(x.cellId) - order.get(y.cellId) || x.record.round - y.record.round);
+  const taken = ctx.budget.fit(candidates, (l) => processCostMs(byId.get(l.cellId)), { reserveMs: ctx.reserveMs(), kind: 'replacements' });
+  const launches = taken.map(({ cellId, record }) => {
+    record.replaced = true;
+    return { cellId, round: record.round, rerunOf: record.round };
+  });
   ctx.count.total += launches.length;
   await runLaunches(launches, byId, ctx);
 }
@@ -135,9 +140,11 @@ async function replaceDisturbed(cells, byId, ctx, due) {
 // processes of the rounds before it, then the last replacements;
 // (2) while a cell's margin of error is above targetRme, one more round for those cells and their
 // row's baseline cell (so the ratio keeps its pairs), until maxProcesses kept processes; (3) one
-// metrics process per ok micro-benchmark cell.
+// metrics process per ok micro-benchmark cell. Under run.timeBudgetMin, replacements and top-ups
+// are only launched while they fit in the time left (budget.js); the others are counted.
 // options: { runtimes (label -> runtime), suites (name -> suite), run (complete run options),
-//            baselineKey, cores, save(), progress(), shouldStop() }
+//            baselineKey, cores, save(), progress(), shouldStop(), budget? (createBudget; by default
+//            one from run.timeBudgetMin) }
 export async function runCells(cells, options) {
   const { suites, run, shouldStop = () => false } = options;
   const { processes, seed } = run;
@@ -157,6 +164,7 @@ export async function runCells(cells, options) {
     progress: options.progress || (() => {}),
     shouldStop,
     count: { done: 0, total: 0 },
+    budget: options.budget || createBudget(run.timeBudgetMin),
     saveSoon: async () => {
       if (Date.now() - lastSave < SAVE_EVERY_MS) return;
       lastSave = Date.now();
@@ -171,29 +179,66 @@ export async function runCells(cells, options) {
   const roundsToRun = pending().reduce((n, c) => n + processes - c.processes.filter((p) => !p.rerun && p.round < processes).length, 0);
   ctx.count.total = roundsToRun + (run.metrics ? micro.length : 0);
 
-  for (let round = 0; round < processes && !shouldStop(); round++) {
+  // What must still run whatever the budget: the first rounds' processes and the metrics processes.
+  let roundsLeft = processes;
+  ctx.reserveMs = () => {
+    const fallback = 1000;
+    let ms = 0;
+    for (const cell of pending()) ms += Math.max(0, roundsLeft - 1) * processCostMs(cell, fallback);
+    if (run.metrics) {
+      for (const id of micro) {
+        const cell = byId.get(id);
+        if (cell.status === 'ok' || cell.status === 'pending') {
+          ms += metricsCostMs(cell, suites.get(cell.suite).sampler?.metricsMs ?? run.metricsMs, fallback);
+        }
+      }
+    }
+    return ms;
+  };
+
+  for (let round = 0; round < processes && !shouldStop(); round++, roundsLeft--) {
     await runLaunches(scheduleRound(pending(), round, seed), byId, ctx);
     // Slow periods of the machine last minutes: a replacement right after the process it replaces
     // would land in the same one, so it waits for the next round to pass.
     if (round >= 1) await replaceDisturbed(cells, byId, ctx, (r) => r < round);
   }
+  roundsLeft = 0;
   for (let pass = 0; pass < 2 && !shouldStop(); pass++) await replaceDisturbed(cells, byId, ctx, () => true);
 
   // One round per process short of maxProcesses: replacements, not extra rounds, make up for
   // processes set aside.
+  const budgetLimited = new Set();
   for (let round = processes; targetRme && round < maxProcesses && !shouldStop(); round++) {
     const priors = variancePriors(cells);
-    const imprecise = pending().filter((c) => keptProcesses(c).length < maxProcesses && currentSummary(c, priors).rme > targetRme);
+    const imprecise = pending()
+      .map((cell) => ({ cell, rme: currentSummary(cell, priors).rme, kept: keptProcesses(cell).length }))
+      .filter((c) => c.kept < maxProcesses && c.rme > targetRme);
     if (!imprecise.length) break;
-    const rows = new Set(imprecise.map(rowKey));
-    const baselines = pending().filter((c) => columnKey(c) === options.baselineKey && rows.has(rowKey(c)) && !imprecise.includes(c));
-    const launches = scheduleRound([...imprecise, ...baselines], round, seed);
+    const isBaseline = (c) => columnKey(c) === options.baselineKey;
+    const baselineOf = new Map(pending().filter(isBaseline).map((c) => [rowKey(c), c]));
+    const needsBaseline = (c) => !isBaseline(c) && baselineOf.has(rowKey(c)) && !imprecise.some((i) => i.cell === baselineOf.get(rowKey(c)));
+    // A cell's cost includes its row's baseline process, which keeps the ratio's pairs.
+    const costOf = (c) => processCostMs(c.cell) + (needsBaseline(c.cell) ? processCostMs(baselineOf.get(rowKey(c.cell))) : 0);
+    imprecise.sort((x, y) => topUpPriority(y.rme, y.kept, costOf(y)) - topUpPriority(x.rme, x.kept, costOf(x)));
+    const charged = new Set();
+    const taken = ctx.budget.fit(imprecise, (c) => {
+      const row = rowKey(c.cell);
+      const cost = processCostMs(c.cell) + (needsBaseline(c.cell) && !charged.has(row) ? processCostMs(baselineOf.get(row)) : 0);
+      charged.add(row);
+      return cost;
+    }, { reserveMs: ctx.reserveMs(), kind: 'topUps' });
+    for (const c of imprecise) (taken.includes(c) ? budgetLimited.delete(c.cell.id) : budgetLimited.add(c.cell.id));
+    if (!taken.length) break;
+    const rows = new Set(taken.map((c) => rowKey(c.cell)));
+    const chosen = taken.map((c) => c.cell);
+    const baselines = pending().filter((c) => isBaseline(c) && rows.has(rowKey(c)) && !chosen.includes(c));
+    const launches = scheduleRound([...chosen, ...baselines], round, seed);
     ctx.count.total += launches.length;
     await runLaunches(launches, byId, ctx);
     await replaceDisturbed(cells, byId, ctx, (r) => r < round);
   }
   if (shouldStop()) return cells;
-  finalizeCells(cells, { processesPerCell: processes, targetRme });
+  finalizeCells(cells, { processesPerCell: processes, targetRme, budgetLimited });
   await options.save();
 
   // Service cells measure CPU and memory of the service during the load itself.
