@@ -16,12 +16,16 @@ export function createProgress({ stream = process.stderr, live = stream.isTTY &&
       clear();
       stream.write(`${message}\n`);
     },
-    update({ done, total, cell, starting, outcome }) {
+    // budgetEndsAt: when the run's time budget ends (epoch ms), if it has one. The ETA counts only
+    // the processes planned so far; top-ups and replacements are planned later, so the budget's end
+    // is the honest other bound.
+    update({ done, total, cell, starting, outcome, budgetEndsAt }) {
       if (quiet) return;
       const elapsed = (Date.now() - started) / 1000;
       const eta = done > 0 ? (elapsed / done) * (total - done) : NaN;
       const what = `${cell.runtimeLabel} ${cell.flagSet} ${cell.suite}/${cell.benchmark}`;
-      const line = `[${done}/${total}] ${what}  (${formatSeconds(elapsed)} elapsed, ~${formatSeconds(eta)} left)`;
+      const budget = budgetEndsAt ? `; time budget ends in ${formatSeconds(Math.max(0, (budgetEndsAt - Date.now()) / 1000))}` : '';
+      const line = `[${done}/${total}] ${what}  (${formatSeconds(elapsed)} elapsed, ~${formatSeconds(eta)} left${budget})`;
       if (live) {
         const text = line.slice(0, (stream.columns || 120) - 1);
         stream.write(`\r${text}${' '.repeat(Math.max(0, lastLength - text.length))}`);

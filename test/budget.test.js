@@ -56,3 +56,15 @@ test('top-ups go first to the widest margin per ms, and a wide cell that is chea
   assert.ok(topUpPriority(6, 4, 300) > topUpPriority(10, 4, 1300));
   assert.ok(topUpPriority(6, 4, 300) > topUpPriority(6, 7, 300)); // a fifth process narrows more than an eighth
 });
+
+test('the progress line names the end of the time budget beside the ETA, and only when there is one', async () => {
+  const { createProgress } = await import('../cli/progress.js');
+  const lines = [];
+  const stream = { isTTY: false, write: (text) => lines.push(text) };
+  const progress = createProgress({ stream, live: false });
+  const cell = { runtimeLabel: '16.20.2', flagSet: 'baseline', suite: 'promises', benchmark: 'chain-native' };
+  progress.update({ done: 1, total: 2, cell, outcome: { status: 'ok' }, budgetEndsAt: Date.now() + 125_000 });
+  assert.match(lines.at(-1), /left; time budget ends in 2m0[45]s\)/);
+  progress.update({ done: 2, total: 2, cell, outcome: { status: 'ok' } });
+  assert.doesNotMatch(lines.at(-1), /time budget/);
+});

@@ -30,6 +30,7 @@ export function createBudget(budgetMin, { now = () => Date.now() } = {}) {
   const state = { limited, budgetMin: limited ? budgetMin : null, skipped: { replacements: 0, topUps: 0 }, reached: false };
   return {
     state,
+    endsAt: limited ? deadline : null,
     // ms left before the deadline once `reserveMs` (e.g. the metrics processes) is set aside.
     leftMs(reserveMs = 0) {
       return deadline - now() - reserveMs;

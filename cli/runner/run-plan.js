@@ -161,7 +161,7 @@ export async function runCells(cells, options) {
     metricsMs: run.metricsMs,
     rerunDisturbed: run.rerunDisturbed,
     disturbancePct: run.disturbancePct,
-    progress: options.progress || (() => {}),
+    progress: (p) => (options.progress || (() => {}))({ ...p, budgetEndsAt: ctx.budget.endsAt }),
     shouldStop,
     count: { done: 0, total: 0 },
     budget: options.budget || createBudget(run.timeBudgetMin),
