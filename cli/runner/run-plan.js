@@ -17,11 +17,13 @@ import { createBudget, processCostMs, metricsCostMs, topUpPriority } from './bud
 // matrix, so saves are spaced out. A kill loses at most this much work; Ctrl-C loses none.
 const SAVE_EVERY_MS = 5000;
 
+// A suite whose findings are its metrics (gc) may ask for a longer window than the run's.
+const metricsWindowMs = (suite, runMetricsMs) => suite.sampler?.metricsMs ?? runMetricsMs;
+
 // One metrics process per cell, after its timing processes: --trace-gc and the event-loop probe
 // would distort timing samples, so they never run in a timing process.
 async function runMetrics(cell, runtime, suite, { timeoutMs, sampler, metricsMs: runMetricsMs }) {
-  // A suite whose findings are its metrics (gc) may ask for a longer window than the run's.
-  const metricsMs = suite.sampler?.metricsMs ?? runMetricsMs;
+  const metricsMs = metricsWindowMs(suite, runMetricsMs);
   const launched = await launchWorker(runtime.path, [...cell.flags, '--trace-gc'], {
     mode: 'metrics', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
     sampler: { ...sampler, samples: 1e9, maxSampleMs: metricsMs }
@@ -182,15 +184,12 @@ export async function runCells(cells, options) {
   // What must still run whatever the budget: the first rounds' processes and the metrics processes.
   let roundsLeft = processes;
   ctx.reserveMs = () => {
-    const fallback = 1000;
     let ms = 0;
-    for (const cell of pending()) ms += Math.max(0, roundsLeft - 1) * processCostMs(cell, fallback);
+    for (const cell of pending()) ms += Math.max(0, roundsLeft - 1) * processCostMs(cell);
     if (run.metrics) {
       for (const id of micro) {
         const cell = byId.get(id);
-        if (cell.status === 'ok' || cell.status === 'pending') {
-          ms += metricsCostMs(cell, suites.get(cell.suite).sampler?.metricsMs ?? run.metricsMs, fallback);
-        }
+        if (cell.status === 'ok' || cell.status === 'pending') ms += metricsCostMs(cell, metricsWindowMs(suites.get(cell.suite), run.metricsMs));
       }
     }
     return ms;
@@ -216,15 +215,16 @@ export async function runCells(cells, options) {
     if (!imprecise.length) break;
     const isBaseline = (c) => columnKey(c) === options.baselineKey;
     const baselineOf = new Map(pending().filter(isBaseline).map((c) => [rowKey(c), c]));
-    const needsBaseline = (c) => !isBaseline(c) && baselineOf.has(rowKey(c)) && !imprecise.some((i) => i.cell === baselineOf.get(rowKey(c)));
-    // A cell's cost includes its row's baseline process, which keeps the ratio's pairs.
-    const costOf = (c) => processCostMs(c.cell) + (needsBaseline(c.cell) ? processCostMs(baselineOf.get(rowKey(c.cell))) : 0);
-    imprecise.sort((x, y) => topUpPriority(y.rme, y.kept, costOf(y)) - topUpPriority(x.rme, x.kept, costOf(x)));
-    const charged = new Set();
-    const taken = ctx.budget.fit(imprecise, (c) => {
-      const row = rowKey(c.cell);
-      const cost = processCostMs(c.cell) + (needsBaseline(c.cell) && !charged.has(row) ? processCostMs(baselineOf.get(row)) : 0);
-      charged.add(row);
+    // A top-up launches its row's baseline process too (it keeps the ratio's pairs): the cost of a
+    // cell is its own process and, once per row, the baseline's (nothing more for the baseline itself).
+    const baselineCostMs = (c) => (baselineOf.has(rowKey(c)) ? processCostMs(baselineOf.get(rowKey(c))) : 0);
+    const costOf = (c) => (isBaseline(c) ? 0 : processCostMs(c)) + baselineCostMs(c);
+    imprecise.sort((x, y) => topUpPriority(y.rme, y.kept, costOf(y.cell)) - topUpPriority(x.rme, x.kept, costOf(x.cell)));
+    const rowsCharged = new Set();
+    const taken = ctx.budget.fit(imprecise, ({ cell }) => {
+      const row = rowKey(cell);
+      const cost = (isBaseline(cell) ? 0 : processCostMs(cell)) + (rowsCharged.has(row) ? 0 : baselineCostMs(cell));
+      rowsCharged.add(row);
       return cost;
     }, { reserveMs: ctx.reserveMs(), kind: 'topUps' });
     for (const c of imprecise) (taken.includes(c) ? budgetLimited.delete(c.cell.id) : budgetLimited.add(c.cell.id));
