@@ -59,6 +59,13 @@ export function unitVariance(t) {
   return { s2: t.se ** 2 * t.n, df: t.df };
 }
 
+// The squared standard error and degrees of freedom of trimmed mean `t` with its variance moderated
+// toward `prior` (stats/moderate.js); t.n >= 2.
+function moderatedSquaredSe(t, prior) {
+  const moderated = moderateVariance(unitVariance(t), prior);
+  return { se2: moderated.s2 / t.n, df: moderated.df };
+}
+
 // The variance prior (stats/moderate.js) of a suite's groups of log values, one group per cell or
 // per paired ratio; groups of fewer than `minValues` say nothing about their spread.
 export function logVariancePrior(groups, minValues = 2) {
@@ -72,8 +79,8 @@ export function logInterval(logs, what, prior = null) {
   const t = trimmedMean(logs);
   let { se, df } = t;
   if (prior && t.n >= 2) {
-    const moderated = moderateVariance(unitVariance(t), prior);
-    se = Math.sqrt(moderated.s2 / t.n);
+    const moderated = moderatedSquaredSe(t, prior);
+    se = Math.sqrt(moderated.se2);
     df = moderated.df;
   }
   const half = t.n >= 2 ? t975(df) * se : NaN;
@@ -94,8 +101,8 @@ export function logInterval(logs, what, prior = null) {
 function yuenSide(t, prior) {
   if (t.n < 2) return { d: 0, df: 1 };
   if (!prior) return { d: t.d, df: Math.max(1, t.df) };
-  const moderated = moderateVariance(unitVariance(t), prior);
-  return { d: moderated.s2 / t.n, df: moderated.df };
+  const moderated = moderatedSquaredSe(t, prior);
+  return { d: moderated.se2, df: moderated.df };
 }
 
 // Yuen's test for two groups of logs: { meanA, meanB (their trimmed means), se, df }; extraVariance is added to
