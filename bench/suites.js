@@ -6,6 +6,7 @@
 //   - A/A: a second invocation of the same slice, compared cell by cell as `nodebench diff` does
 //     (same test, same priors, same 1% drift allowance): how many cells it calls changed, and how
 //     often a cell's rerun interval holds the other invocation's estimate;
+//     and the same with `diff --drift auto` (the drift estimated per suite from the two files);
 //   - sensitivity: a third invocation of the promises suite with chain-* made 5% slower on purpose
 //     (params.steps +5%): whether diff flags those cells;
 //   - with --noise: bursts of busy processes at random intervals during another invocation (of the
@@ -22,6 +23,7 @@ import YAML from 'yaml';
 import { marginFigures, renderMargins } from './margins.js';
 import { INVOCATION_DRIFT } from '../cli/stats/compare.js';
 import { diffResults } from '../cli/commands/diff.js';
+import { describeDrift } from '../cli/stats/drift-estimate.js';
 import { median, quantile } from '../cli/stats/basic.js';
 import { prng } from '../cli/stats/random.js';
 
@@ -62,7 +64,10 @@ function compareRuns(a, b, { only = () => true, driftCv = INVOCATION_DRIFT } = {
   const bByKey = new Map(b.cells.map((c) => [cellKey(c), c]));
   const pairs = a.cells.filter((c) => c.status === 'ok' && only(c) && bByKey.get(cellKey(c))?.status === 'ok')
     .map((c) => ({ a: c, b: bByKey.get(cellKey(c)), key: cellKey(c) }));
-  return diffResults(pairs, { driftCv }).map((row) => ({ key: row.key, ...row.comparison }));
+  const rows = diffResults(pairs, { driftCv });
+  const out = rows.map((row) => ({ key: row.key, ...row.comparison }));
+  out.drift = rows.drift;
+  return out;
 }
 
 // How far two invocations drift apart per side, beyond what their intervals allow: the tau for which
@@ -188,6 +193,11 @@ async function main() {
   const drift = driftBetween(compareRuns(a, a2, { driftCv: 0 }));
   const chain = compareRuns(a, b, { only: (c) => c.suite === 'promises' && c.benchmark.startsWith('chain-') });
   const others = compareRuns(a, b, { only: (c) => c.suite === 'promises' && !c.benchmark.startsWith('chain-') });
+  const aaAuto = compareRuns(a, a2, { driftCv: 'auto' });
+  // --drift auto estimates from every promises cell of the two files, as diff of those files would.
+  const promisesAuto = compareRuns(a, b, { only: (c) => c.suite === 'promises', driftCv: 'auto' });
+  const isChain = (row) => row.key.startsWith('promises/chain-');
+  const flaggedOf = (rows) => rows.filter((c) => c.significant).map((c) => `${c.key} ${((c.ratio - 1) * 100).toFixed(1)}%`);
   const figures = {
     date: new Date().toISOString(),
     host: { cpu: os.cpus()[0]?.model, cores: os.cpus().length },
@@ -196,8 +206,14 @@ async function main() {
     marginsRerun: marginFigures(a2),
     coverage: rerunCoverage(a, a2),
     driftPct: drift * 100,
-    aa: { cells: aa.length, flagged: aa.filter((c) => c.significant).length, flaggedCells: aa.filter((c) => c.significant).map((c) => `${c.key} ${((c.ratio - 1) * 100).toFixed(1)}%`) },
+    aa: { cells: aa.length, flagged: aa.filter((c) => c.significant).length, flaggedCells: flaggedOf(aa) },
+    aaAuto: { cells: aaAuto.length, flagged: aaAuto.filter((c) => c.significant).length, flaggedCells: flaggedOf(aaAuto), drift: aaAuto.drift ? describeDrift(aaAuto.drift) : null },
     sensitivity: { cells: chain.length, flaggedSlower: chain.filter((c) => c.verdict === 'slower').length, ratios: chain.map((c) => c.ratio), unchangedFlagged: others.filter((c) => c.significant).length, unchanged: others.length },
+    sensitivityAuto: {
+      flaggedSlower: promisesAuto.filter((c) => isChain(c) && c.verdict === 'slower').length,
+      unchangedFlagged: promisesAuto.filter((c) => !isChain(c) && c.significant).length,
+      drift: promisesAuto.drift ? describeDrift(promisesAuto.drift) : null
+    },
     noise,
     minutes: (Date.now() - started) / 60000,
     files: dir
@@ -216,9 +232,11 @@ async function main() {
     renderMargins(figures.marginsRerun),
     '',
     `A/A (two invocations, nodebench diff's test with ${INVOCATION_DRIFT * 100}% drift): ${figures.aa.flagged} of ${figures.aa.cells} cells flagged as changed (${((figures.aa.flagged / figures.aa.cells) * 100).toFixed(1)}%)${figures.aa.flagged ? `: ${figures.aa.flaggedCells.join('; ')}` : ''}`,
+    `A/A with diff --drift auto: ${figures.aaAuto.flagged} of ${figures.aaAuto.cells} cells flagged (${((figures.aaAuto.flagged / figures.aaAuto.cells) * 100).toFixed(1)}%)${figures.aaAuto.flagged ? `: ${figures.aaAuto.flaggedCells.join('; ')}` : ''}; ${figures.aaAuto.drift}`,
     `drift between the two invocations, per side, beyond their intervals (what diff's --drift should be here): ${figures.driftPct.toFixed(1)}% (diff allows ${INVOCATION_DRIFT * 100}%)`,
     `honest intervals: the rerun interval of a cell held the other invocation's estimate in ${figures.coverage.held} of ${figures.coverage.total} cases (${((figures.coverage.held / figures.coverage.total) * 100).toFixed(1)}%; target >= 90%)`,
-    `5% slowdown (promises chain-*, params.steps 2000 -> 2100): ${figures.sensitivity.flaggedSlower} of ${figures.sensitivity.cells} cells flagged slower (ratios ${figures.sensitivity.ratios.map((r) => r.toFixed(3)).join(', ')}); unchanged promises cells flagged: ${figures.sensitivity.unchangedFlagged} of ${figures.sensitivity.unchanged}`
+    `5% slowdown (promises chain-*, params.steps 2000 -> 2100): ${figures.sensitivity.flaggedSlower} of ${figures.sensitivity.cells} cells flagged slower (ratios ${figures.sensitivity.ratios.map((r) => r.toFixed(3)).join(', ')}); unchanged promises cells flagged: ${figures.sensitivity.unchangedFlagged} of ${figures.sensitivity.unchanged}`,
+    `5% slowdown with diff --drift auto: ${figures.sensitivityAuto.flaggedSlower} of ${figures.sensitivity.cells} flagged slower, unchanged promises cells flagged: ${figures.sensitivityAuto.unchangedFlagged} of ${figures.sensitivity.unchanged}; ${figures.sensitivityAuto.drift}`
   ];
   if (noise) {
     lines.push(`injected noise (${noise.bursts} bursts of 2 busy processes, 1-3 s every 2-6 s): estimates vs the quiet run: median ${noise.deviationMedianPct.toFixed(1)}%, p90 ${noise.deviationP90Pct.toFixed(1)}%, ${noise.within3Pct} of ${noise.cells} cells within 3% (the two quiet invocations differ by a median ${noise.quietDeviationMedianPct.toFixed(1)}%, p90 ${noise.quietDeviationP90Pct.toFixed(1)}% on the same cells); processes whose timed samples ran mostly inside a burst: ${noise.processesInBurst}, of which named disturbed (set aside, or samples set aside): ${noise.processesInBurstNamed}; processes set aside: ${noise.setAsideNoisy} (quiet run: ${noise.setAsideQuiet})`);

@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readResult } from '../results/file.js';
 import { compareCells, ALPHA, INVOCATION_DRIFT } from '../stats/compare.js';
+import { estimateDrift, AUTO_MIN_CELLS } from '../stats/drift-estimate.js';
 import { variancePriors } from '../results/cell.js';
 import { columnsOf, inColumn, isUnfinished, unfinishedReason } from '../report/columns.js';
 import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, renderDiffHtml } from '../diff/render.js';
@@ -60,20 +61,28 @@ function annotate(pairs, resultB) {
 
 const statusOf = (cell) => (!cell ? 'missing' : isUnfinished(cell) ? 'unfinished' : cell.status);
 
+// driftCv: a number, or 'auto' to estimate it per suite from the pairs (stats/drift-estimate.js);
+// the estimate, when made, is in rows.drift.
 export function diffResults(pairs, { alpha = ALPHA, driftCv = 0 } = {}) {
   // Each side's suite priors come from the cells being compared, as the tables' come from the run's.
   const okSide = (side) => [...new Set(pairs.map((p) => p[side]).filter((c) => c?.status === 'ok'))];
   const priorsA = variancePriors(okSide('a'));
   const priorsB = variancePriors(okSide('b'));
-  return pairs.map(({ unfinishedReason: reason, ...pair }) => {
+  const drift = driftCv === 'auto'
+    ? estimateDrift(pairs.filter((p) => statusOf(p.a) === 'ok' && statusOf(p.b) === 'ok'), { priorsA, priorsB })
+    : null;
+  const rows = pairs.map(({ unfinishedReason: reason, ...pair }) => {
     const before = statusOf(pair.a);
     const after = statusOf(pair.b);
     if (before !== 'ok' || after !== 'ok') {
       const why = after === 'unfinished' ? reason : after === 'missing' ? 'not in B' : pair.b && after !== 'ok' ? pair.b.error : before === 'unfinished' ? 'unfinished in A' : null;
       return { ...pair, before, after, comparison: null, note: `${before} -> ${after}${why ? ` (${why})` : ''}` };
     }
-    return { ...pair, before, after, comparison: compareCells(pair.a, pair.b, { alpha, driftCv, priorA: priorsA.get(pair.a.suite), priorB: priorsB.get(pair.b.suite) }) };
+    const cv = drift ? drift.driftFor(pair.a.suite) : driftCv;
+    return { ...pair, before, after, comparison: compareCells(pair.a, pair.b, { alpha, driftCv: cv, priorA: priorsA.get(pair.a.suite), priorB: priorsB.get(pair.b.suite) }) };
   });
+  if (drift) rows.drift = drift;
+  return rows;
 }
 
 export function renderDiff(rows, { color = false } = {}) {
@@ -99,7 +108,7 @@ export function register(program) {
     .option('--to <column>', 'column of B to compare to, e.g. 16.20.2/baseline')
     .option('--fail-on-regression [percent]', 'exit 1 if a benchmark is significantly slower by more than percent (default 0), or was ok in A and failed, timed out or is missing in B')
     .option('--allow-missing', 'with --fail-on-regression: do not fail for benchmarks missing or unfinished in B')
-    .option('--drift <percent>', `drift between two separate runs to allow for, in percent (default ${INVOCATION_DRIFT * 100} for two files, 0 within one file; measure yours with nodebench doctor --full)`)
+    .option('--drift <percent>', `drift between two separate runs to allow for, in percent (default ${INVOCATION_DRIFT * 100} for two files, 0 within one file; measure yours with nodebench doctor --full), or "auto" to estimate it per suite from the two files (at least ${AUTO_MIN_CELLS} benchmarks, most of them unchanged)`)
     .option('--format <format>', `one of ${DIFF_FORMATS.join(', ')} (Markdown also goes to $GITHUB_STEP_SUMMARY when that is set)`, 'table')
     .option('--json', 'same as --format json')
     .option('--no-color', 'plain output')
@@ -111,7 +120,10 @@ export function register(program) {
       if (!DIFF_FORMATS.includes(format)) throw new UserError(`--format "${opts.format}" is not known; use ${DIFF_FORMATS.join(', ')}.`);
       const separateRuns = Boolean(fileB) && path.resolve(fileA) !== path.resolve(fileB);
       let driftCv = separateRuns ? INVOCATION_DRIFT : 0;
-      if (opts.drift !== undefined) {
+      if (opts.drift === 'auto') {
+        if (!separateRuns) throw new UserError('--drift auto estimates the drift between two separate result files; the columns of one file ran interleaved, so there is none to estimate (leave --drift out).');
+        driftCv = 'auto';
+      } else if (opts.drift !== undefined) {
         driftCv = Number(opts.drift) / 100;
         if (!Number.isFinite(driftCv) || driftCv < 0 || String(opts.drift).trim() === '') throw new UserError(`--drift takes a percentage like 1, not "${opts.drift}".`);
       }
@@ -119,6 +131,9 @@ export function register(program) {
       const resultA = await readResult(fileA);
       const resultB = fileB ? await readResult(fileB) : resultA;
       const rows = diffResults(pairCells(resultA, resultB, { from: opts.from, to: opts.to, fileA, fileB: fileB || fileA }), { driftCv });
+      if (rows.drift && rows.drift.pooled === null) {
+        throw new UserError(`--drift auto needs at least ${AUTO_MIN_CELLS} benchmarks measured in several processes in both files; these have ${rows.drift.cells}: give --drift a percentage instead.`);
+      }
       const failures = limit === undefined ? null : gateFailures(rows, { limit, allowMissing: Boolean(opts.allowMissing) });
       const context = { fileA, fileB: fileB || fileA, resultA, resultB, failures, limit };
       const markdown = () => renderDiffMarkdown(rows, context);
@@ -154,6 +169,7 @@ function diffJson(rows, { fileA, fileB, failures, limit }) {
     a: fileA,
     b: fileB,
     gate: failures ? { threshold: limit, passed: failures.length === 0, failures } : null,
+    drift: rows.drift ? { estimatedFrom: rows.drift.cells, pooled: rows.drift.pooled, bySuite: Object.fromEntries([...rows.drift.bySuite].map(([suite, s]) => [suite, s])) } : null,
     rows: rows.map(({ a, b, ...rest }) => ({ ...rest, a: a?.summary || null, b: b?.summary || null }))
   };
 }
