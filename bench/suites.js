@@ -14,6 +14,8 @@
 //     processes that ran in a burst were named disturbed.
 //
 //   node bench/suites.js [--noise] [--runtimes 16,lts] [--keep DIR] [--json]
+//   node bench/suites.js --reread DIR [--json]   the figures again from the files a --keep DIR run left
+//                                                (after a change to diff's statistics, say)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,7 +35,7 @@ const log = (m) => process.stderr.write(`${m}\n`);
 
 function parseArgs(argv) {
   const value = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
-  return { noise: argv.includes('--noise'), json: argv.includes('--json'), runtimes: value('--runtimes', '16,lts').split(','), keep: value('--keep', null) };
+  return { noise: argv.includes('--noise'), json: argv.includes('--json'), runtimes: value('--runtimes', '16,lts').split(','), keep: value('--keep', null), reread: value('--reread', null) };
 }
 
 function sliceMatrix(runtimes, suites) {
@@ -46,10 +48,11 @@ function sliceMatrix(runtimes, suites) {
   };
 }
 
-async function runMatrix(dir, name, matrix, seed) {
+async function runMatrix(dir, name, matrix, seed, { reread = false } = {}) {
+  const out = path.join(dir, `${name}.json`);
+  if (reread) return JSON.parse(fs.readFileSync(out, 'utf8'));
   const file = path.join(dir, `${name}.yaml`);
   fs.writeFileSync(file, YAML.stringify(matrix));
-  const out = path.join(dir, `${name}.json`);
   const started = Date.now();
   log(`[${new Date().toISOString().slice(11, 19)}] ${name}: nodebench matrix --matrix ${file} --seed ${seed}`);
   await execa(process.execPath, [cli, 'matrix', '--matrix', file, '--out', out, '--seed', String(seed), '--json'], { stdout: 'ignore', stderr: 'inherit', reject: false });
@@ -173,21 +176,25 @@ function noiseFigures(quiet, quiet2, noisy, bursts) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  const dir = args.keep || fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-suites-'));
+  const reread = Boolean(args.reread);
+  const dir = args.reread || args.keep || fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-suites-'));
   fs.mkdirSync(dir, { recursive: true });
   const started = Date.now();
   const slice = sliceMatrix(args.runtimes, ['all']);
-  const a = await runMatrix(dir, 'slice-a', slice, 1);
-  const a2 = await runMatrix(dir, 'slice-a2', slice, 2);
+  const a = await runMatrix(dir, 'slice-a', slice, 1, { reread });
+  const a2 = await runMatrix(dir, 'slice-a2', slice, 2, { reread });
   const slowed = sliceMatrix(args.runtimes, [{ name: 'promises', params: { steps: 2100 } }]);
-  const b = await runMatrix(dir, 'promises-chain-5pct-slower', slowed, 3);
+  const b = await runMatrix(dir, 'promises-chain-5pct-slower', slowed, 3, { reread });
   let noise = null;
-  if (args.noise) {
+  const burstsFile = path.join(dir, 'bursts.json');
+  if (reread ? fs.existsSync(burstsFile) : args.noise) {
     // The suites with the most allocation and GC, where noise hurt most; compared cell by cell with
     // the same cells of the quiet first invocation.
-    const stop = startNoise(4);
-    const noisy = await runMatrix(dir, 'slice-noisy', sliceMatrix(args.runtimes, ['promises', 'gc']), 4);
-    noise = noiseFigures(a, a2, noisy, stop());
+    const stop = reread ? () => JSON.parse(fs.readFileSync(burstsFile, 'utf8')) : startNoise(4);
+    const noisy = await runMatrix(dir, 'slice-noisy', sliceMatrix(args.runtimes, ['promises', 'gc']), 4, { reread });
+    const bursts = stop();
+    if (!reread) fs.writeFileSync(burstsFile, JSON.stringify(bursts));
+    noise = noiseFigures(a, a2, noisy, bursts);
   }
   const aa = compareRuns(a, a2);
   const drift = driftBetween(compareRuns(a, a2, { driftCv: 0 }));
@@ -207,12 +214,12 @@ async function main() {
     coverage: rerunCoverage(a, a2),
     driftPct: drift * 100,
     aa: { cells: aa.length, flagged: aa.filter((c) => c.significant).length, flaggedCells: flaggedOf(aa) },
-    aaAuto: { cells: aaAuto.length, flagged: aaAuto.filter((c) => c.significant).length, flaggedCells: flaggedOf(aaAuto), drift: aaAuto.drift ? describeDrift(aaAuto.drift) : null },
+    aaAuto: { cells: aaAuto.length, flagged: aaAuto.filter((c) => c.significant).length, flaggedCells: flaggedOf(aaAuto), drift: aaAuto.drift ? describeDrift(aaAuto.drift).join('; ') : null },
     sensitivity: { cells: chain.length, flaggedSlower: chain.filter((c) => c.verdict === 'slower').length, ratios: chain.map((c) => c.ratio), unchangedFlagged: others.filter((c) => c.significant).length, unchanged: others.length },
     sensitivityAuto: {
       flaggedSlower: promisesAuto.filter((c) => isChain(c) && c.verdict === 'slower').length,
       unchangedFlagged: promisesAuto.filter((c) => !isChain(c) && c.significant).length,
-      drift: promisesAuto.drift ? describeDrift(promisesAuto.drift) : null
+      drift: promisesAuto.drift ? describeDrift(promisesAuto.drift).join('; ') : null
     },
     noise,
     minutes: (Date.now() - started) / 60000,
@@ -241,7 +248,7 @@ async function main() {
   if (noise) {
     lines.push(`injected noise (${noise.bursts} bursts of 2 busy processes, 1-3 s every 2-6 s): estimates vs the quiet run: median ${noise.deviationMedianPct.toFixed(1)}%, p90 ${noise.deviationP90Pct.toFixed(1)}%, ${noise.within3Pct} of ${noise.cells} cells within 3% (the two quiet invocations differ by a median ${noise.quietDeviationMedianPct.toFixed(1)}%, p90 ${noise.quietDeviationP90Pct.toFixed(1)}% on the same cells); processes whose timed samples ran mostly inside a burst: ${noise.processesInBurst}, of which named disturbed (set aside, or samples set aside): ${noise.processesInBurstNamed}; processes set aside: ${noise.setAsideNoisy} (quiet run: ${noise.setAsideQuiet})`);
   }
-  lines.push(`total ${figures.minutes.toFixed(1)} min; result files in ${dir}`);
+  lines.push(reread ? `figures re-read from the result files in ${dir}` : `total ${figures.minutes.toFixed(1)} min; result files in ${dir}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

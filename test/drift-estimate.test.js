@@ -1,95 +1,145 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { estimateDrift, driftFromPValues } from '../cli/stats/drift-estimate.js';
+import { estimateDrift, driftFromPValues, solveMedianP, AUTO_MIN_SUITE_CELLS } from '../cli/stats/drift-estimate.js';
 import { diffResults } from '../cli/commands/diff.js';
 import { prng } from '../cli/stats/random.js';
 import { nodebench } from './helpers/cli.js';
 import { writeResultFile } from './helpers/result-file.js';
 
-const random = prng(11);
-const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+const gaussianFrom = (random) => () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 
-// A cell of `processes` processes whose values spread `processCv` around center * e^(shift).
-const cell = (benchmark, center, shift, { processes = 5, processCv = 0.02 } = {}) => {
+// A cell whose processes spread `processCv` around center·e^shift.
+function cell(gaussian, benchmark, center, shift, { processes = 5, processCv = 0.02, suite = 's' } = {}) {
   const values = Array.from({ length: processes }, () => center * Math.exp(shift + processCv * gaussian()));
   return {
-    id: 0, runtime: '16.20.2', runtimeLabel: '16.20.2', flagSet: 'baseline', flags: [], suite: 's', benchmark, status: 'ok',
+    id: 0, runtime: '16.20.2', runtimeLabel: '16.20.2', flagSet: 'baseline', flags: [], suite, benchmark, status: 'ok',
     processes: values.map((v, round) => ({
       round, iterationsPerSample: 1000, warmup: { batches: 1, ms: 1, stable: true },
       samplesNsPerOp: Array.from({ length: 10 }, () => v * (1 + 0.002 * gaussian()))
     })),
     summary: { unit: 'ns/op', opsPerSec: 1e9 / center, median: center, mean: center, rme: 1, samples: processes * 10, processes, ci: { level: 0.95, low: center, high: center, method: 'test' } }
   };
-};
+}
 
-// Two invocations of `count` benchmarks: each side of each cell moved by drift·N(0,1); the cells
-// named in `changed` really became `factor` times slower in B.
-function invocations(count, drift, { changed = new Set(), factor = 1 } = {}) {
+// Two invocations of `count` benchmarks, each side of each cell moved by drift·N(0,1).
+function invocations(seed, count, drift, options = {}) {
+  const gaussian = gaussianFrom(prng(seed));
   return Array.from({ length: count }, (_, i) => ({
-    a: cell(`b${i}`, 100, drift * gaussian()),
-    b: cell(`b${i}`, 100, drift * gaussian() + (changed.has(i) ? Math.log(factor) : 0))
+    a: cell(gaussian, `b${i}`, 100, drift * gaussian(), options),
+    b: cell(gaussian, `b${i}`, 100, drift * gaussian(), options)
   }));
 }
 
-test('drift auto recovers a known drift between invocations, and is not raised by a minority of real changes', () => {
-  const clean = diffResults(invocations(60, 0.05), { driftCv: 'auto' }).drift.pooled;
-  assert.ok(clean > 0.03 && clean < 0.075, `estimated ${clean} for a drift of 0.05 per side`);
-  const changed = new Set([0, 5, 10, 15, 20, 25, 30, 35, 40, 45]);
-  const pairs = invocations(60, 0.05, { changed, factor: 1.4 });
-  const rows = diffResults(pairs, { driftCv: 'auto' });
-  const withChanges = rows.drift.pooled;
-  assert.ok(withChanges < clean * 1.5 && withChanges < 0.08, `estimated ${withChanges} with 10 of 60 cells 40% slower`);
-  const flagged = rows.filter((r) => r.comparison.verdict === 'slower').map((r) => Number(r.a.benchmark.slice(1)));
-  assert.ok([...changed].filter((i) => flagged.includes(i)).length >= 8, `flagged ${flagged}`);
-  // The default 1% would flag many unchanged cells in the same files.
-  const fixed = diffResults(pairs, { driftCv: 0.01 }).filter((r, i) => !changed.has(i) && r.comparison.significant).length;
-  const auto = rows.filter((r, i) => !changed.has(i) && r.comparison.significant).length;
-  assert.ok(auto <= 4 && fixed > auto, `unchanged cells flagged: ${auto} with auto, ${fixed} with 1%`);
+// The same pairs with B's cells listed in `which` made `factor` times slower (ns/op times factor).
+const slowDown = (pairs, which, factor) => pairs.map((p, i) => (!which(i) ? p : {
+  a: p.a,
+  b: { ...p.b, processes: p.b.processes.map((proc) => ({ ...proc, samplesNsPerOp: proc.samplesNsPerOp.map((x) => x * factor) })) }
+}));
+
+const withoutSummary = ({ summary, ...rest }) => rest;
+const flaggedSlower = (rows) => rows.filter((r) => r.comparison.verdict === 'slower').length;
+
+test('drift auto recovers a known drift per side from the scatter of the cells', () => {
+  for (const seed of [1, 2, 3]) {
+    const estimate = diffResults(invocations(seed, 60, 0.05), { driftCv: 'auto' }).drift;
+    assert.ok(estimate.pooled > 0.035 && estimate.pooled < 0.07, `seed ${seed}: estimated ${estimate.pooled} for 0.05`);
+    assert.equal(estimate.bySuite.get('s').used, estimate.pooled);
+  }
 });
 
-test('without drift the estimate is the floor; a suite with too few cells uses the pooled estimate', () => {
-  const quiet = estimateDrift(invocations(40, 0));
-  assert.equal(quiet.pooled, 0.01);
-  const pairs = invocations(30, 0.04).map((p, i) => (i < 4 ? { a: { ...p.a, suite: 'small' }, b: { ...p.b, suite: 'small' } } : p));
-  const estimate = estimateDrift(pairs);
+test('a minority of real changes raises the estimate little and those cells are still flagged; the default 1% flags unchanged ones', () => {
+  const base = invocations(4, 60, 0.05);
+  const clean = diffResults(base, { driftCv: 'auto' }).drift.pooled;
+  const changed = (i) => i % 6 === 0;
+  const pairs = slowDown(base, changed, 1.4);
+  const rows = diffResults(pairs, { driftCv: 'auto' });
+  assert.ok(rows.drift.pooled < clean * 1.25, `${rows.drift.pooled} with 10 of 60 cells 40% slower, ${clean} without`);
+  assert.ok(rows.filter((r, i) => changed(i) && r.comparison.verdict === 'slower').length >= 9);
+  const unchangedFlagged = (list) => list.filter((r, i) => !changed(i) && r.comparison.significant).length;
+  const fixed = unchangedFlagged(diffResults(pairs, { driftCv: 0.01 }));
+  assert.ok(unchangedFlagged(rows) <= 4 && fixed > 10, `unchanged cells flagged: ${unchangedFlagged(rows)} with auto, ${fixed} with 1%`);
+});
+
+test('a slowdown every benchmark shares is not drift: it stays flagged, and the summary names the shift', () => {
+  const pairs = slowDown(invocations(5, 30, 0.01), () => true, 1.05);
+  const rows = diffResults(pairs, { driftCv: 'auto' });
+  assert.ok(rows.drift.pooled < 0.02, `estimated ${rows.drift.pooled}`);
+  assert.ok(Math.abs(rows.drift.bySuite.get('s').shift - 1 / 1.05) < 0.01);
+  // As many as with the default 1% (a drift that hid shared changes would flag none).
+  const withDefault = flaggedSlower(diffResults(pairs, { driftCv: 0.01 }));
+  assert.ok(flaggedSlower(rows) >= withDefault - 1 && flaggedSlower(rows) >= 18, `${flaggedSlower(rows)} of 30 flagged slower (${withDefault} with 1%)`);
+  assert.ok(flaggedSlower(diffResults(slowDown(invocations(6, 30, 0.01), () => true, 1.08), { driftCv: 'auto' })) >= 28);
+});
+
+test('without drift the estimate is the floor; small suites use the pooled estimate, large ones their own; single processes are left out', () => {
+  assert.equal(diffResults(invocations(7, 40, 0), { driftCv: 'auto' }).drift.pooled, 0.01);
+  const quietSuite = invocations(8, AUTO_MIN_SUITE_CELLS, 0).map((p) => ({ a: { ...p.a, suite: 'quiet' }, b: { ...p.b, suite: 'quiet' } }));
+  const small = invocations(9, 5, 0.08).map((p) => ({ a: { ...p.a, suite: 'small' }, b: { ...p.b, suite: 'small' } }));
+  const singles = invocations(10, 6, 0.3, { processes: 1 });
+  const estimate = estimateDrift([...invocations(11, 25, 0.06), ...quietSuite, ...small, ...singles]);
+  assert.equal(estimate.cells, 25 + AUTO_MIN_SUITE_CELLS + 5);
+  assert.equal(estimate.bySuite.get('quiet').used, 0.01);
+  assert.ok(estimate.bySuite.get('s').used > 0.03, `s: ${estimate.bySuite.get('s').used}`);
   assert.equal(estimate.bySuite.get('small').estimate, null);
   assert.equal(estimate.driftFor('small'), estimate.pooled);
-  assert.equal(estimate.bySuite.get('s').cells, 26);
-  assert.equal(estimateDrift(invocations(9, 0.04)).pooled, null);
+  assert.ok(estimate.pooled > 0.01 && estimate.pooled < estimate.bySuite.get('s').used);
+  const few = estimateDrift(invocations(12, 9, 0.04));
+  assert.equal(few.tooFew, true);
+  assert.equal(few.driftFor('s'), 0.01);
 });
 
-test('property: the drift estimate is in [0, 1], 0 for identical cells, and never lower when every change grows', () => {
+test('property: the estimate is in [0, 1] and 0 for unchanged cells; the median-p solver never gives less when every change grows', () => {
   const item = fc.record({
-    logRatio: fc.double({ min: -2, max: 2, noNaN: true }),
-    variance: fc.double({ min: 1e-8, max: 0.05, noNaN: true }),
-    df: fc.double({ min: 1, max: 60, noNaN: true })
+    logRatio: fc.integer({ min: -500, max: 500 }).map((x) => x / 1000),
+    variance: fc.integer({ min: 1, max: 2500 }).map((x) => (x / 1e4) ** 2),
+    df: fc.integer({ min: 1, max: 60 })
   });
-  fc.assert(fc.property(fc.array(item, { minLength: 1, maxLength: 40 }), fc.double({ min: 1, max: 4, noNaN: true }), (items, grow) => {
+  let positive = 0;
+  fc.assert(fc.property(fc.array(item, { minLength: 1, maxLength: 40 }), fc.integer({ min: 10, max: 40 }).map((x) => x / 10), (items, grow) => {
     const drift = driftFromPValues(items);
+    if (drift > 0) positive++;
     assert.ok(drift >= 0 && drift <= 1);
     assert.equal(driftFromPValues(items.map((i) => ({ ...i, logRatio: 0 }))), 0);
-    const grown = driftFromPValues(items.map((i) => ({ ...i, logRatio: i.logRatio * grow })));
-    assert.ok(grown >= drift - 1e-9, `${grown} < ${drift}`);
-  }));
+    // The two-pass estimate can step down when growth moves a cell into "really changed"; the
+    // single median-p solve it is built from cannot.
+    const once = solveMedianP(items, 0.5);
+    const grown = solveMedianP(items.map((i) => ({ ...i, logRatio: i.logRatio * grow })), 0.5);
+    assert.ok(grown >= once - 1e-9, `${grown} < ${once}`);
+  }), { numRuns: 300 });
+  assert.ok(positive > 100, `only ${positive} of 300 cases estimated any drift`);
 });
 
-test('nodebench diff --drift auto: says what it estimated, in the table and the JSON; refuses one file and too few cells', async () => {
-  const pairs = invocations(24, 0.05);
+test('nodebench diff --drift auto: the estimate and the shift in the table, Markdown and JSON; one sentence and exit 2 for misuse', async () => {
+  const pairs = invocations(13, 24, 0.15);
   const fileA = writeResultFile(pairs.map((p) => p.a));
   const fileB = writeResultFile(pairs.map((p) => p.b));
-  const table = await nodebench(['diff', fileA, fileB, '--drift', 'auto', '--no-color']);
+  const table = await nodebench(['diff', fileA, fileB, '--drift', 'AUTO', '--no-color']);
   assert.equal(table.exitCode, 0, table.stderr);
-  assert.match(table.stdout, /drift between the two runs estimated from the files \(--drift auto\): s \d+\.\d% from 24 cells per side/);
+  assert.match(table.stdout, /drift between the two runs estimated from the files \(--drift auto\), per side, never below 1\.0%: s \d+\.\d% \(24 cells\)/);
+  assert.match(table.stdout, /median change per suite .*: s [+-]\d+\.\d%/);
+  assert.match(table.stdout, /note: a drift above 10\.0% means very noisy runs/);
+  const markdown = await nodebench(['diff', fileA, fileB, '--drift', 'auto', '--format', 'markdown']);
+  assert.match(markdown.stdout, /drift between the two runs estimated from the files/);
   const json = JSON.parse((await nodebench(['diff', fileA, fileB, '--drift', 'auto', '--json'])).stdout);
   assert.equal(json.drift.estimatedFrom, 24);
-  assert.ok(json.drift.pooled >= 0.01);
+  assert.ok(json.drift.bySuite.s.estimate > 0.1, JSON.stringify(json.drift));
+  assert.equal(json.drift.summary.length, 3);
   assert.match(json.rows[0].comparison.method, /drift between invocations per side/);
-  const oneFile = await nodebench(['diff', fileA, '--from', '16.20.2/baseline', '--to', '16.20.2/baseline', '--drift', 'auto']);
-  assert.equal(oneFile.exitCode, 2);
-  assert.match(oneFile.stderr, /--drift auto estimates the drift between two separate result files/);
-  const few = await nodebench(['diff', writeResultFile(pairs.slice(0, 5).map((p) => p.a)), writeResultFile(pairs.slice(0, 5).map((p) => p.b)), '--drift', 'auto']);
-  assert.equal(few.exitCode, 2);
-  assert.match(few.stderr, /needs at least 10 benchmarks .* these have 5/);
-  assert.doesNotMatch(few.stderr, /\n\s+at /);
+  // Too few cells (B's run mostly failed): the default drift, said so, and the failures still listed.
+  const broken = pairs.slice(0, 12).map((p, i) => (i < 8 ? { ...withoutSummary(p.b), status: 'failed', error: 'boom', processes: [] } : p.b));
+  const partial = await nodebench(['diff', writeResultFile(pairs.slice(0, 12).map((p) => p.a)), writeResultFile(broken), '--drift', 'auto', '--fail-on-regression', '5', '--no-color']);
+  assert.equal(partial.exitCode, 1, partial.stderr);
+  assert.match(partial.stdout, /--drift auto: only 4 cells .* the default 1\.0% drift per side is used/);
+  assert.match(partial.stdout, /ok -> failed \(boom\)/);
+  for (const [args, message] of [
+    [[fileA, '--from', '16.20.2/baseline', '--to', '16.20.2/baseline', '--drift', 'auto'], /--drift auto estimates the drift between two separate result files/],
+    [[fileA, '--drift', 'auto'], /Give a second result file, or --from and --to columns/],
+    [[fileA, fileB, '--drift', 'often'], /--drift takes a percentage like 1, or auto, not "often"/]
+  ]) {
+    const run = await nodebench(['diff', ...args]);
+    assert.equal(run.exitCode, 2, args.join(' '));
+    assert.match(run.stderr, message);
+    assert.doesNotMatch(run.stderr, /\n\s+at /);
+  }
 });

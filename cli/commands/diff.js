@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readResult } from '../results/file.js';
 import { compareCells, ALPHA, INVOCATION_DRIFT } from '../stats/compare.js';
-import { estimateDrift, AUTO_MIN_CELLS } from '../stats/drift-estimate.js';
+import { estimateDrift, describeDrift, AUTO_MIN_CELLS } from '../stats/drift-estimate.js';
 import { variancePriors } from '../results/cell.js';
 import { columnsOf, inColumn, isUnfinished, unfinishedReason } from '../report/columns.js';
 import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, renderDiffHtml } from '../diff/render.js';
@@ -108,7 +108,7 @@ export function register(program) {
     .option('--to <column>', 'column of B to compare to, e.g. 16.20.2/baseline')
     .option('--fail-on-regression [percent]', 'exit 1 if a benchmark is significantly slower by more than percent (default 0), or was ok in A and failed, timed out or is missing in B')
     .option('--allow-missing', 'with --fail-on-regression: do not fail for benchmarks missing or unfinished in B')
-    .option('--drift <percent>', `drift between two separate runs to allow for, in percent (default ${INVOCATION_DRIFT * 100} for two files, 0 within one file; measure yours with nodebench doctor --full), or "auto" to estimate it per suite from the two files (at least ${AUTO_MIN_CELLS} benchmarks, most of them unchanged)`)
+    .option('--drift <percent>', `drift between two separate runs to allow for, in percent (default ${INVOCATION_DRIFT * 100} for two files, 0 within one file; measure yours with nodebench doctor --full), or "auto" to estimate it per suite from how the two files' cells scatter (from ${AUTO_MIN_CELLS} cells on; a shift all cells share stays a change)`)
     .option('--format <format>', `one of ${DIFF_FORMATS.join(', ')} (Markdown also goes to $GITHUB_STEP_SUMMARY when that is set)`, 'table')
     .option('--json', 'same as --format json')
     .option('--no-color', 'plain output')
@@ -118,22 +118,19 @@ export function register(program) {
       if (limit === null) throw new UserError(`--fail-on-regression takes a percentage like 5, not "${opts.failOnRegression}".`);
       const format = opts.json ? 'json' : opts.format;
       if (!DIFF_FORMATS.includes(format)) throw new UserError(`--format "${opts.format}" is not known; use ${DIFF_FORMATS.join(', ')}.`);
+      if (!fileB && !(opts.from && opts.to)) throw new UserError('Give a second result file, or --from and --to columns to compare within one file.');
       const separateRuns = Boolean(fileB) && path.resolve(fileA) !== path.resolve(fileB);
       let driftCv = separateRuns ? INVOCATION_DRIFT : 0;
-      if (opts.drift === 'auto') {
+      if (String(opts.drift).trim().toLowerCase() === 'auto') {
         if (!separateRuns) throw new UserError('--drift auto estimates the drift between two separate result files; the columns of one file ran interleaved, so there is none to estimate (leave --drift out).');
         driftCv = 'auto';
       } else if (opts.drift !== undefined) {
         driftCv = Number(opts.drift) / 100;
-        if (!Number.isFinite(driftCv) || driftCv < 0 || String(opts.drift).trim() === '') throw new UserError(`--drift takes a percentage like 1, not "${opts.drift}".`);
+        if (!Number.isFinite(driftCv) || driftCv < 0 || String(opts.drift).trim() === '') throw new UserError(`--drift takes a percentage like 1, or auto, not "${opts.drift}".`);
       }
-      if (!fileB && !(opts.from && opts.to)) throw new UserError('Give a second result file, or --from and --to columns to compare within one file.');
       const resultA = await readResult(fileA);
       const resultB = fileB ? await readResult(fileB) : resultA;
       const rows = diffResults(pairCells(resultA, resultB, { from: opts.from, to: opts.to, fileA, fileB: fileB || fileA }), { driftCv });
-      if (rows.drift && rows.drift.pooled === null) {
-        throw new UserError(`--drift auto needs at least ${AUTO_MIN_CELLS} benchmarks measured in several processes in both files; these have ${rows.drift.cells}: give --drift a percentage instead.`);
-      }
       const failures = limit === undefined ? null : gateFailures(rows, { limit, allowMissing: Boolean(opts.allowMissing) });
       const context = { fileA, fileB: fileB || fileA, resultA, resultB, failures, limit };
       const markdown = () => renderDiffMarkdown(rows, context);
@@ -169,7 +166,16 @@ function diffJson(rows, { fileA, fileB, failures, limit }) {
     a: fileA,
     b: fileB,
     gate: failures ? { threshold: limit, passed: failures.length === 0, failures } : null,
-    drift: rows.drift ? { estimatedFrom: rows.drift.cells, pooled: rows.drift.pooled, bySuite: Object.fromEntries([...rows.drift.bySuite].map(([suite, s]) => [suite, s])) } : null,
+    // --drift auto's estimate: estimate is a suite's own (null when it has too few cells and uses the
+    // pooled one), used what its comparisons got (never below floor), shift its median rate ratio.
+    drift: rows.drift ? {
+      estimatedFrom: rows.drift.cells,
+      tooFew: rows.drift.tooFew,
+      floor: rows.drift.floor,
+      pooled: rows.drift.pooled,
+      bySuite: Object.fromEntries(rows.drift.bySuite),
+      summary: describeDrift(rows.drift)
+    } : null,
     rows: rows.map(({ a, b, ...rest }) => ({ ...rest, a: a?.summary || null, b: b?.summary || null }))
   };
 }

@@ -4,10 +4,6 @@ import { geomeanRatio, ALPHA } from '../stats/compare.js';
 import { formatRate, formatChange } from '../report/format.js';
 import { describeDrift } from '../stats/drift-estimate.js';
 
-// Above this, an estimated drift more likely means most benchmarks really changed (a runtime
-// upgrade), which the estimate's "most cells unchanged" premise does not cover.
-const IMPLAUSIBLE_DRIFT = 0.1;
-
 export const DIFF_HEADER = ['benchmark', 'column', 'A ops/s', 'B ops/s', 'change', '95% CI', 'p', 'verdict'];
 
 export function diffRowCells(r) {
@@ -28,12 +24,7 @@ export function diffSummaryLines(rows) {
   }
   const unfinished = rows.filter((r) => r.after === 'unfinished' || r.before === 'unfinished').length;
   if (unfinished) lines.push(`${unfinished} cell(s) unfinished: their run was interrupted or killed before measuring them, so they are not compared.`);
-  if (rows.drift) {
-    lines.push(describeDrift(rows.drift));
-    if ([...rows.drift.bySuite.values()].some((s) => s.used > IMPLAUSIBLE_DRIFT)) {
-      lines.push(`note: a drift above ${IMPLAUSIBLE_DRIFT * 100}% means very noisy runs or that most benchmarks of a suite really changed; when comparing different runtimes or code, give --drift a percentage (nodebench doctor --full measures this machine's).`);
-    }
-  }
+  if (rows.drift) lines.push(...describeDrift(rows.drift));
   if (compared.some((c) => c.singleProcess)) {
     lines.push('note: cells measured in one process are compared sample by sample, which ignores between-process variation; measure with --processes 3 or more for verdicts you can trust.');
   }

@@ -52,5 +52,8 @@ export function incompleteBeta(a, b, x) {
 // Two-sided p-value of a t statistic with df degrees of freedom.
 export function tTwoSidedP(t, df) {
   if (!Number.isFinite(t)) return 0;
-  return incompleteBeta(df / 2, 0.5, df / (df + t * t));
+  // Infinite df (both sides without spread, a known variance only) is the normal distribution,
+  // which df 1e6 matches to 1e-6; Infinity itself would make the fraction NaN.
+  const dof = Math.min(df, 1e6);
+  return incompleteBeta(dof / 2, 0.5, dof / (dof + t * t));
 }

@@ -1,80 +1,121 @@
 // `diff --drift auto`: how far two separate runs drifted apart, read from the two files themselves.
 // A CI runner's drift between a pull request's run and main's is not the 1% of the machine the
 // default was measured on (docs/precision.md measured 5% per side on a disturbed host), and it
-// varies by suite (the gc suite moves most). Model, per compared cell with no real change:
-// log ratio ~ t(0, se² + 2·drift²), se being the cell pair's own standard error. Under that model
-// the two-sided p-values of unchanged cells are uniform, so their median is 0.5; the drift is the
-// smallest value that brings the median p-value back to 0.5 (0 when it already is). A median
-// ignores the cells that really changed as long as they are fewer than half, which is what a gate
-// on a pull request sees; a runtime upgrade where most benchmarks move is not such a case.
+// varies by suite (the gc suite moves most).
+//
+// Drift here is what scatters cells of one suite apart beyond their own intervals: one cell's run
+// hit a slow minute, another's a fast one. A shift that every cell of a suite shares (the code got
+// slower everywhere, or the whole run was slower) is not drift: it stays in the verdicts, and is
+// reported beside the estimate. So each cell's log ratio is first centred on its suite's median
+// log ratio. Then, for cells with no real change, log ratio ~ t(0, se² + 2·drift²) with se the
+// cell pair's own standard error, so their two-sided p-values are uniform: the drift is the
+// smallest value that brings the median p-value to 0.5 (0 when it already is). A second pass
+// leaves out the cells that look really changed (p < 0.01 at the first estimate) and solves for
+// the median of a uniform on [0.01, 1], so that a minority of real changes raises the estimate
+// little (they still raise it some; half of the cells changed breaks it).
 import { compareCells } from './compare.js';
 import { median } from './basic.js';
 import { tTwoSidedP } from './distributions.js';
 import { INVOCATION_DRIFT } from './drift.js';
 
-// Fewer cells than this give a median p-value too coarse to estimate from (and a suite with fewer
-// uses the estimate pooled over all suites).
+// Cells needed for a pooled estimate, and for a suite to get its own: the median of n p-values
+// scatters about 0.5/sqrt(n), so 10 cells give an estimate within roughly ±40%, 20 within ±30%.
 export const AUTO_MIN_CELLS = 10;
+export const AUTO_MIN_SUITE_CELLS = 20;
+// Above this, an estimated drift more likely means very noisy runs or changes the centring cannot
+// take out (cells of one suite that moved in different directions).
+export const IMPLAUSIBLE_DRIFT = 0.1;
 const MAX_DRIFT = 1;
+const CHANGED_P = 0.01;
 
-function medianP(items, drift) {
-  return median(items.map(({ logRatio, variance, df }) => {
-    const total = variance + 2 * drift * drift;
-    if (total <= 0) return logRatio === 0 ? 1 : 0;
-    // Welch-Satterthwaite with the drift as a known variance: its df grows as the drift dominates.
-    const dfTotal = variance > 0 ? df * (total / variance) ** 2 : Infinity;
-    return tTwoSidedP(logRatio / Math.sqrt(total), Math.min(dfTotal, 1e6));
-  }));
+function pValue({ logRatio, variance, df }, drift) {
+  const total = variance + 2 * drift * drift;
+  if (total <= 0) return logRatio === 0 ? 1 : 0;
+  // Under the model the drift is a known normal term, so the statistic's df grows with its share
+  // (Welch-Satterthwaite); with the cell's own small df the p-values would come out too large and
+  // the drift too small. (The verdicts keep the cell's df, to stay on the cautious side.)
+  const dof = variance > 0 ? df * (total / variance) ** 2 : Infinity;
+  return tTwoSidedP(logRatio / Math.sqrt(total), dof);
 }
 
-// items: [{ logRatio, variance, df }]. The drift per side, as a fraction of the rate.
-export function driftFromPValues(items) {
-  if (medianP(items, 0) >= 0.5) return 0;
-  if (medianP(items, MAX_DRIFT) < 0.5) return MAX_DRIFT;
+const medianP = (items, drift) => median(items.map((item) => pValue(item, drift)).filter((p) => !Number.isNaN(p)));
+
+// The smallest drift that brings the median p-value of `items` to `target`.
+export function solveMedianP(items, target) {
+  if (medianP(items, 0) >= target) return 0;
+  if (medianP(items, MAX_DRIFT) < target) return MAX_DRIFT;
   let low = 0;
   let high = MAX_DRIFT;
   for (let i = 0; i < 60; i++) {
     const mid = (low + high) / 2;
-    if (medianP(items, mid) < 0.5) low = mid;
+    if (medianP(items, mid) < target) low = mid;
     else high = mid;
   }
   return high;
 }
 
+// items: [{ logRatio, variance, df }], already centred. The drift per side, as a fraction of the
+// rate (before any floor).
+export function driftFromPValues(items) {
+  const usable = items.filter((i) => Number.isFinite(i.logRatio) && Number.isFinite(i.variance) && i.variance >= 0);
+  if (!usable.length) return 0;
+  const first = solveMedianP(usable, 0.5);
+  const unchanged = usable.filter((item) => pValue(item, first) >= CHANGED_P);
+  if (unchanged.length < usable.length / 2 || unchanged.length === usable.length) return first;
+  return solveMedianP(unchanged, (1 + CHANGED_P) / 2);
+}
+
+const centred = (items) => {
+  const shift = median(items.map((i) => i.logRatio));
+  return { shift, items: items.map((i) => ({ ...i, logRatio: i.logRatio - shift })) };
+};
+
 // pairs: [{ a, b }] of ok cells measured in two separate runs; priorsA, priorsB: each file's suite
 // variance priors (as diff uses them). Cells of a single process are left out: their sample-level
 // standard error says nothing about the spread between runs.
-// Returns { cells, pooled, bySuite: Map(suite -> { cells, estimate, used }), driftFor(suite) }, each
-// estimate raised to `floor` (the default drift: fewer than ~30 cells cannot tell 1% from 0).
+// Returns {
+//   cells, floor, tooFew (fewer than AUTO_MIN_CELLS: the default is used),
+//   pooled (the estimate over all cells, each centred on its suite, raised to floor),
+//   bySuite: Map(suite -> { cells, shift (median rate ratio B/A), estimate (own, before the floor,
+//            or null under AUTO_MIN_SUITE_CELLS), used (what the comparisons get) }),
+//   driftFor(suite) }.
 export function estimateDrift(pairs, { priorsA = new Map(), priorsB = new Map(), floor = INVOCATION_DRIFT } = {}) {
   const items = [];
   for (const { a, b } of pairs) {
     const c = compareCells(a, b, { driftCv: 0, priorA: priorsA.get(a.suite), priorB: priorsB.get(b.suite) });
-    if (c.singleProcess) continue;
+    if (c.singleProcess || !(c.ratio > 0)) continue;
+    // ratio is B's rate over A's; the log ratio's sign does not matter to a two-sided p-value.
     items.push({ suite: a.suite, logRatio: Math.log(c.ratio), variance: c.se * c.se, df: c.df });
   }
-  const pooled = items.length >= AUTO_MIN_CELLS ? Math.max(floor, driftFromPValues(items)) : null;
+  const suites = [...new Set(items.map((i) => i.suite))];
+  const centredBySuite = new Map(suites.map((suite) => [suite, centred(items.filter((i) => i.suite === suite))]));
+  const tooFew = items.length < AUTO_MIN_CELLS;
+  const pooled = tooFew ? floor : Math.max(floor, driftFromPValues([...centredBySuite.values()].flatMap((c) => c.items)));
   const bySuite = new Map();
-  for (const suite of new Set(items.map((i) => i.suite))) {
-    const own = items.filter((i) => i.suite === suite);
-    const enough = own.length >= AUTO_MIN_CELLS;
-    bySuite.set(suite, { cells: own.length, estimate: enough ? driftFromPValues(own) : null, used: enough ? Math.max(floor, driftFromPValues(own)) : pooled });
+  for (const [suite, { shift, items: own }] of centredBySuite) {
+    const estimate = own.length >= AUTO_MIN_SUITE_CELLS ? driftFromPValues(own) : null;
+    bySuite.set(suite, { cells: own.length, shift: Math.exp(shift), estimate, used: estimate === null ? pooled : Math.max(floor, estimate) });
   }
-  return {
-    cells: items.length,
-    pooled,
-    bySuite,
-    driftFor: (suite) => bySuite.get(suite)?.used ?? pooled ?? floor
-  };
+  return { cells: items.length, floor, tooFew, pooled, bySuite, driftFor: (suite) => bySuite.get(suite)?.used ?? pooled };
 }
 
-// One line for people: "drift between the two runs, estimated from 54 cells: 3.1% per side (gc
-// 8.2% from 12 cells; other suites pooled)".
+const pct = (x) => `${(x * 100).toFixed(1)}%`;
+const signedPct = (ratio) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
+
+// Lines for people: what was estimated, the shift every suite's median cell made (which is not
+// drift and stays in the verdicts), and a warning when an estimate is implausibly large.
 export function describeDrift(estimate) {
-  const pct = (x) => `${(x * 100).toFixed(1)}%`;
-  const own = [...estimate.bySuite].filter(([, s]) => s.estimate !== null);
-  const parts = own.map(([suite, s]) => `${suite} ${pct(s.used)} from ${s.cells} cells`);
-  const pooledSuites = [...estimate.bySuite].filter(([, s]) => s.estimate === null).map(([suite]) => suite);
-  if (pooledSuites.length) parts.push(`${pooledSuites.join(', ')} ${pct(estimate.pooled)} pooled over all ${estimate.cells}`);
-  return `drift between the two runs estimated from the files (--drift auto): ${parts.join('; ')} per side`;
+  if (estimate.tooFew) {
+    return [`--drift auto: only ${estimate.cells} cells measured in several processes in both files, fewer than the ${AUTO_MIN_CELLS} an estimate needs; the default ${pct(estimate.floor)} drift per side is used`];
+  }
+  const suites = [...estimate.bySuite];
+  const parts = suites.filter(([, s]) => s.estimate !== null).map(([suite, s]) => `${suite} ${pct(s.used)} (${s.cells} cells)`);
+  const pooledSuites = suites.filter(([, s]) => s.estimate === null).map(([suite]) => suite);
+  if (pooledSuites.length) parts.push(`${pooledSuites.join(', ')} ${pct(estimate.pooled)} (pooled over all ${estimate.cells} cells)`);
+  const lines = [`drift between the two runs estimated from the files (--drift auto), per side, never below ${pct(estimate.floor)}: ${parts.join('; ')}`,
+    `median change per suite (a shift every benchmark shares is not drift and stays in the verdicts): ${suites.map(([suite, s]) => `${suite} ${signedPct(s.shift)}`).join(', ')}`];
+  if (suites.some(([, s]) => s.used > IMPLAUSIBLE_DRIFT)) {
+    lines.push(`note: a drift above ${pct(IMPLAUSIBLE_DRIFT)} means very noisy runs or benchmarks of one suite that changed in different directions; give --drift a percentage if you know your machine's (nodebench doctor --full measures it).`);
+  }
+  return lines;
 }

@@ -106,7 +106,7 @@ function yuenSide(t, prior) {
 }
 
 // Yuen's test for two groups of logs: { meanA, meanB (their trimmed means), se, df }; extraVariance is added to
-// each side (e.g. a known drift between invocations, taken as known: it adds no degrees of freedom);
+// each side (a drift between invocations: it widens the interval and adds no degrees of freedom);
 // priorA/priorB: each side's suite variance prior, as the table's intervals use.
 export function yuen(logsA, logsB, extraVariance = 0, { priorA = null, priorB = null } = {}) {
   const a = trimmedMean(logsA);
@@ -115,6 +115,10 @@ export function yuen(logsA, logsB, extraVariance = 0, { priorA = null, priorB = 
   const sb = yuenSide(b, priorB);
   const total = sa.d + sb.d + 2 * extraVariance;
   const se = Math.sqrt(total);
-  const df = sa.d + sb.d > 0 ? total ** 2 / ((sa.d ** 2) / sa.df + (sb.d ** 2) / sb.df) : Infinity;
+  // Welch-Satterthwaite would give the drift term infinite df, as if it were known exactly, and so
+  // raise the df above the cells' own: adding drift could then make a verdict more confident. The
+  // drift is a rough figure (a default or an estimate from a few dozen cells), so it widens the
+  // interval but never adds degrees of freedom.
+  const df = sa.d + sb.d > 0 ? (sa.d + sb.d) ** 2 / ((sa.d ** 2) / sa.df + (sb.d ** 2) / sb.df) : Infinity;
   return { meanA: a.estimate, meanB: b.estimate, se, df };
 }
