@@ -72,7 +72,7 @@ test('diff options are checked before any file is read', async () => {
   for (const [args, message] of [
     [['--fail-on-regression', 'five'], /--fail-on-regression takes a percentage like 5, not "five"/],
     [['--fail-on-regression', '-3'], /--fail-on-regression takes a percentage like 5, not "-3"/],
-    [['--drift', 'x'], /--drift takes a percentage like 1, not "x"/],
+    [['--drift', 'x'], /--drift takes a percentage like 1, or auto, not "x"/],
     [['--format', 'pdf'], /--format "pdf" is not known; use table, markdown, json, html/]
   ]) {
     const run = await nodebench(['diff', '/nonexistent-a.json', '/nonexistent-b.json', ...args]);
