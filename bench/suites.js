@@ -26,7 +26,7 @@ import { marginFigures, renderMargins } from './margins.js';
 import { INVOCATION_DRIFT } from '../cli/stats/compare.js';
 import { diffResults } from '../cli/commands/diff.js';
 import { describeDrift } from '../cli/stats/drift-estimate.js';
-import { median, quantile } from '../cli/stats/basic.js';
+import { median, quantile, bisect } from '../cli/stats/basic.js';
 import { prng } from '../cli/stats/random.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -80,14 +80,7 @@ function driftBetween(rows) {
   const pts = rows.filter((r) => Number.isFinite(r.se) && r.se > 0).map((r) => ({ d: Math.log(r.ratio), v: r.se ** 2 }));
   const excess = (tau) => pts.reduce((s, p) => s + (p.d ** 2) / (p.v + 2 * tau ** 2), 0) / pts.length - 1;
   if (!pts.length || excess(0) <= 0) return 0;
-  let lo = 0;
-  let hi = 1;
-  for (let i = 0; i < 60; i++) {
-    const mid = (lo + hi) / 2;
-    if (excess(mid) > 0) lo = mid;
-    else hi = mid;
-  }
-  return hi;
+  return bisect((tau) => excess(tau) > 0, 0, 1).hi;
 }
 
 // Honest intervals on the real suites: how often a cell's rerun interval (summary.rerun) holds the

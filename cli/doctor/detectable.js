@@ -10,20 +10,14 @@
 // the closed form stays in the method text for comparison.
 import { tTwoSidedP } from '../stats/distributions.js';
 import { ALPHA, compareCells } from '../stats/compare.js';
-import { t975 } from '../stats/basic.js';
+import { t975, bisect } from '../stats/basic.js';
 import { prng } from '../stats/random.js';
 
 // The p-quantile of Student's t with df degrees of freedom (p > 0.5), by bisection on the p-value.
 export function tQuantile(p, df) {
   if (!(p > 0.5 && p < 1)) throw new RangeError(`tQuantile needs 0.5 < p < 1, not ${p}`);
   const tail = 2 * (1 - p);
-  let lo = 0;
-  let hi = 1e4;
-  for (let i = 0; i < 200; i++) {
-    const mid = (lo + hi) / 2;
-    if (tTwoSidedP(mid, df) > tail) lo = mid;
-    else hi = mid;
-  }
+  const { lo, hi } = bisect((t) => tTwoSidedP(t, df) > tail, 0, 1e4, 200);
   return (lo + hi) / 2;
 }
 
@@ -102,15 +96,10 @@ export function simulatedPower(cv, processesPerCell, effect, { trials = 2000, al
 // The smallest slowdown detected with `power` (by simulation), as a fraction.
 export function simulatedDetectable(cv, processesPerCell, { power = 0.8, alpha = ALPHA, trials = 2000 } = {}) {
   if (!(cv > 0) || processesPerCell < 2) return null;
-  let lo = 0;
-  let hi = Math.max(0.01, 40 * cv);
-  if (simulatedPower(cv, processesPerCell, hi, { trials, alpha }) < power) return null;
-  for (let i = 0; i < 24; i++) {
-    const mid = (lo + hi) / 2;
-    if (simulatedPower(cv, processesPerCell, mid, { trials, alpha }) >= power) hi = mid;
-    else lo = mid;
-  }
-  return hi;
+  const underPowered = (slowdown) => simulatedPower(cv, processesPerCell, slowdown, { trials, alpha }) < power;
+  const widest = Math.max(0.01, 40 * cv);
+  if (underPowered(widest)) return null;
+  return bisect(underPowered, 0, widest, 24).hi;
 }
 
 // The fewest processes per cell whose simulated power for `target` reaches `power`.

@@ -36,3 +36,14 @@ export function t975(df) {
   if (df < 1) return Infinity;
   return df <= 30 ? T975[Math.floor(df) - 1] : 1.96 + 2.4 / df;
 }
+
+// Where a predicate that holds up to some x in [lo, hi] and fails beyond it changes, by bisection:
+// returns the final bracket { lo, hi } (holds at lo, fails at hi).
+export function bisect(holds, lo, hi, iterations = 60) {
+  for (let i = 0; i < iterations; i++) {
+    const mid = (lo + hi) / 2;
+    if (holds(mid)) lo = mid;
+    else hi = mid;
+  }
+  return { lo, hi };
+}

@@ -14,7 +14,7 @@
 // the median of a uniform on [0.01, 1], so that a minority of real changes raises the estimate
 // little (they still raise it some; half of the cells changed breaks it).
 import { compareCells } from './compare.js';
-import { median } from './basic.js';
+import { median, bisect } from './basic.js';
 import { tTwoSidedP } from './distributions.js';
 import { INVOCATION_DRIFT } from './drift.js';
 
@@ -44,14 +44,7 @@ const medianP = (items, drift) => median(items.map((item) => pValue(item, drift)
 export function solveMedianP(items, target) {
   if (medianP(items, 0) >= target) return 0;
   if (medianP(items, MAX_DRIFT) < target) return MAX_DRIFT;
-  let low = 0;
-  let high = MAX_DRIFT;
-  for (let i = 0; i < 60; i++) {
-    const mid = (low + high) / 2;
-    if (medianP(items, mid) < target) low = mid;
-    else high = mid;
-  }
-  return high;
+  return bisect((drift) => medianP(items, drift) < target, 0, MAX_DRIFT).hi;
 }
 
 // items: [{ logRatio, variance, df }], already centred. The drift per side, as a fraction of the
