@@ -218,16 +218,18 @@ export async function runCells(cells, options) {
     // A top-up launches its row's baseline process too (it keeps the ratio's pairs): the cost of a
     // cell is its own process and, once per row, the baseline's (nothing more for the baseline itself).
     const baselineCostMs = (c) => (baselineOf.has(rowKey(c)) ? processCostMs(baselineOf.get(rowKey(c))) : 0);
-    const costOf = (c) => (isBaseline(c) ? 0 : processCostMs(c)) + baselineCostMs(c);
+    const ownCostMs = (c) => (isBaseline(c) ? 0 : processCostMs(c));
+    const costOf = (c) => ownCostMs(c) + baselineCostMs(c);
     imprecise.sort((x, y) => topUpPriority(y.rme, y.kept, costOf(y.cell)) - topUpPriority(x.rme, x.kept, costOf(x.cell)));
     const rowsCharged = new Set();
     const taken = ctx.budget.fit(imprecise, ({ cell }) => {
       const row = rowKey(cell);
-      const cost = (isBaseline(cell) ? 0 : processCostMs(cell)) + (rowsCharged.has(row) ? 0 : baselineCostMs(cell));
+      const cost = ownCostMs(cell) + (rowsCharged.has(row) ? 0 : baselineCostMs(cell));
       rowsCharged.add(row);
       return cost;
     }, { reserveMs: ctx.reserveMs(), kind: 'topUps' });
-    for (const c of imprecise) (taken.includes(c) ? budgetLimited.delete(c.cell.id) : budgetLimited.add(c.cell.id));
+    const fitted = new Set(taken);
+    for (const c of imprecise) (fitted.has(c) ? budgetLimited.delete(c.cell.id) : budgetLimited.add(c.cell.id));
     if (!taken.length) break;
     const rows = new Set(taken.map((c) => rowKey(c.cell)));
     const chosen = taken.map((c) => c.cell);
