@@ -5,7 +5,7 @@
 import { summarize, warningsFor, processValue } from '../stats/summary.js';
 import { logVariancePrior } from '../stats/robust.js';
 import { summarizeService } from '../stats/service.js';
-import { judgeProcess, keptSampleIndexes } from '../stats/disturbance.js';
+import { judgeProcess, keptSampleIndexes, quietReferences } from '../stats/disturbance.js';
 
 export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess, status = 'pending', error }) {
   return {
@@ -62,6 +62,30 @@ export function failCell(cell, { status, error, stack }) {
   if (stack) cell.stack = stack;
 }
 
+// A launch is about to start (runner/policy.js chose it): the cell's first launch is dated, and a
+// replacement marks the process it replaces, so that a replacement that fails or is interrupted is
+// not chosen again.
+export function noteLaunch(cell, launch) {
+  if (!cell.launchedAt) cell.launchedAt = new Date().toISOString();
+  if (launch.rerunOf === undefined) return;
+  const replaced = cell.processes.find((p) => p.round === launch.rerunOf && p.setAside && !p.replaced);
+  if (replaced) replaced.replaced = true;
+}
+
+// What a launcher (runner/launcher.js) reports of one process, recorded on its cell.
+export function recordOutcome(cell, launch, outcome) {
+  if (launch.kind === 'metrics') {
+    cell.metrics = outcome.metrics;
+    return;
+  }
+  if (outcome.survivors?.length) (cell.survivors ||= []).push(...outcome.survivors);
+  if (outcome.status === 'ok') {
+    recordProcess(cell, processRecord(launch.round, outcome.result, outcome.wallMs, { rerunOf: launch.rerunOf, startedAt: outcome.startedAt }), outcome.result.benchmarkType);
+  } else {
+    failCell(cell, outcome);
+  }
+}
+
 // The processes that count: those not set aside. When a cell meant to have two or more processes is
 // left with fewer than two quiet ones (a machine busy all along), all of them count, with a warning:
 // one process says nothing about a rerun. A one-process cell (--quick) keeps its quiet replacement.
@@ -84,6 +108,14 @@ export function judgeCell(cell, quietReferences, { thresholdPct, cores }) {
     record.setAside = verdict || undefined;
   }
   return newly;
+}
+
+// Judges the processes of every pending cell against the run's current quiet references.
+export function judgeCells(cells, { thresholdPct, cores }) {
+  const quiet = quietReferences(cells);
+  for (const cell of cells) {
+    if (cell.status === 'pending') judgeCell(cell, quiet, { thresholdPct, cores });
+  }
 }
 
 // Map suite -> its variance prior (stats/moderate.js), from every cell of the suite with two or more

@@ -28,6 +28,7 @@ export function createBudget(budgetMin, { now = () => Date.now() } = {}) {
   const limited = typeof budgetMin === 'number' && budgetMin > 0;
   const deadline = limited ? now() + budgetMin * 60_000 : Infinity;
   const state = { limited, budgetMin: limited ? budgetMin : null, skipped: { replacements: 0, topUps: 0 }, reached: false };
+  const skippedKeys = { replacements: new Set(), topUps: new Set() };
   return {
     state,
     endsAt: limited ? deadline : null,
@@ -36,8 +37,8 @@ export function createBudget(budgetMin, { now = () => Date.now() } = {}) {
       return deadline - now() - reserveMs;
     },
     // The longest prefix of `items` (in the order given) whose costs fit in the time left; what does
-    // not fit is counted under `kind` in state.skipped.
-    fit(items, costOf, { reserveMs = 0, kind }) {
+    // not fit is counted under `kind` in state.skipped, once per `key` however often it is offered.
+    fit(items, costOf, { reserveMs = 0, kind, key = (item) => item }) {
       if (!limited) return items;
       let left = this.leftMs(reserveMs);
       const taken = [];
@@ -49,7 +50,8 @@ export function createBudget(budgetMin, { now = () => Date.now() } = {}) {
       }
       if (taken.length < items.length) {
         state.reached = true;
-        state.skipped[kind] += items.length - taken.length;
+        for (const item of items.slice(taken.length)) skippedKeys[kind].add(key(item));
+        state.skipped[kind] = skippedKeys[kind].size;
       }
       return taken;
     }

@@ -1,0 +1,78 @@
+// The launcher: the one interface behind which every kind of process of a cell is started and
+// watched, so that the run loop (run-plan.js) and the launch policy (policy.js) never know how.
+//   launcher.launch(launch, cell) -> outcome
+//     launch: { kind: 'timing' | 'metrics', round, rerunOf? } (from policy.js)
+//     timing outcome:  { status: 'ok', result, wallMs, startedAt, survivors? }
+//                    | { status: 'failed' | 'timeout' | 'unsupported', error, stack?, wallMs, startedAt, survivors? }
+//     metrics outcome: { metrics } (the figures, or { error } when the process failed)
+// The process launcher below runs the worker in the runtime under test: a micro-benchmark's timing
+// process (launch.js), a service under load (service.js), a metrics process with --trace-gc. Tests
+// put a fake launcher with a fake clock in its place (test/policy.test.js).
+import path from 'node:path';
+import { launchWorker } from './launch.js';
+import { parseTraceGc, gcSummary } from './gc-trace.js';
+import { interpretLaunch } from './outcome.js';
+import { runServiceLaunch } from './service.js';
+import { metricsWindowMs } from './policy.js';
+
+// The run's sampler options with the suite's own needs over them (e.g. longer samples for GC).
+export function suiteSampler(sampler, suite) {
+  return { ...sampler, ...(suite.sampler || {}) };
+}
+
+// --trace-gc and the event-loop probe would distort timing samples, so they run in a process of
+// their own, after the cell's timing processes.
+async function runMetrics(cell, runtime, suite, { timeoutMs, sampler, metricsMs: runMetricsMs }) {
+  const windowMs = metricsWindowMs(suite, runMetricsMs);
+  const launched = await launchWorker(runtime.path, [...cell.flags, '--trace-gc'], {
+    mode: 'metrics', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
+    sampler: { ...suiteSampler(sampler, suite), samples: 1e9, maxSampleMs: windowMs }
+  }, { timeoutMs, cwd: path.dirname(suite.file), collectStdout: true });
+  const report = launched.messages.find((m) => m.type === 'metrics');
+  if (!report) {
+    const outcome = interpretLaunch(launched, { timeoutMs });
+    return { error: `the metrics process ${outcome.status === 'timeout' ? 'timed out' : 'failed'}: ${outcome.error}` };
+  }
+  const { type, benchmarkType, window, ...figures } = report;
+  return {
+    ...figures,
+    windowMs: window.endUptimeMs - window.startUptimeMs,
+    gc: gcSummary(parseTraceGc(launched.stdout), { startMs: window.startUptimeMs, endMs: window.endUptimeMs })
+  };
+}
+
+async function runMicro(cell, runtime, suite, { sampler, timeoutMs }) {
+  const launched = await launchWorker(runtime.path, cell.flags, {
+    mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
+    sampler: { ...suiteSampler(sampler, suite), recordDisturbance: true }
+  }, { timeoutMs, cwd: path.dirname(suite.file) });
+  return { ...interpretLaunch(launched, { timeoutMs }), wallMs: launched.wallMs, survivors: launched.survivors };
+}
+
+// The binary must be the runtime its cache entry claims: numbers are never labelled with another
+// version.
+function checkVersion(outcome, runtime) {
+  const reported = outcome.hello?.runtime?.node;
+  if (outcome.status !== 'ok' || !reported || reported === runtime.version) return outcome;
+  return { ...outcome, status: 'failed', result: undefined, error: `the binary ran as Node ${reported}, not ${runtime.version} as its cache entry says; repair it with nodebench runtimes install ${runtime.version} --repair` };
+}
+
+// runtimes: label -> runtime; suites: name -> suite (as described by matrix/plan.js);
+// sampler: the run's sampler options; run: complete run options.
+export function createProcessLauncher({ runtimes, suites, sampler, run }) {
+  const timeoutMs = run.timeoutSec * 1000;
+  return {
+    async launch(launch, cell) {
+      const suite = suites.get(cell.suite);
+      const runtime = runtimes.get(cell.runtimeLabel);
+      if (launch.kind === 'metrics') {
+        return { metrics: await runMetrics(cell, runtime, suite, { timeoutMs, sampler, metricsMs: run.metricsMs }) };
+      }
+      const startedAt = Date.now();
+      const outcome = suite.service
+        ? await runServiceLaunch(runtime.path, cell.flags, { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd: path.dirname(suite.file) })
+        : await runMicro(cell, runtime, suite, { sampler, timeoutMs });
+      return { ...checkVersion(outcome, runtime), startedAt };
+    }
+  };
+}

@@ -1,0 +1,194 @@
+// The launch policy: which processes run next, decided from the cells and their processes so far,
+// the run's options, the time budget and its clock, and nothing else. It never launches and never
+// changes a cell (the loop in run-plan.js does both, through results/cell.js); asked again after a
+// batch has run, it reads what that batch recorded. Because it keeps no state of its own, a
+// resumed run continues exactly where the file says it stopped.
+//
+// The order it produces:
+//   1. `processes` rounds, each one process of every pending cell, in blocks (schedule.js); after a
+//      round has passed, the processes of the rounds before it that ran on a disturbed machine are
+//      replaced (a replacement right after the process it replaces would land in the same slow
+//      period of the machine, which lasts minutes); then every disturbed process is replaced;
+//   2. top-up rounds, up to maxProcesses, for cells whose margin is above targetRme and their
+//      row's baseline cell (it keeps the ratio's pairs), each round followed by the replacements
+//      of the rounds before it;
+//   3. the last replacements, then `finalize` (pending cells become ok);
+// Each cell gets at most as many replacements as first-round processes.
+//   4. one metrics process per ok micro-benchmark cell (shuffled).
+// Under a time budget, replacements and top-ups are launched only while they fit in the time left
+// after what must still run (the first rounds and the metrics processes): budget.js.
+import { scheduleRound, rowKey } from './schedule.js';
+import { shuffle, prng } from '../stats/random.js';
+import { columnKey } from '../stats/disturbance.js';
+import { keptProcesses, currentSummary, variancePriors } from '../results/cell.js';
+import { processCostMs, metricsCostMs, topUpPriority } from './budget.js';
+
+// The cells a suite's metrics process is for: micro-benchmarks (a service cell measures CPU and
+// memory during its load) when the run asks for metrics.
+const wantsMetrics = (cell, { run, suites }) => run.metrics && !suites.get(cell.suite).service;
+
+// A suite whose findings are its metrics (gc) may ask for a longer window than the run's.
+export const metricsWindowMs = (suite, runMetricsMs) => suite.sampler?.metricsMs ?? runMetricsMs;
+
+const firstRounds = (cell) => cell.processes.filter((p) => !p.rerun);
+const hasRound = (cell, round) => firstRounds(cell).some((p) => p.round === round);
+const lastRound = (cells) => Math.max(-1, ...cells.flatMap((c) => firstRounds(c).map((p) => p.round)));
+
+// The first of the `processes` rounds some pending cell still lacks, or null when all have run.
+function missingRound(pending, processes) {
+  for (let round = 0; round < processes; round++) {
+    if (pending.some((c) => !hasRound(c, round))) return round;
+  }
+  return null;
+}
+
+// What must still run whatever the budget: the first rounds' processes and the metrics processes.
+function reserveMs(cells, options) {
+  const { run, suites } = options;
+  let ms = 0;
+  for (const cell of cells) {
+    if (cell.status === 'pending') {
+      const missing = run.processes - firstRounds(cell).filter((p) => p.round < run.processes).length;
+      ms += Math.max(0, missing) * processCostMs(cell);
+    }
+    if ((cell.status === 'pending' || (cell.status === 'ok' && !cell.metrics)) && wantsMetrics(cell, options)) {
+      ms += metricsCostMs(cell, metricsWindowMs(suites.get(cell.suite), run.metricsMs));
+    }
+  }
+  return ms;
+}
+
+// Processes set aside as disturbed whose round `due` accepts, not yet replaced, within each cell's
+// rerun budget (as many replacements as first-round processes), in blocks like a round so that a
+// row whose every column was slow is replaced together. A replacement keeps the round of the
+// process it replaces, so that the row's pairs hold.
+function replacements(cells, pending, due, options) {
+  const { run, budget } = options;
+  if (!run.rerunDisturbed) return [];
+  const candidates = [];
+  for (const cell of pending) {
+    let left = run.processes - cell.processes.filter((p) => p.rerun).length;
+    for (const record of cell.processes) {
+      if (left <= 0) break;
+      if (!record.setAside || record.replaced || !due(record.round)) continue;
+      left--;
+      candidates.push({ cell, round: record.round });
+    }
+  }
+  if (!candidates.length) return [];
+  const order = new Map(scheduleRound(candidates.map((c) => c.cell), 0, run.seed + 1).map((l, i) => [l.cellId, i]));
+  candidates.sort((x, y) => order.get(x.cell.id) - order.get(y.cell.id) || x.round - y.round);
+  const taken = budget.fit(candidates, (c) => processCostMs(c.cell), {
+    reserveMs: reserveMs(cells, options), kind: 'replacements', key: (c) => `${c.cell.id}@${c.round}`
+  });
+  return taken.map((c) => ({ cellId: c.cell.id, kind: 'timing', round: c.round, rerunOf: c.round }));
+}
+
+// With no room for more processes (--quick), there is no target to miss.
+export function targetOf(run) {
+  return Math.max(run.maxProcesses, run.processes) > run.processes ? run.targetRme : null;
+}
+
+// One top-up round: the cells still above targetRme (the widest margin per ms first, within the
+// budget) and their rows' baseline cells.
+function topUps(cells, pending, round, options) {
+  const { run, budget, baselineKey } = options;
+  const targetRme = targetOf(run);
+  const maxProcesses = Math.max(run.maxProcesses, run.processes);
+  if (!targetRme || round >= maxProcesses) return [];
+  const priors = variancePriors(cells);
+  const imprecise = pending
+    .map((cell) => ({ cell, rme: currentSummary(cell, priors).rme, kept: keptProcesses(cell).length }))
+    .filter((c) => c.kept < maxProcesses && c.rme > targetRme);
+  if (!imprecise.length) return [];
+  const isBaseline = (c) => columnKey(c) === baselineKey;
+  const baselineOf = new Map(pending.filter(isBaseline).map((c) => [rowKey(c), c]));
+  // A top-up launches its row's baseline process too: the cost of a cell is its own process and,
+  // once per row, the baseline's (nothing more for the baseline itself).
+  const baselineCostMs = (c) => (baselineOf.has(rowKey(c)) ? processCostMs(baselineOf.get(rowKey(c))) : 0);
+  const ownCostMs = (c) => (isBaseline(c) ? 0 : processCostMs(c));
+  imprecise.sort((x, y) => topUpPriority(y.rme, y.kept, ownCostMs(y.cell) + baselineCostMs(y.cell))
+    - topUpPriority(x.rme, x.kept, ownCostMs(x.cell) + baselineCostMs(x.cell)));
+  const rowsCharged = new Set();
+  const taken = budget.fit(imprecise, ({ cell }) => {
+    const cost = ownCostMs(cell) + (rowsCharged.has(rowKey(cell)) ? 0 : baselineCostMs(cell));
+    rowsCharged.add(rowKey(cell));
+    return cost;
+  }, { reserveMs: reserveMs(cells, options), kind: 'topUps', key: (c) => `${c.cell.id}@${round}` });
+  if (!taken.length) return [];
+  const chosen = new Set(taken.map((c) => c.cell));
+  const rows = new Set(taken.map((c) => rowKey(c.cell)));
+  for (const cell of pending) if (isBaseline(cell) && rows.has(rowKey(cell))) chosen.add(cell);
+  return scheduleRound([...chosen], round, run.seed).map((l) => ({ ...l, kind: 'timing' }));
+}
+
+// A launch the loop should still make when its turn comes: an earlier launch of the same batch may
+// have failed the cell.
+export function stillWanted(cell, launch) {
+  if (launch.kind === 'metrics') return cell.status === 'ok' && !cell.metrics;
+  return cell.status === 'pending' && (launch.rerunOf !== undefined || !hasRound(cell, launch.round));
+}
+
+// The next step of the run:
+//   { kind: 'launch', phase, launches: [{ cellId, kind: 'timing' | 'metrics', round, rerunOf? }] }
+//   { kind: 'finalize' }  every pending cell is done measuring: finalize them (results/cell.js)
+//   { kind: 'done' }
+// phase: 'round' | 'replacements' | 'topUps' | 'metrics'.
+// options: { run (complete run options), suites (name -> { service, sampler }), baselineKey,
+//            budget (budget.js createBudget) }
+export function nextStep(cells, options) {
+  const { run } = options;
+  const pending = cells.filter((c) => c.status === 'pending');
+  const launch = (phase, launches) => ({ kind: 'launch', phase, launches });
+  if (pending.length) {
+    const round = missingRound(pending, run.processes);
+    if (round !== null) {
+      const replace = round >= 2 ? replacements(cells, pending, (r) => r < round - 1, options) : [];
+      if (replace.length) return launch('replacements', replace);
+      const due = pending.filter((c) => !hasRound(c, round));
+      return launch('round', scheduleRound(due, round, run.seed).map((l) => ({ ...l, kind: 'timing' })));
+    }
+    // Once the first rounds are done every disturbed process is due before the first top-up round
+    // (which cells need more depends on it); after a top-up round, those of the rounds before it.
+    const last = lastRound(pending);
+    const settled = replacements(cells, pending, last < run.processes ? () => true : (r) => r < last, options);
+    if (settled.length) return launch('replacements', settled);
+    const more = topUps(cells, pending, last + 1, options);
+    if (more.length) return launch('topUps', more);
+    const rest = replacements(cells, pending, () => true, options);
+    if (rest.length) return launch('replacements', rest);
+    return { kind: 'finalize' };
+  }
+  const metrics = cells.filter((c) => c.status === 'ok' && !c.metrics && wantsMetrics(c, options));
+  if (metrics.length) {
+    const maxProcesses = Math.max(run.maxProcesses, run.processes);
+    return launch('metrics', shuffle(metrics.map((c) => c.id), prng(run.seed + 1)).map((cellId) => ({ cellId, kind: 'metrics', round: maxProcesses })));
+  }
+  return { kind: 'done' };
+}
+
+// Launches known to be ahead that are not part of `step` (for the progress line's ETA): the first
+// rounds' processes and the metrics processes. Replacements and top-ups are counted as they come.
+export function knownAhead(cells, options, step) {
+  const { run } = options;
+  let n = 0;
+  for (const cell of cells) {
+    if (cell.status === 'pending') {
+      n += Math.max(0, run.processes - firstRounds(cell).filter((p) => p.round < run.processes).length);
+    }
+    if ((cell.status === 'pending' || (cell.status === 'ok' && !cell.metrics)) && wantsMetrics(cell, options)) n++;
+  }
+  const counted = step?.kind === 'launch' && (step.phase === 'round' || step.phase === 'metrics') ? step.launches.length : 0;
+  return n - counted;
+}
+
+// The cells the budget left short: above the target with room for more processes, in a run whose
+// budget was reached (without a budget, top-ups go on until the target or maxProcesses).
+export function budgetLimitedCells(cells, options) {
+  const { run, budget } = options;
+  if (!budget.state.reached) return new Set();
+  const maxProcesses = Math.max(run.maxProcesses, run.processes);
+  const priors = variancePriors(cells);
+  return new Set(cells.filter((c) => c.status === 'pending' && keptProcesses(c).length < maxProcesses
+    && currentSummary(c, priors).rme > targetOf(run)).map((c) => c.id));
+}
