@@ -1,7 +1,7 @@
 // The launcher: the one interface behind which every kind of process of a cell is started and
 // watched, so that the run loop (run-plan.js) and the launch policy (policy.js) never know how.
 //   launcher.launch(launch, cell) -> outcome
-//     launch: { kind: 'timing' | 'metrics', round, rerunOf? } (from policy.js)
+//     launch: { kind: 'timing' | 'metrics', round, rerunOf?, windowMs? (metrics) } (from policy.js)
 //     timing outcome:  { status: 'ok', result, wallMs, startedAt, survivors? }
 //                    | { status: 'failed' | 'timeout' | 'unsupported', error, stack?, wallMs, startedAt, survivors? }
 //     metrics outcome: { metrics } (the figures, or { error } when the process failed)
@@ -13,7 +13,6 @@ import { launchWorker } from './launch.js';
 import { parseTraceGc, gcSummary } from './gc-trace.js';
 import { interpretLaunch } from './outcome.js';
 import { runServiceLaunch } from './service.js';
-import { metricsWindowMs } from './policy.js';
 
 // The run's sampler options with the suite's own needs over them (e.g. longer samples for GC).
 export function suiteSampler(sampler, suite) {
@@ -22,8 +21,7 @@ export function suiteSampler(sampler, suite) {
 
 // --trace-gc and the event-loop probe would distort timing samples, so they run in a process of
 // their own, after the cell's timing processes.
-async function runMetrics(cell, runtime, suite, { timeoutMs, sampler, metricsMs: runMetricsMs }) {
-  const windowMs = metricsWindowMs(suite, runMetricsMs);
+async function runMetrics(cell, runtime, suite, { timeoutMs, sampler, windowMs }) {
   const launched = await launchWorker(runtime.path, [...cell.flags, '--trace-gc'], {
     mode: 'metrics', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
     sampler: { ...suiteSampler(sampler, suite), samples: 1e9, maxSampleMs: windowMs }
@@ -66,7 +64,7 @@ export function createProcessLauncher({ runtimes, suites, sampler, run }) {
       const suite = suites.get(cell.suite);
       const runtime = runtimes.get(cell.runtimeLabel);
       if (launch.kind === 'metrics') {
-        return { metrics: await runMetrics(cell, runtime, suite, { timeoutMs, sampler, metricsMs: run.metricsMs }) };
+        return { metrics: await runMetrics(cell, runtime, suite, { timeoutMs, sampler, windowMs: launch.windowMs }) };
       }
       const startedAt = Date.now();
       const outcome = suite.service

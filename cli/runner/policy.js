@@ -28,7 +28,7 @@ import { processCostMs, metricsCostMs, topUpPriority } from './budget.js';
 const wantsMetrics = (cell, { run, suites }) => run.metrics && !suites.get(cell.suite).service;
 
 // A suite whose findings are its metrics (gc) may ask for a longer window than the run's.
-export const metricsWindowMs = (suite, runMetricsMs) => suite.sampler?.metricsMs ?? runMetricsMs;
+const metricsWindowMs = (suite, runMetricsMs) => suite.sampler?.metricsMs ?? runMetricsMs;
 
 const firstRounds = (cell) => cell.processes.filter((p) => !p.rerun);
 const hasRound = (cell, round) => firstRounds(cell).some((p) => p.round === round);
@@ -162,7 +162,9 @@ export function nextStep(cells, options) {
   const metrics = cells.filter((c) => c.status === 'ok' && !c.metrics && wantsMetrics(c, options));
   if (metrics.length) {
     const maxProcesses = Math.max(run.maxProcesses, run.processes);
-    return launch('metrics', shuffle(metrics.map((c) => c.id), prng(run.seed + 1)).map((cellId) => ({ cellId, kind: 'metrics', round: maxProcesses })));
+    const windowMs = new Map(metrics.map((c) => [c.id, metricsWindowMs(options.suites.get(c.suite), run.metricsMs)]));
+    return launch('metrics', shuffle(metrics.map((c) => c.id), prng(run.seed + 1))
+      .map((cellId) => ({ cellId, kind: 'metrics', round: maxProcesses, windowMs: windowMs.get(cellId) })));
   }
   return { kind: 'done' };
 }
