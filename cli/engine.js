@@ -4,6 +4,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import { resolveRuntimes, describeSuites, buildPlan } from './matrix/plan.js';
+import { commandSuite } from './matrix/commands.js';
 import { selectShard } from './matrix/shard.js';
 import { runCells, killAllGroups } from './runner/run-plan.js';
 import { createBudget } from './runner/budget.js';
@@ -46,6 +47,7 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
 
   const runtimes = await resolveRuntimes(matrix.runtimes, { log, refresh });
   const suites = await describeSuites(matrix.suites, matrix.baseDir);
+  if (matrix.commands?.length) suites.push(commandSuite(matrix.commands, { baseDir: matrix.baseDir }));
   const planned = await buildPlan({ runtimes, flagSets: matrix.flagSets, suites, log });
   const cells = matrix.shard ? selectShard(planned, matrix.shard) : planned;
   if (!cells.length) {
@@ -63,7 +65,7 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
     runtimes: runtimes.map(toPublicRuntime),
     flagSets: matrix.flagSets,
     suites: suites.map((s) => ({
-      name: s.name, file: s.file, description: s.description, params: s.params,
+      name: s.name, kind: s.kind, file: s.file, description: s.description, params: s.params,
       libraries: s.libraries || undefined, metricsTable: s.metricsTable || undefined,
       sampler: s.sampler || undefined, perProcess: s.perProcess || undefined, benchmarks: s.benchmarks.filter((b) => s.selected.includes(b.name))
     })),

@@ -5,6 +5,7 @@ import { isUserError } from './errors.js';
 import { NODEBENCH_VERSION } from './engine.js';
 import * as matrix from './commands/matrix.js';
 import * as run from './commands/run.js';
+import * as exec from './commands/exec.js';
 import * as runtimes from './commands/runtimes.js';
 import * as diff from './commands/diff.js';
 import * as report from './commands/report.js';
@@ -25,15 +26,18 @@ program
   .description('What happens to your code if you move to Node X or set V8 flag Y? Runs benchmarks across runtimes x V8 flag sets in fresh processes of each runtime, writes one result file, prints tables.')
   .version(NODEBENCH_VERSION)
   .showHelpAfterError('(run with --help for usage)')
-  .exitOverride();
+  .exitOverride()
+  // `exec -- CMD --its-own-options`: what follows the command is the command's.
+  .enablePositionalOptions();
 
-for (const command of [matrix, run, diff, report, merge, runtimes, doctor, flags, bisect]) command.register(program);
+for (const command of [matrix, run, exec, diff, report, merge, runtimes, doctor, flags, bisect]) command.register(program);
 
 program.addHelpText('after', `
 Examples:
   nodebench matrix                                  run ./matrix.yaml (or the shipped default)
   nodebench matrix --runtimes 6,16 --flags baseline --suites promises --quick
   nodebench run ./my-bench.js --node 14,16 --flags "--max-semi-space-size=64"
+  nodebench exec --node 18,22 -- npm test            a whole command, each process one run
   nodebench diff results/before.json results/after.json --fail-on-regression 5
   nodebench diff results/run.json --from 14.21.3/baseline --to 16.20.2/baseline
   nodebench matrix --shard 2/4 --out shard-2.json   one CI runner's share; then nodebench merge shard-*.json --out all.json

@@ -71,7 +71,7 @@ test('bad files get one sentence with file, line and fix', () => {
   rejects('run:\n  processes: 0\n', /^m\.yaml:2: run\.processes must be between 1 and 100/);
   rejects('run:\n  processes: 2.5\n', /run\.processes must be a whole number/);
   rejects('run:\n  procesess: 2\n', /^m\.yaml:2: unknown run option "procesess"; known options: processes/);
-  rejects('runtime: [4]\n', /^m\.yaml:1: unknown top-level key "runtime"; use runtimes, flagSets, suites, run/);
+  rejects('runtime: [4]\n', /^m\.yaml:1: unknown top-level key "runtime"; use runtimes, flagSets, suites, commands, run/);
 });
 
 test('a flag set may name the suites it applies to; the plan gives the others no cell of it', async () => {

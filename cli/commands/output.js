@@ -1,7 +1,28 @@
 // What a benchmarking command prints when it is done: tables (or JSON) on stdout.
 import path from 'node:path';
 import { renderTerminal } from '../report/terminal.js';
-import { exitCodeFor } from '../engine.js';
+import { exitCodeFor, runMatrix } from '../engine.js';
+import { defaultResultPath, checkOutput } from '../results/file.js';
+import { createProgress } from '../progress.js';
+import { list, flagSetsFrom } from './shared.js';
+
+// run and exec: the runtimes and flag sets from --node and --flags around the given suites or
+// commands, run into --out, printed.
+export async function runFromCommandLine(opts, { suites = [], commands = [], run }) {
+  const matrix = {
+    runtimes: list(opts.node).map((spec) => ({ spec, label: null })),
+    flagSets: flagSetsFrom(opts.flags),
+    suites,
+    commands,
+    run,
+    baseDir: process.cwd()
+  };
+  const out = path.resolve(opts.out || defaultResultPath());
+  checkOutput(out, { force: opts.force });
+  const progress = createProgress();
+  const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh });
+  process.exitCode = printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline, color: opts.color, progress });
+}
 
 export function printOutcome({ result, interrupted }, { out, json, baseline, color, progress }) {
   if (json) {

@@ -1,32 +1,15 @@
 // nodebench run FILE: a user's own suite file through the same engine as the matrix.
 import path from 'node:path';
-import { runMatrix } from '../engine.js';
-import { defaultResultPath, checkOutput } from '../results/file.js';
-import { createProgress } from '../progress.js';
 import { UserError } from '../errors.js';
-import { list, runOptionsFrom, addRunOptions } from './shared.js';
-import { printOutcome } from './output.js';
-
-// "--max-semi-space-size=64 --no-opt" -> one flag set; split on white space, never through a shell.
-function flagSetsFrom(values) {
-  const sets = [{ name: 'baseline', flags: [] }];
-  for (const value of values || []) {
-    const flags = value.split(/\s+/).filter(Boolean);
-    const bad = flags.find((f) => !f.startsWith('--'));
-    if (bad) throw new UserError(`Flag "${bad}" in --flags must start with --, e.g. --flags "--max-semi-space-size=64".`);
-    if (flags.length) sets.push({ name: flags.join(' '), flags });
-  }
-  return sets;
-}
+import { list, runOptionsFrom, addRunOptions, addRuntimeOptions } from './shared.js';
+import { runFromCommandLine } from './output.js';
 
 const collect = (value, previous = []) => [...previous, value];
 
 export function register(program) {
-  const command = program.command('run')
+  const command = addRuntimeOptions(program.command('run')
     .description('benchmark your own suite file on one or more runtimes (same engine and result file as matrix)')
-    .argument('<file>', 'suite file (format: README.md "Suite file format")')
-    .option('--node <specs>', 'comma-separated runtimes, e.g. 14,16 or lts,system', 'system')
-    .option('--flags <flags>', 'V8/Node flags for an extra flag set, compared with no flags; repeat for more sets', collect)
+    .argument('<file>', 'suite file (format: README.md "Suite file format")'))
     .option('--benchmarks <names>', 'comma-separated benchmark names to run (default: all)')
     .option('--param <key=value>', 'override a suite parameter (JSON value or string); repeatable', collect);
   addRunOptions(command).action(async (file, opts) => {
@@ -44,17 +27,9 @@ export function register(program) {
         params[pair.slice(0, eq)] = raw;
       }
     }
-    const matrix = {
-      runtimes: list(opts.node).map((spec) => ({ spec, label: null })),
-      flagSets: flagSetsFrom(opts.flags),
+    await runFromCommandLine(opts, {
       suites: [{ name: path.resolve(file), benchmarks: opts.benchmarks ? list(opts.benchmarks) : null, params }],
-      run: runOptionsFrom({}, opts),
-      baseDir: process.cwd()
-    };
-    const out = path.resolve(opts.out || defaultResultPath());
-    checkOutput(out, { force: opts.force });
-    const progress = createProgress();
-    const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh });
-    process.exitCode = printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline, color: opts.color, progress });
+      run: runOptionsFrom({}, opts)
+    });
   });
 }

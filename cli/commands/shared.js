@@ -27,4 +27,25 @@ export function nonNegativeInt(name) {
   };
 }
 
+const collect = (value, previous = []) => [...previous, value];
+
+// The runtimes and flag sets of the commands that take them on the command line (run, exec).
+export function addRuntimeOptions(command) {
+  return command
+    .option('--node <specs>', 'comma-separated runtimes, e.g. 14,16 or lts,system', 'system')
+    .option('--flags <flags>', 'V8/Node flags for an extra flag set, compared with no flags; repeat for more sets', collect);
+}
+
+// "--max-semi-space-size=64 --no-opt" -> one flag set; split on white space, never through a shell.
+export function flagSetsFrom(values) {
+  const sets = [{ name: 'baseline', flags: [] }];
+  for (const value of values || []) {
+    const flags = value.split(/\s+/).filter(Boolean);
+    const bad = flags.find((f) => !f.startsWith('--'));
+    if (bad) throw new UserError(`Flag "${bad}" in --flags must start with --, e.g. --flags "--max-semi-space-size=64".`);
+    if (flags.length) sets.push({ name: flags.join(' '), flags });
+  }
+  return sets;
+}
+
 export { runOptionsFrom, addRunOptions } from '../options.js';

@@ -8,6 +8,7 @@ import { projectRoot } from '../paths.js';
 import { TOP_LEVEL } from './schema.js';
 import { validateRunOptions } from '../options.js';
 import { parseRuntimeSpec } from '../runtimes/spec.js';
+import { checkCommand } from './commands.js';
 
 function lineOf(doc, lineCounter, pathParts) {
   const node = pathParts.length ? doc.getIn(pathParts, true) : doc.contents;
@@ -20,7 +21,8 @@ function fail(file, line, message) {
 }
 
 // Parses and validates matrix text; `file` is only used in messages.
-export function parseMatrix(text, file = 'matrix.yaml') {
+// baseDir: where relative paths of the file (a command's cwd) start.
+export function parseMatrix(text, file = 'matrix.yaml', baseDir = process.cwd()) {
   const lineCounter = new YAML.LineCounter();
   const doc = YAML.parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length) {
@@ -89,8 +91,19 @@ export function parseMatrix(text, file = 'matrix.yaml') {
     return restricted ? { name, flags: list, suites: value.suites } : { name, flags: list };
   });
 
-  const suites = data.suites ?? ['all'];
-  if (!Array.isArray(suites) || !suites.length) fail(file, at('suites'), 'suites must be a non-empty list of suite names or paths (or "all").');
+  const commands = data.commands ?? [];
+  if (!Array.isArray(commands)) fail(file, at('commands'), 'commands must be a list, e.g. [{name: build, run: [npm, run, build]}].');
+  const commandList = commands.map((entry, i) => checkCommand(entry, {
+    baseDir,
+    fail: (message, ...inside) => fail(file, at('commands', i, ...inside) ?? at('commands', i), `command ${i + 1}: ${message}`)
+  }));
+  const names = commandList.map((c) => c.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) fail(file, at('commands', names.lastIndexOf(twice)), `command name "${twice}" is used twice; give each command its own name.`);
+
+  // A matrix of commands alone runs no suites unless it names some.
+  const suites = data.suites ?? (commandList.length ? [] : ['all']);
+  if (!Array.isArray(suites) || (!suites.length && !commandList.length)) fail(file, at('suites'), 'suites must be a non-empty list of suite names or paths (or "all").');
   const suiteList = suites.map((entry, i) => {
     const item = entry !== null && typeof entry === 'object' ? entry : { name: entry };
     if (typeof item.name !== 'string' || !item.name) fail(file, at('suites', i), 'each suite needs a name (a folder under suites/, "all", or a path to a suite file).');
@@ -109,7 +122,7 @@ export function parseMatrix(text, file = 'matrix.yaml') {
   if (typeof run !== 'object' || Array.isArray(run)) fail(file, at('run'), 'run must be a mapping of run options, e.g. processes: 3.');
   validateRunOptions(run, (key, message) => fail(file, at('run', key), `${message}.`));
 
-  return { file, runtimes: runtimeList, flagSets: flagSetList, suites: suiteList, run };
+  return { file, runtimes: runtimeList, flagSets: flagSetList, suites: suiteList, commands: commandList, run };
 }
 
 export async function loadMatrix(file) {
@@ -121,7 +134,7 @@ export async function loadMatrix(file) {
     if (err.code === 'EISDIR') throw new UserError(`Matrix file ${file} is a directory; pass --matrix the path of a YAML file, e.g. ${path.join(file, 'matrix.yaml')}.`);
     throw Object.assign(err, { path: err.path || file });
   }
-  return parseMatrix(text, path.relative(process.cwd(), file) || file);
+  return parseMatrix(text, path.relative(process.cwd(), file) || file, path.dirname(path.resolve(file)));
 }
 
 // ./matrix.yaml when there is one, else the matrix shipped with nodebench.

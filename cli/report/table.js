@@ -4,17 +4,18 @@
 import chalk from 'chalk';
 import { grid } from './columns.js';
 import { textTable } from './text-table.js';
-import { formatRate, formatRatio, formatPct } from './format.js';
+import { formatRate, formatRatio, formatPct, formatDuration } from './format.js';
 import { reasonNotes, warningSummary } from './notes.js';
 
 const SHORT_STATUS = { failed: 'FAILED', timeout: 'TIMEOUT', unsupported: 'n/s', skipped: 'skipped', pending: 'unfinished', running: 'unfinished', absent: '' };
 
-function cellText(value, isBaseline) {
+// perRun: a whole command's cell reads as the time of one run, not as runs per second.
+function cellText(value, isBaseline, perRun = false) {
   if (value.status !== 'ok') return SHORT_STATUS[value.status] ?? value.status;
   const rme = Number.isFinite(value.rme) ? ` ±${formatPct(value.rme)}` : '';
   const ratioMargin = Number.isFinite(value.ratioRme) ? ` ±${formatPct(value.ratioRme)}` : '';
   const ratio = isBaseline ? ' (base)' : value.ratio ? ` ${formatRatio(value.ratio)}${ratioMargin}` : '';
-  return `${formatRate(value.opsPerSec)}${rme}${ratio}`;
+  return `${perRun ? formatDuration(1e9 / value.opsPerSec) : formatRate(value.opsPerSec)}${rme}${ratio}`;
 }
 
 function colour(text, value, isBaseline, useColor) {
@@ -27,14 +28,14 @@ function colour(text, value, isBaseline, useColor) {
   return text;
 }
 
-function layout(table, columnIndexes, color) {
+function layout(table, columnIndexes, color, perRun) {
   const header = ['benchmark', ...columnIndexes.map((i) => table.columns[i].key)];
   const rows = table.rows.map((row) => [
     row.benchmark,
     ...columnIndexes.map((i) => {
       const isBaseline = table.columns[i].key === table.baseline.key;
       const value = row.values[i];
-      const text = cellText(value, isBaseline);
+      const text = cellText(value, isBaseline, perRun);
       return { text, shown: colour(text, value, isBaseline, color) };
     })
   ]);
@@ -51,12 +52,15 @@ export function renderTables(result, { baseline, color = false, width = process.
   for (const table of grid(result, { baseline })) {
     const all = table.columns.map((_, i) => i);
     const title = `${color ? chalk.bold(table.suite) : table.suite}`;
-    const legend = `(ops/s ±95% margin, ratio to ${table.baseline.key} ±95% margin)`;
+    const perRun = result.suites.find((s) => s.name === table.suite)?.kind === 'command';
+    const legend = perRun
+      ? `(time per run ±95% margin, speed ratio to ${table.baseline.key} ±95% margin: above 1x is faster)`
+      : `(ops/s ±95% margin, ratio to ${table.baseline.key} ±95% margin)`;
     if (tableWidth(table, all) <= width) {
-      out.push(`${title}  ${legend}`, ...layout(table, all, color));
+      out.push(`${title}  ${legend}`, ...layout(table, all, color, perRun));
     } else {
       for (const flagSet of [...new Set(table.columns.map((c) => c.flagSet))]) {
-        out.push(`${title} [${flagSet}]  ${legend}`, ...layout(table, all.filter((i) => table.columns[i].flagSet === flagSet), color), '');
+        out.push(`${title} [${flagSet}]  ${legend}`, ...layout(table, all.filter((i) => table.columns[i].flagSet === flagSet), color, perRun), '');
       }
       out.pop();
     }

@@ -4,11 +4,12 @@
 import { renderTables } from './table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { renderServiceTables } from './service-table.js';
+import { renderCommandTables } from './command-table.js';
 import { flagDefaultNotes } from './flag-notes.js';
 
 export function renderTerminal(result, { baseline, color = false, metrics = false, verbose = false } = {}) {
   const metricSuites = metrics ? null : result.suites.filter((s) => s.metricsTable).map((s) => s.name);
   const metricsText = metricSuites && !metricSuites.length ? '' : renderMetricsTables(result, { suites: metricSuites || undefined });
   const service = renderServiceTables(result);
-  return [renderTables(result, { baseline, color, verbose }), flagDefaultNotes(result), metricsText, service].filter(Boolean).join('\n');
+  return [renderTables(result, { baseline, color, verbose }), flagDefaultNotes(result), metricsText, service, renderCommandTables(result)].filter(Boolean).join('\n');
 }

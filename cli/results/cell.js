@@ -48,6 +48,7 @@ export function processRecord(round, result, wallMs, { rerunOf, startedAt } = {}
   if (m.disturbance) record.disturbance = m.disturbance;
   if (rerunOf !== undefined) record.rerun = true;
   if (result.service) record.service = result.service;
+  if (result.command) record.command = result.command;
   return record;
 }
 

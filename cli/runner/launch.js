@@ -3,15 +3,12 @@
 import { workerEntry } from '../paths.js';
 import { spawnWorker, killGroup, forget, keepTail, readChannel, killTagged, TAIL_BYTES } from './process-group.js';
 
-const FULL_STDOUT_LIMIT = 64 * 1024 * 1024;
-
-// Returns { messages, exitCode, signal, timedOut, stdoutTail, stderrTail, stdout?, wallMs, survivors }
-// (survivors: pids of detached children that outlived the worker and were killed).
-// collectStdout: keep all of stdout (bounded), for a metrics process's --trace-gc lines.
-export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_000, cwd, env, collectStdout = false } = {}) {
-  const started = Date.now();
-  const child = spawnWorker(nodePath, [...flags, workerEntry, JSON.stringify(request)], { cwd, env });
-  const stdoutTail = keepTail(child.stdout, collectStdout ? FULL_STDOUT_LIMIT : TAIL_BYTES);
+// Watches a spawned worker (process-group.js spawnWorker) to its end: its fd-3 messages, bounded
+// tails of stdout and stderr, a kill of its whole group at timeoutMs, and after it exits the kill of
+// whatever it left behind. Returns { messages, exitCode, signal, timedOut, stdout(), stderrTail,
+// survivors } (survivors: pids of detached children that outlived it and were killed).
+export async function superviseWorker(child, { timeoutMs, stdoutLimit = TAIL_BYTES }) {
+  const stdoutTail = keepTail(child.stdout, stdoutLimit);
   const stderrTail = keepTail(child.stderr);
   const messages = [];
   const channelClosed = readChannel(child, (message) => messages.push(message));
@@ -27,16 +24,18 @@ export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_00
   forget(child.pid);
   const survivors = killTagged(child.nodebenchTag);
   await Promise.race([channelClosed, new Promise((resolve) => setTimeout(resolve, 1000))]);
-  const stdout = stdoutTail();
-  return {
-    messages,
-    exitCode: result.exitCode ?? null,
-    signal: result.signal ?? null,
-    timedOut,
-    stdoutTail: stdout.slice(-TAIL_BYTES),
-    stderrTail: stderrTail(),
-    stdout: collectStdout ? stdout : undefined,
-    wallMs: Date.now() - started,
-    survivors
-  };
+  return { messages, exitCode: result.exitCode ?? null, signal: result.signal ?? null, timedOut, stdout: stdoutTail, stderrTail: stderrTail(), survivors };
+}
+
+const FULL_STDOUT_LIMIT = 64 * 1024 * 1024;
+
+// Returns { messages, exitCode, signal, timedOut, stdoutTail, stderrTail, stdout?, wallMs, survivors }
+// (survivors: pids of detached children that outlived the worker and were killed).
+// collectStdout: keep all of stdout (bounded), for a metrics process's --trace-gc lines.
+export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_000, cwd, env, collectStdout = false } = {}) {
+  const started = Date.now();
+  const child = spawnWorker(nodePath, [...flags, workerEntry, JSON.stringify(request)], { cwd, env });
+  const { stdout: stdoutOf, ...watched } = await superviseWorker(child, { timeoutMs, stdoutLimit: collectStdout ? FULL_STDOUT_LIMIT : TAIL_BYTES });
+  const stdout = stdoutOf();
+  return { ...watched, stdoutTail: stdout.slice(-TAIL_BYTES), stdout: collectStdout ? stdout : undefined, wallMs: Date.now() - started };
 }

@@ -6,13 +6,15 @@
 //                    | { status: 'failed' | 'timeout' | 'unsupported', error, stack?, wallMs, startedAt, survivors? }
 //     metrics outcome: { metrics } (the figures, or { error } when the process failed)
 // The process launcher below runs the worker in the runtime under test: a micro-benchmark's timing
-// process (launch.js), a service under load (service.js), a metrics process with --trace-gc. Tests
-// put a fake launcher with a fake clock in its place (test/policy.test.js).
+// process (launch.js), a service under load (service.js), a metrics process with --trace-gc; or a
+// user's whole command under the probe (command.js). Tests put a fake launcher with a fake clock
+// in its place (test/policy.test.js).
 import path from 'node:path';
 import { launchWorker } from './launch.js';
 import { parseTraceGc, gcSummary } from './gc-trace.js';
 import { interpretLaunch } from './outcome.js';
 import { runServiceLaunch } from './service.js';
+import { runCommandLaunch } from './command.js';
 
 // The run's sampler options with the suite's own needs over them (e.g. longer samples for GC).
 export function suiteSampler(sampler, suite) {
@@ -67,6 +69,12 @@ export function createProcessLauncher({ runtimes, suites, sampler, run }) {
         return { metrics: await runMetrics(cell, runtime, suite, { timeoutMs, sampler, windowMs: launch.windowMs }) };
       }
       const startedAt = Date.now();
+      if (suite.kind === 'command') {
+        // The probe is the host's Node, so there is no hello to check: the runtime is the binary
+        // first on PATH, the one the plan verified.
+        const { command } = suite.benchmarks.find((b) => b.name === cell.benchmark);
+        return { ...await runCommandLaunch(runtime, cell.flags, command, { timeoutMs }), startedAt };
+      }
       const outcome = suite.service
         ? await runServiceLaunch(runtime.path, cell.flags, { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd: path.dirname(suite.file) })
         : await runMicro(cell, runtime, suite, { sampler, timeoutMs });

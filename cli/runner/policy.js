@@ -24,8 +24,11 @@ import { keptProcesses, currentSummary, variancePriors } from '../results/cell.j
 import { processCostMs, metricsCostMs, topUpPriority } from './budget.js';
 
 // The cells a suite's metrics process is for: micro-benchmarks (a service cell measures CPU and
-// memory during its load) when the run asks for metrics.
-const wantsMetrics = (cell, { run, suites }) => run.metrics && !suites.get(cell.suite).service;
+// memory during its load, a command's probe its CPU and peak RSS) when the run asks for metrics.
+const wantsMetrics = (cell, { run, suites }) => {
+  const suite = suites.get(cell.suite);
+  return run.metrics && !suite.service && suite.kind !== 'command';
+};
 
 // A suite whose findings are its metrics (gc) may ask for a longer window than the run's.
 const metricsWindowMs = (suite, runMetricsMs) => suite.sampler?.metricsMs ?? runMetricsMs;

@@ -1,0 +1,125 @@
+// How one run of a user's whole command is launched (`nodebench exec`, matrix.yaml `commands:`):
+// the command-launch counterpart of launch.js and service.js. The command runs under the probe
+// (command-probe.js, in the host's Node, in its own process group like every worker) with the
+// runtime under test first on PATH, so that `node`, and npm and npx through their `#!/usr/bin/env
+// node` line, run on it; the flag set goes in NODE_OPTIONS where Node allows every flag of it
+// there, else through a `node` wrapper first on PATH that passes the flags to the real binary
+// (Node 4 to 7 have no NODE_OPTIONS; most V8 flags are not allowed in it). An argument array
+// unless the user asked for a shell.
+//
+// runCommandLaunch(runtime, flags, command, { timeoutMs }) -> { status, error?, result?, wallMs, survivors }
+//   command: { argv: [file, ...args], shell: false, cwd, env: {}, warmupRuns: 0 }
+//   result (on 'ok'): { benchmarkType: 'command', measurement: { samplesNsPerOp: [wall ns],
+//     iterationsPerSample: 1, calibrationBatches: 0, warmup, sampleMs, cpuNsPerOp, cpuMethod },
+//     memory: { peakRssBytes, peakRssMethod }, command: { exitCode, wallMs, userMs, systemMs, flagsVia } }
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { spawnWorker } from './process-group.js';
+import { superviseWorker } from './launch.js';
+import { tmpDir } from '../paths.js';
+
+const probeEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'command-probe.js');
+
+// Single-quoted for sh: the wrapper is a file nodebench writes, never a string of the user's.
+const shQuote = (text) => `'${String(text).replace(/'/g, `'\\''`)}'`;
+
+// Whether the runtime takes every flag of the set from NODE_OPTIONS, asked once per runtime and set.
+const nodeOptionsVerdicts = new Map();
+async function flagsAllowedInNodeOptions(runtime, flags) {
+  const key = `${runtime.path}\0${flags.join(' ')}`;
+  if (!nodeOptionsVerdicts.has(key)) {
+    const probe = execa(runtime.path, ['-e', '0'], { reject: false, timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: flags.join(' ') }, extendEnv: true })
+      .then((r) => r.exitCode === 0 && !/NODE_OPTIONS/.test(r.stderr || ''));
+    nodeOptionsVerdicts.set(key, probe);
+  }
+  return nodeOptionsVerdicts.get(key);
+}
+
+// A directory whose `node` runs the runtime under test with the flag set first.
+function flagWrapperDir(runtime, flags) {
+  const dir = path.join(tmpDir(), `node-wrapper-${process.pid}-${Buffer.from(`${runtime.path}\0${flags.join(' ')}`).toString('hex').slice(0, 40)}`);
+  const file = path.join(dir, 'node');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(file, `#!/bin/sh\nexec ${[runtime.path, ...flags].map(shQuote).join(' ')} "$@"\n`, { mode: 0o755 });
+  }
+  return dir;
+}
+
+// The command's environment: the user's, the command's own additions, the runtime first on PATH and
+// the flags. Returns { env, flagsVia }.
+export async function commandEnvironment(runtime, flags, command, baseEnv = process.env) {
+  const env = { ...baseEnv, ...(command.env || {}) };
+  const dirs = [path.dirname(runtime.path)];
+  let flagsVia = 'none';
+  // The host's NODE_OPTIONS belong to the host, not to the runtime under test.
+  env.NODE_OPTIONS = '';
+  if (flags.length) {
+    if (await flagsAllowedInNodeOptions(runtime, flags)) {
+      env.NODE_OPTIONS = flags.join(' ');
+      flagsVia = 'NODE_OPTIONS';
+    } else {
+      dirs.unshift(flagWrapperDir(runtime, flags));
+      flagsVia = 'a node wrapper first on PATH (Node does not take these flags from NODE_OPTIONS)';
+    }
+  }
+  env.PATH = [...dirs, baseEnv.PATH || ''].filter(Boolean).join(path.delimiter);
+  return { env, flagsVia };
+}
+
+function lastLines(text, n = 3) {
+  return String(text || '').trim().split('\n').filter((l) => l.trim()).slice(-n).join(' | ');
+}
+
+export async function runCommandLaunch(runtime, flags, command, { timeoutMs = 60_000 } = {}) {
+  const started = Date.now();
+  const { env, flagsVia } = await commandEnvironment(runtime, flags, command);
+  const request = { argv: command.argv, shell: !!command.shell, cwd: command.cwd, env, warmupRuns: command.warmupRuns || 0 };
+  const child = spawnWorker(process.execPath, [probeEntry, JSON.stringify(request)], { cwd: command.cwd });
+  const { messages, timedOut, stdout, stderrTail, survivors } = await superviseWorker(child, { timeoutMs });
+  const wallMs = Date.now() - started;
+  const base = { wallMs, survivors };
+  if (timedOut) {
+    return { ...base, status: 'timeout', error: `did not finish within ${Math.round(timeoutMs / 1000)} s, so it was killed with every process it started; raise run.timeoutSec if it needs longer` };
+  }
+  const report = messages.find((m) => m.type === 'command');
+  if (!report) {
+    const error = messages.find((m) => m.type === 'error');
+    return { ...base, status: 'failed', error: `the command probe failed: ${error ? error.message : lastLines(stderrTail) || 'no report'}` };
+  }
+  if (report.error) return { ...base, status: 'failed', error: report.error };
+  if (report.exitCode !== 0) {
+    const how = report.signal ? `was killed by ${report.signal}` : `exited with status ${report.exitCode}`;
+    const tail = lastLines(stderrTail) || lastLines(stdout());
+    return { ...base, status: 'failed', error: `the command ${how}${report.phase === 'warmup' ? ' in a warm-up run' : ''}${tail ? `: ${tail}` : ''}` };
+  }
+  const cpuNs = report.cpu.userNs === null ? null : report.cpu.userNs + report.cpu.systemNs;
+  return {
+    ...base,
+    status: 'ok',
+    result: {
+      benchmarkType: 'command',
+      params: {},
+      measurement: {
+        samplesNsPerOp: [report.wallNs],
+        iterationsPerSample: 1,
+        calibrationBatches: 0,
+        warmup: { batches: request.warmupRuns, ms: 0, stable: true },
+        sampleMs: report.wallNs / 1e6,
+        cpuNsPerOp: cpuNs,
+        cpuMethod: report.cpu.method
+      },
+      memory: { peakRssBytes: report.peakRssBytes, peakRssMethod: report.peakRssMethod },
+      command: {
+        exitCode: report.exitCode,
+        wallMs: report.wallNs / 1e6,
+        userMs: report.cpu.userNs === null ? null : report.cpu.userNs / 1e6,
+        systemMs: report.cpu.systemNs === null ? null : report.cpu.systemNs / 1e6,
+        peakRssBytes: report.peakRssBytes,
+        flagsVia
+      }
+    }
+  };
+}
