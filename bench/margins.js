@@ -2,7 +2,8 @@
 // Precision of a real result file, suite by suite: the distribution of the cells' ±margins and of the
 // printed ratios' ±margins, how many processes were set aside as disturbed, and where the wall time
 // went, and where the width comes from (spread between processes, and how much of it the samples
-// inside a process explain). `node bench/margins.js results/X.json [--json]`; bench/suites.js uses
+// inside a process explain), and where each process's time goes, phase by phase.
+// `node bench/margins.js results/X.json [--json]`; bench/suites.js uses
 // it on its own runs.
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -76,6 +77,31 @@ export function renderWidthSources(rows) {
   return textTable([header, ...rows.map((r) => [r.suite, String(r.cells), `${f(r.betweenPct)}%`, `${f(r.withinPct)}%`, f(r.wallMs, 0), f(r.sampleMs, 0)])]).join('\n');
 }
 
+const PHASES = ['startMs', 'loadMs', 'setupMs', 'calibrateMs', 'warmupMs', 'sampleMs', 'exitMs'];
+
+// Where each suite's timing processes spent their wall time (processes with phasesMs: runs since
+// the phases were recorded), as mean ms per phase and the share of the wall time spent sampling.
+export function phaseFigures(result) {
+  const bySuite = new Map();
+  for (const cell of result.cells) {
+    for (const p of cell.processes) {
+      if (!p.phasesMs || !(p.wallMs > 0)) continue;
+      if (!bySuite.has(cell.suite)) bySuite.set(cell.suite, []);
+      bySuite.get(cell.suite).push(p);
+    }
+  }
+  return [...bySuite].map(([suite, processes]) => {
+    const wallMs = mean(processes.map((p) => p.wallMs));
+    const phases = Object.fromEntries(PHASES.map((k) => [k, mean(processes.map((p) => p.phasesMs[k]))]));
+    return { suite, processes: processes.length, wallMs, ...phases, sampleShare: phases.sampleMs / wallMs };
+  });
+}
+
+export function renderPhases(rows) {
+  const header = ['suite', 'processes', 'ms per process', 'start', 'load', 'setup', 'calibrate', 'warm-up', 'sample', 'exit', 'sampling share'];
+  return textTable([header, ...rows.map((r) => [r.suite, String(r.processes), f(r.wallMs, 0), ...PHASES.map((k) => f(r[k], 0)), `${f(100 * r.sampleShare, 0)}%`])], { rightFrom: 1 }).join('\n');
+}
+
 const f = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '-');
 
 export function renderMargins(figures) {
@@ -94,7 +120,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exit(2);
   }
   const result = JSON.parse(fs.readFileSync(file, 'utf8'));
-  const figures = { ...marginFigures(result), widthSources: widthSources(result) };
+  const figures = { ...marginFigures(result), widthSources: widthSources(result), phases: phaseFigures(result) };
+  const phases = figures.phases.length ? `\n\nwhere a timing process's time goes (mean ms per phase):\n${renderPhases(figures.phases)}` : '';
   process.stdout.write(process.argv.includes('--json') ? `${JSON.stringify(figures, null, 1)}\n`
-    : `${renderMargins(figures)}\n\nwhere the width comes from (medians over each suite's cells):\n${renderWidthSources(figures.widthSources)}\n`);
+    : `${renderMargins(figures)}\n\nwhere the width comes from (medians over each suite's cells):\n${renderWidthSources(figures.widthSources)}${phases}\n`);
 }

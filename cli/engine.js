@@ -8,6 +8,7 @@ import { commandSuite } from './matrix/commands.js';
 import { selectShard } from './matrix/shard.js';
 import { runCells, killAllGroups } from './runner/run-plan.js';
 import { createBudget } from './runner/budget.js';
+import { createRunDir } from './runner/run-dir.js';
 import { finalizeCells } from './results/cell.js';
 import { ORDER } from './runner/schedule.js';
 import { completeRun, samplerOptions } from './options.js';
@@ -109,9 +110,11 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
   for (const signal of signals) process.once(signal, onSignal);
   // Counted from the first process: installing runtimes is not measuring.
   const budget = createBudget(run.timeBudgetMin);
+  const runDir = createRunDir();
   try {
     await runCells(result.cells, {
       budget,
+      runDir: runDir.path,
       runtimes: new Map(runtimes.map((r) => [r.label, r])),
       suites: new Map(suites.map((s) => [s.name, s])),
       run,
@@ -123,6 +126,7 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
       shouldStop: () => interrupted
     });
   } finally {
+    runDir.remove();
     for (const signal of signals) process.removeListener(signal, onSignal);
     progress.done();
     if (budget.state.limited) {

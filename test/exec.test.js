@@ -136,9 +136,10 @@ test('two exec results of a command diff and gate like any benchmark', async () 
   assert.equal(row.before, 'ok');
   assert.equal(row.after, 'ok');
   assert.ok(row.comparison.ratio > 0 && row.comparison.ci.low <= row.comparison.ci.high);
-  // A planted slowdown (the same command with 20x the work) fails the gate.
+  // A planted slowdown (the same command busy for at least 1.5 s more) fails the gate, even on a
+  // machine as noisy as a shared CI runner.
   const slow = path.join(tmp, 'slow.js');
-  fs.writeFileSync(slow, fs.readFileSync(script, 'utf8').replace('3e6', '2e8'));
+  fs.writeFileSync(slow, `${fs.readFileSync(script, 'utf8')}\nvar until = Date.now() + 1500; while (Date.now() < until) x++;\n`);
   const slowOut = path.join(tmp, 'gate-slow.json');
   const made = await nodebench(['exec', '--node', current.version, '--processes', '3', '--max-processes', '3', '--name', 'build',
     '--env', `RUNS_LOG=${path.join(tmp, 'gate.log')}`, '--out', slowOut, '--', 'node', slow], { cwd: tmp });

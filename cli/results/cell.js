@@ -26,7 +26,7 @@ export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess,
 export const perProcessOf = (cell) => cell.perProcess || 'median';
 
 // What the result file keeps of one finished worker process (timing or service).
-export function processRecord(round, result, wallMs, { rerunOf, startedAt } = {}) {
+export function processRecord(round, result, wallMs, { rerunOf, startedAt, phasesMs } = {}) {
   const m = result.measurement;
   const record = {
     round,
@@ -43,7 +43,9 @@ export function processRecord(round, result, wallMs, { rerunOf, startedAt } = {}
     startedAt: startedAt !== undefined ? new Date(startedAt).toISOString() : undefined,
     // When the timed samples ran, in ms of the process's own clock (process.uptime): lines the
     // samples up with what else happened on the machine (bench/suites.js's injected noise).
-    sampleWindowMs: m.window ? [m.window.startUptimeMs, m.window.endUptimeMs] : undefined
+    sampleWindowMs: m.window ? [m.window.startUptimeMs, m.window.endUptimeMs] : undefined,
+    // Where the process's wall time went (runner/launcher.js processPhases).
+    phasesMs
   };
   if (m.disturbance) record.disturbance = m.disturbance;
   if (rerunOf !== undefined) record.rerun = true;
@@ -81,7 +83,7 @@ export function recordOutcome(cell, launch, outcome) {
   }
   if (outcome.survivors?.length) (cell.survivors ||= []).push(...outcome.survivors);
   if (outcome.status === 'ok') {
-    recordProcess(cell, processRecord(launch.round, outcome.result, outcome.wallMs, { rerunOf: launch.rerunOf, startedAt: outcome.startedAt }), outcome.result.benchmarkType);
+    recordProcess(cell, processRecord(launch.round, outcome.result, outcome.wallMs, { rerunOf: launch.rerunOf, startedAt: outcome.startedAt, phasesMs: outcome.phasesMs }), outcome.result.benchmarkType);
   } else {
     failCell(cell, outcome);
   }

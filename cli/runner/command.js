@@ -7,18 +7,18 @@
 // (Node 4 to 7 have no NODE_OPTIONS; most V8 flags are not allowed in it). An argument array
 // unless the user asked for a shell.
 //
-// runCommandLaunch(runtime, flags, command, { timeoutMs }) -> { status, error?, result?, wallMs, survivors }
+// runCommandLaunch(runtime, flags, command, { timeoutMs, runDir }) -> { status, error?, result?, wallMs, survivors }
 //   command: { argv: [file, ...args], shell: false, cwd, env: {}, warmupRuns: 0 }
 //   result (on 'ok'): { benchmarkType: 'command', measurement: { samplesNsPerOp: [wall ns],
 //     iterationsPerSample: 1, calibrationBatches: 0, warmup, sampleMs, cpuNsPerOp, cpuMethod },
 //     memory: { peakRssBytes, peakRssMethod }, command: { exitCode, wallMs, userMs, systemMs, flagsVia } }
 import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { spawnWorker } from './process-group.js';
 import { superviseWorker } from './launch.js';
-import { tmpDir } from '../paths.js';
 
 const probeEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'command-probe.js');
 
@@ -37,9 +37,10 @@ async function flagsAllowedInNodeOptions(runtime, flags) {
   return nodeOptionsVerdicts.get(key);
 }
 
-// A directory whose `node` runs the runtime under test with the flag set first.
-function flagWrapperDir(runtime, flags) {
-  const dir = path.join(tmpDir(), `node-wrapper-${process.pid}-${Buffer.from(`${runtime.path}\0${flags.join(' ')}`).toString('hex').slice(0, 40)}`);
+// A directory (in the run's shared directory, removed with it) whose `node` runs the runtime under
+// test with the flag set first.
+function flagWrapperDir(runtime, flags, runDir) {
+  const dir = path.join(runDir, `node-wrapper-${createHash('sha256').update(`${runtime.path}\0${flags.join('\0')}`).digest('hex').slice(0, 16)}`);
   const file = path.join(dir, 'node');
   if (!fs.existsSync(file)) {
     fs.mkdirSync(dir, { recursive: true });
@@ -50,7 +51,7 @@ function flagWrapperDir(runtime, flags) {
 
 // The command's environment: the user's, the command's own additions, the runtime first on PATH and
 // the flags. Returns { env, flagsVia }.
-export async function commandEnvironment(runtime, flags, command, baseEnv = process.env) {
+export async function commandEnvironment(runtime, flags, command, { runDir, baseEnv = process.env }) {
   const env = { ...baseEnv, ...(command.env || {}) };
   const dirs = [path.dirname(runtime.path)];
   let flagsVia = 'none';
@@ -61,7 +62,7 @@ export async function commandEnvironment(runtime, flags, command, baseEnv = proc
       env.NODE_OPTIONS = flags.join(' ');
       flagsVia = 'NODE_OPTIONS';
     } else {
-      dirs.unshift(flagWrapperDir(runtime, flags));
+      dirs.unshift(flagWrapperDir(runtime, flags, runDir));
       flagsVia = 'a node wrapper first on PATH (Node does not take these flags from NODE_OPTIONS)';
     }
   }
@@ -73,9 +74,9 @@ function lastLines(text, n = 3) {
   return String(text || '').trim().split('\n').filter((l) => l.trim()).slice(-n).join(' | ');
 }
 
-export async function runCommandLaunch(runtime, flags, command, { timeoutMs = 60_000 } = {}) {
+export async function runCommandLaunch(runtime, flags, command, { timeoutMs = 60_000, runDir }) {
   const started = Date.now();
-  const { env, flagsVia } = await commandEnvironment(runtime, flags, command);
+  const { env, flagsVia } = await commandEnvironment(runtime, flags, command, { runDir });
   const request = { argv: command.argv, shell: !!command.shell, cwd: command.cwd, env, warmupRuns: command.warmupRuns || 0 };
   const child = spawnWorker(process.execPath, [probeEntry, JSON.stringify(request)], { cwd: command.cwd });
   const { messages, timedOut, stdout, stderrTail, survivors } = await superviseWorker(child, { timeoutMs });

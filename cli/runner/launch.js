@@ -5,13 +5,19 @@ import { spawnWorker, killGroup, forget, keepTail, readChannel, killTagged, TAIL
 
 // Watches a spawned worker (process-group.js spawnWorker) to its end: its fd-3 messages, bounded
 // tails of stdout and stderr, a kill of its whole group at timeoutMs, and after it exits the kill of
-// whatever it left behind. Returns { messages, exitCode, signal, timedOut, stdout(), stderrTail,
-// survivors } (survivors: pids of detached children that outlived it and were killed).
+// whatever it left behind. Returns { messages, arrivalsMs, exitCode, signal, timedOut, stdout(),
+// stderrTail, survivors } (arrivalsMs[i]: ms from the spawn to messages[i]; survivors: pids of
+// detached children that outlived it and were killed).
 export async function superviseWorker(child, { timeoutMs, stdoutLimit = TAIL_BYTES }) {
+  const spawnedAt = performance.now();
   const stdoutTail = keepTail(child.stdout, stdoutLimit);
   const stderrTail = keepTail(child.stderr);
   const messages = [];
-  const channelClosed = readChannel(child, (message) => messages.push(message));
+  const arrivalsMs = [];
+  const channelClosed = readChannel(child, (message) => {
+    messages.push(message);
+    arrivalsMs.push(performance.now() - spawnedAt);
+  });
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -24,18 +30,18 @@ export async function superviseWorker(child, { timeoutMs, stdoutLimit = TAIL_BYT
   forget(child.pid);
   const survivors = killTagged(child.nodebenchTag);
   await Promise.race([channelClosed, new Promise((resolve) => setTimeout(resolve, 1000))]);
-  return { messages, exitCode: result.exitCode ?? null, signal: result.signal ?? null, timedOut, stdout: stdoutTail, stderrTail: stderrTail(), survivors };
+  return { messages, arrivalsMs, exitCode: result.exitCode ?? null, signal: result.signal ?? null, timedOut, stdout: stdoutTail, stderrTail: stderrTail(), survivors };
 }
 
 const FULL_STDOUT_LIMIT = 64 * 1024 * 1024;
 
-// Returns { messages, exitCode, signal, timedOut, stdoutTail, stderrTail, stdout?, wallMs, survivors }
+// Returns { messages, arrivalsMs, exitCode, signal, timedOut, stdoutTail, stderrTail, stdout?, wallMs, survivors }
 // (survivors: pids of detached children that outlived the worker and were killed).
 // collectStdout: keep all of stdout (bounded), for a metrics process's --trace-gc lines.
 export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_000, cwd, env, collectStdout = false } = {}) {
-  const started = Date.now();
+  const started = performance.now();
   const child = spawnWorker(nodePath, [...flags, workerEntry, JSON.stringify(request)], { cwd, env });
   const { stdout: stdoutOf, ...watched } = await superviseWorker(child, { timeoutMs, stdoutLimit: collectStdout ? FULL_STDOUT_LIMIT : TAIL_BYTES });
   const stdout = stdoutOf();
-  return { ...watched, stdoutTail: stdout.slice(-TAIL_BYTES), stdout: collectStdout ? stdout : undefined, wallMs: Date.now() - started };
+  return { ...watched, stdoutTail: stdout.slice(-TAIL_BYTES), stdout: collectStdout ? stdout : undefined, wallMs: performance.now() - started };
 }

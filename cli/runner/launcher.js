@@ -23,11 +23,11 @@ export function suiteSampler(sampler, suite) {
 
 // --trace-gc and the event-loop probe would distort timing samples, so they run in a process of
 // their own, after the cell's timing processes.
-async function runMetrics(cell, runtime, suite, { timeoutMs, sampler, windowMs }) {
+async function runMetrics(cell, runtime, suite, { timeoutMs, sampler, windowMs, env }) {
   const launched = await launchWorker(runtime.path, [...cell.flags, '--trace-gc'], {
     mode: 'metrics', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
     sampler: { ...suiteSampler(sampler, suite), samples: 1e9, maxSampleMs: windowMs }
-  }, { timeoutMs, cwd: path.dirname(suite.file), collectStdout: true });
+  }, { timeoutMs, cwd: path.dirname(suite.file), collectStdout: true, env });
   const report = launched.messages.find((m) => m.type === 'metrics');
   if (!report) {
     const outcome = interpretLaunch(launched, { timeoutMs });
@@ -41,12 +41,37 @@ async function runMetrics(cell, runtime, suite, { timeoutMs, sampler, windowMs }
   };
 }
 
-async function runMicro(cell, runtime, suite, { sampler, timeoutMs }) {
+// Where a timing process's wall time went, from when its messages reached the host and what its
+// sampler reports: start (spawn to hello: the runtime's boot and the worker's own modules), load
+// (the suite file), setup (suite and benchmark setup), calibrate (calibration, the type probe and
+// teardown: what the sampler does besides warming up and sampling), warmup, sample, exit (the
+// result to the end of the process, kill and channel close included).
+export function processPhases(launched, measurement) {
+  const at = (wanted) => {
+    const i = launched.messages.findIndex((m) => m.type === wanted || (m.type === 'phase' && m.phase === wanted));
+    return i < 0 ? null : launched.arrivalsMs[i];
+  };
+  const [hello, setup, run, result] = ['hello', 'setup', 'run', 'result'].map(at);
+  if ([hello, setup, run, result].includes(null) || !measurement?.warmup) return undefined;
+  const round = (ms) => Math.round(ms * 10) / 10;
+  return {
+    startMs: round(hello),
+    loadMs: round(setup - hello),
+    setupMs: round(run - setup),
+    calibrateMs: round(Math.max(0, result - run - measurement.warmup.ms - measurement.sampleMs)),
+    warmupMs: round(measurement.warmup.ms),
+    sampleMs: round(measurement.sampleMs),
+    exitMs: round(launched.wallMs - result)
+  };
+}
+
+async function runMicro(cell, runtime, suite, { sampler, timeoutMs, env }) {
   const launched = await launchWorker(runtime.path, cell.flags, {
     mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
     sampler: { ...suiteSampler(sampler, suite), recordDisturbance: true }
-  }, { timeoutMs, cwd: path.dirname(suite.file) });
-  return { ...interpretLaunch(launched, { timeoutMs }), wallMs: launched.wallMs, survivors: launched.survivors };
+  }, { timeoutMs, cwd: path.dirname(suite.file), env });
+  const outcome = interpretLaunch(launched, { timeoutMs });
+  return { ...outcome, wallMs: launched.wallMs, survivors: launched.survivors, phasesMs: processPhases(launched, outcome.result?.measurement) };
 }
 
 // The binary must be the runtime its cache entry claims: numbers are never labelled with another
@@ -58,26 +83,28 @@ function checkVersion(outcome, runtime) {
 }
 
 // runtimes: label -> runtime; suites: name -> suite (as described by matrix/plan.js);
-// sampler: the run's sampler options; run: complete run options.
-export function createProcessLauncher({ runtimes, suites, sampler, run }) {
+// sampler: the run's sampler options; run: complete run options; runDir: the run's shared
+// directory (run-dir.js), given to every worker as NODEBENCH_RUN_DIR.
+export function createProcessLauncher({ runtimes, suites, sampler, run, runDir }) {
   const timeoutMs = run.timeoutSec * 1000;
+  const env = runDir ? { NODEBENCH_RUN_DIR: runDir } : undefined;
   return {
     async launch(launch, cell) {
       const suite = suites.get(cell.suite);
       const runtime = runtimes.get(cell.runtimeLabel);
       if (launch.kind === 'metrics') {
-        return { metrics: await runMetrics(cell, runtime, suite, { timeoutMs, sampler, windowMs: launch.windowMs }) };
+        return { metrics: await runMetrics(cell, runtime, suite, { timeoutMs, sampler, windowMs: launch.windowMs, env }) };
       }
       const startedAt = Date.now();
       if (suite.kind === 'command') {
         // The probe is the host's Node, so there is no hello to check: the runtime is the binary
         // first on PATH, the one the plan verified.
         const { command } = suite.benchmarks.find((b) => b.name === cell.benchmark);
-        return { ...await runCommandLaunch(runtime, cell.flags, command, { timeoutMs }), startedAt };
+        return { ...await runCommandLaunch(runtime, cell.flags, command, { timeoutMs, runDir }), startedAt };
       }
       const outcome = suite.service
-        ? await runServiceLaunch(runtime.path, cell.flags, { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd: path.dirname(suite.file) })
-        : await runMicro(cell, runtime, suite, { sampler, timeoutMs });
+        ? await runServiceLaunch(runtime.path, cell.flags, { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd: path.dirname(suite.file), env })
+        : await runMicro(cell, runtime, suite, { sampler, timeoutMs, env });
       return { ...checkVersion(outcome, runtime), startedAt };
     }
   };

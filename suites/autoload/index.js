@@ -7,6 +7,7 @@
 var fs = require('fs');
 var path = require('path');
 var tree = require('./tree');
+var runDir = require('../lib/run-dir');
 
 // Roots not yet removed by teardown; removed on exit as well, so that a failing cell (which ends
 // the worker without teardown) does not leave its tree behind.
@@ -26,23 +27,53 @@ function forget(root) {
   if (at !== -1) liveRoots.splice(at, 1);
 }
 
+// The tree, its maps and one request's names, all determined by params.
+function build(root, params) {
+  var random = tree.prng(params.seed);
+  var psr4 = tree.buildPsr4(root, params, random);
+  var modules = tree.buildModules(root, params, random);
+  return {
+    root: root,
+    prefixDirs: psr4.prefixDirs,
+    classMap: tree.scanClassMap(root),
+    searchPaths: modules.searchPaths,
+    modulePathMap: tree.scanModuleMap(modules.searchPaths),
+    classRequest: tree.sample(random, psr4.classes, params.classesPerRequest | 0),
+    moduleRequest: tree.sample(random, modules.modules, params.modulesPerRequest | 0)
+  };
+}
+
+// The maps as the builder makes them (no prototype), whether built here or read back as JSON.
+function dictionary(object) {
+  var out = Object.create(null);
+  Object.keys(object).forEach(function (key) { out[key] = object[key]; });
+  return out;
+}
+
+// Building and removing the tree took over half of every process (docs/precision.md): within a
+// nodebench run it is built once, in the run's shared directory, and read back by later processes.
+// A tree under params.tmpRoot, or kept with params.keepTree, stays the process's own.
 function setup(params) {
+  var treeParams = ['classes', 'namespaces', 'dirsPerNamespace', 'classesPerRequest', 'modules', 'searchPaths', 'modulesPerRequest', 'seed']
+    .map(function (key) { return key + '=' + params[key]; }).join(';');
+  var shared = params.tmpRoot || params.keepTree ? null : runDir.claim('autoload', treeParams);
+  if (shared && shared.data) {
+    var ctx = shared.data;
+    return {
+      root: ctx.root, prefixDirs: dictionary(ctx.prefixDirs), classMap: dictionary(ctx.classMap), searchPaths: ctx.searchPaths,
+      modulePathMap: dictionary(ctx.modulePathMap), classRequest: ctx.classRequest, moduleRequest: ctx.moduleRequest, shared: true
+    };
+  }
+  if (shared) {
+    var built = build(shared.dir, params);
+    shared.complete(built);
+    built.shared = true;
+    return built;
+  }
   var root = tree.makeTempRoot(params.tmpRoot || null, 'nodebench-autoload-');
   liveRoots.push(root);
   try {
-    var random = tree.prng(params.seed);
-    var psr4 = tree.buildPsr4(root, params, random);
-    var modules = tree.buildModules(root, params, random);
-    var ctx = {
-      root: root,
-      prefixDirs: psr4.prefixDirs,
-      classMap: tree.scanClassMap(root),
-      searchPaths: modules.searchPaths,
-      modulePathMap: tree.scanModuleMap(modules.searchPaths),
-      classRequest: tree.sample(random, psr4.classes, params.classesPerRequest | 0),
-      moduleRequest: tree.sample(random, modules.modules, params.modulesPerRequest | 0)
-    };
-    return ctx;
+    return build(root, params);
   } catch (err) {
     tree.removeTree(root);
     forget(root);
@@ -51,7 +82,7 @@ function setup(params) {
 }
 
 function teardown(ctx, params) {
-  if (!ctx || !ctx.root) return;
+  if (!ctx || !ctx.root || ctx.shared) return;
   if (!params.keepTree) tree.removeTree(ctx.root);
   forget(ctx.root);
 }

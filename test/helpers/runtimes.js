@@ -14,9 +14,9 @@ export function testRuntime(spec) {
 }
 
 // Runs worker/child.js in `spec`'s runtime and returns the report messages by type.
-export async function runWorkerIn(spec, request, { flags = [], timeoutMs = 60_000 } = {}) {
+export async function runWorkerIn(spec, request, { flags = [], timeoutMs = 60_000, env } = {}) {
   const runtime = await testRuntime(spec);
-  const launched = await launchWorker(runtime.path, flags, request, { timeoutMs });
+  const launched = await launchWorker(runtime.path, flags, request, { timeoutMs, env });
   const byType = {};
   for (const m of launched.messages) byType[m.type] = m;
   return { ...launched, byType, runtime };

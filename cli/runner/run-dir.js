@@ -1,0 +1,58 @@
+// The run's shared directory: one per run, under the cache's tmp folder, given to every worker of
+// the run as NODEBENCH_RUN_DIR (suites/lib/run-dir.js builds what all processes of a run share in
+// it, such as the autoload suite's file tree) and removed when the run ends. A run killed with -9
+// cannot remove its own: the next run removes every such directory whose owner is gone.
+import fs from 'node:fs';
+import path from 'node:path';
+import { tmpDir } from '../paths.js';
+
+const PREFIX = 'run-';
+const OWNER = 'owner.pid';
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+function sweepOrphans(parent) {
+  let entries;
+  try {
+    entries = fs.readdirSync(parent).filter((name) => name.startsWith(PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    const dir = path.join(parent, name);
+    let owner = null;
+    try {
+      owner = Number(fs.readFileSync(path.join(dir, OWNER), 'utf8'));
+    } catch {
+      // No owner file: a directory being created right now, or one whose creation was cut short.
+      try {
+        if (Date.now() - fs.statSync(dir).mtimeMs < 60_000) continue;
+      } catch {
+        continue;
+      }
+    }
+    if (owner && alive(owner)) continue;
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function createRunDir(env = process.env) {
+  const parent = tmpDir(env);
+  fs.mkdirSync(parent, { recursive: true });
+  sweepOrphans(parent);
+  const dir = fs.mkdtempSync(path.join(parent, PREFIX));
+  fs.writeFileSync(path.join(dir, OWNER), String(process.pid));
+  return {
+    path: dir,
+    remove() {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}
