@@ -40,9 +40,11 @@ export const RUN_OPTIONS = [
   { name: 'baseline', type: 'string', cli: '--baseline <column>', doc: 'first runtime / `baseline`',
     help: 'the column ratios compare to, "<runtime label>/<flag set>"' },
   { name: 'metrics', type: 'boolean', default: true, quick: false,
-    help: 'one extra process per cell for GC, CPU, event-loop delay and memory' },
+    help: 'extra processes per cell for GC, CPU, event-loop delay and memory (run.metricsProcesses)' },
   { name: 'metricsMs', type: 'number', min: 50, max: 600000, default: 1000, quick: 300,
-    help: 'length of the metrics window in ms' }
+    help: 'length of the metrics window in ms' },
+  { name: 'metricsProcesses', type: 'integer', min: 1, max: 50, default: 1,
+    help: 'metrics processes per cell (a suite whose findings are its metrics, such as gc, asks for more); two or more give each metric a 95% interval' }
 ];
 
 const BY_NAME = new Map(RUN_OPTIONS.map((o) => [o.name, o]));

@@ -220,17 +220,27 @@ test('--quick: one process per cell, no top-ups, no metrics', async () => {
   assert.ok(cells.every((c) => c.status === 'ok' && c.processes.length === 1 && !c.metrics));
 });
 
-test('metrics processes run once per ok micro-benchmark cell, after every timing process, never for a service cell', async () => {
-  const { cells, log } = await runFake({ rows: 4, columns: 2, serviceRows: 1, seed: 11, failShare: 0.2 });
-  const firstMetrics = log.findIndex((l) => l.kind === 'metrics');
-  assert.ok(firstMetrics > 0);
-  assert.ok(log.slice(firstMetrics).every((l) => l.kind === 'metrics'));
-  const metricsCells = log.filter((l) => l.kind === 'metrics').map((l) => l.cellId);
-  assert.equal(new Set(metricsCells).size, metricsCells.length);
-  for (const cell of cells) {
-    const wanted = cell.status === 'ok' && cell.suite === 'micro';
-    assert.equal(metricsCells.includes(cell.id), wanted, `cell ${cell.id} (${cell.suite}, ${cell.status})`);
-  }
+test('metrics processes: run.metricsProcesses per ok micro-benchmark cell, in rounds after every timing process, never for a service cell (property)', async () => {
+  await fc.assert(fc.asyncProperty(worlds, fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 30 }), async (w, metricsProcesses, stopAfter) => {
+    const options = { ...w, run: { processes: w.processes, maxProcesses: w.maxProcesses, metricsProcesses } };
+    // Interrupted once and continued, as a resumed run would be.
+    const first = await runFake({ ...options, stopAfter });
+    const { cells, log } = await runFake({ ...options, cells: first.cells });
+    const all = [...first.log, ...log];
+    const firstMetrics = log.findIndex((l) => l.kind === 'metrics');
+    if (firstMetrics >= 0) assert.ok(log.slice(firstMetrics).every((l) => l.kind === 'metrics'), 'a timing process after the metrics began');
+    for (const cell of cells) {
+      const wanted = cell.status === 'ok' && cell.suite === 'micro' ? metricsProcesses : 0;
+      assert.equal(cell.metrics?.processes?.length ?? 0, wanted, `cell ${cell.id} (${cell.suite}, ${cell.status})`);
+      const launched = all.filter((l) => l.kind === 'metrics' && l.cellId === cell.id);
+      assert.ok(launched.length <= wanted + 1, 'metrics processes launched beyond the wanted (one may be cut by the stop)');
+    }
+    // Rounds: no cell's (k+1)-th metrics process before every cell's k-th.
+    const metricsLog = log.filter((l) => l.kind === 'metrics');
+    metricsLog.forEach((l, i) => {
+      assert.ok(metricsLog.slice(i + 1).every((later) => later.metricsIndex >= l.metricsIndex), 'metrics rounds out of order');
+    });
+  }), { numRuns: 100 });
 });
 
 test('a cell above the target is told why: the budget when the budget stopped its top-ups, maxProcesses otherwise', async () => {

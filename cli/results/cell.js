@@ -6,6 +6,7 @@ import { summarize, warningsFor, processValue } from '../stats/summary.js';
 import { logVariancePrior } from '../stats/robust.js';
 import { summarizeService } from '../stats/service.js';
 import { judgeProcess, keptSampleIndexes, quietReferences } from '../stats/disturbance.js';
+import { summarizeMetricRuns } from '../stats/metrics.js';
 
 export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess, status = 'pending', error }) {
   return {
@@ -78,7 +79,9 @@ export function noteLaunch(cell, launch) {
 // What a launcher (runner/launcher.js) reports of one process, recorded on its cell.
 export function recordOutcome(cell, launch, outcome) {
   if (launch.kind === 'metrics') {
-    cell.metrics = outcome.metrics;
+    // Every metrics process is kept; the cell's metrics are their summary with intervals.
+    const earlier = cell.metrics ? cell.metrics.processes ?? [cell.metrics] : [];
+    cell.metrics = summarizeMetricRuns([...earlier, outcome.metrics]);
     return;
   }
   if (outcome.survivors?.length) (cell.survivors ||= []).push(...outcome.survivors);

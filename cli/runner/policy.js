@@ -14,7 +14,8 @@
 //      of the rounds before it;
 //   3. the last replacements, then `finalize` (pending cells become ok);
 // Each cell gets at most as many replacements as first-round processes.
-//   4. one metrics process per ok micro-benchmark cell (shuffled).
+//   4. the metrics processes of ok micro-benchmark cells, in rounds (every cell's first, shuffled,
+//      then every cell's second, ...), so that drift spreads over all cells.
 // Under a time budget, replacements and top-ups are launched only while they fit in the time left
 // after what must still run (the first rounds and the metrics processes): budget.js.
 import { scheduleRound, rowKey } from './schedule.js';
@@ -23,12 +24,18 @@ import { columnKey } from '../stats/disturbance.js';
 import { keptProcesses, currentSummary, variancePriors } from '../results/cell.js';
 import { processCostMs, metricsCostMs, topUpPriority } from './budget.js';
 
-// The cells a suite's metrics process is for: micro-benchmarks (a service cell measures CPU and
-// memory during its load, a command's probe its CPU and peak RSS) when the run asks for metrics.
-const wantsMetrics = (cell, { run, suites }) => {
+// How many metrics processes a cell gets: run.metricsProcesses, or more where its suite's findings
+// are its metrics (suite sampler.metricsProcesses, e.g. gc); none for a service cell (it measures
+// CPU and memory during its load) or a command (its probe measures them), or without run.metrics.
+export function metricsWanted(cell, { run, suites }) {
   const suite = suites.get(cell.suite);
-  return run.metrics && !suite.service && suite.kind !== 'command';
-};
+  if (!run.metrics || suite.service || suite.kind === 'command') return 0;
+  return Math.max(run.metricsProcesses ?? 1, suite.sampler?.metricsProcesses ?? 1);
+}
+
+// Metrics processes a cell has run (a file from before several were kept has one, unlisted).
+export const metricsDone = (cell) => (cell.metrics ? cell.metrics.processes?.length ?? 1 : 0);
+const lacksMetrics = (cell, options) => metricsDone(cell) < metricsWanted(cell, options);
 
 // A suite whose findings are its metrics (gc) may ask for a longer window than the run's.
 const metricsWindowMs = (suite, runMetricsMs) => suite.sampler?.metricsMs ?? runMetricsMs;
@@ -54,8 +61,9 @@ function reserveMs(cells, options) {
       const missing = run.processes - firstRounds(cell).filter((p) => p.round < run.processes).length;
       ms += Math.max(0, missing) * processCostMs(cell);
     }
-    if ((cell.status === 'pending' || (cell.status === 'ok' && !cell.metrics)) && wantsMetrics(cell, options)) {
-      ms += metricsCostMs(cell, metricsWindowMs(suites.get(cell.suite), run.metricsMs));
+    if (cell.status === 'pending' || cell.status === 'ok') {
+      const missing = Math.max(0, metricsWanted(cell, options) - metricsDone(cell));
+      ms += missing * metricsCostMs(cell, metricsWindowMs(suites.get(cell.suite), run.metricsMs));
     }
   }
   return ms;
@@ -128,7 +136,7 @@ function topUps(cells, pending, round, options) {
 // A launch the loop should still make when its turn comes: an earlier launch of the same batch may
 // have failed the cell.
 export function stillWanted(cell, launch) {
-  if (launch.kind === 'metrics') return cell.status === 'ok' && !cell.metrics;
+  if (launch.kind === 'metrics') return cell.status === 'ok' && metricsDone(cell) === launch.metricsIndex;
   return cell.status === 'pending' && (launch.rerunOf !== undefined || !hasRound(cell, launch.round));
 }
 
@@ -162,12 +170,14 @@ export function nextStep(cells, options) {
     if (rest.length) return launch('replacements', rest);
     return { kind: 'finalize' };
   }
-  const metrics = cells.filter((c) => c.status === 'ok' && !c.metrics && wantsMetrics(c, options));
-  if (metrics.length) {
+  const lacking = cells.filter((c) => c.status === 'ok' && lacksMetrics(c, options));
+  if (lacking.length) {
+    const index = Math.min(...lacking.map(metricsDone));
+    const due = lacking.filter((c) => metricsDone(c) === index);
     const maxProcesses = Math.max(run.maxProcesses, run.processes);
-    const windowMs = new Map(metrics.map((c) => [c.id, metricsWindowMs(options.suites.get(c.suite), run.metricsMs)]));
-    return launch('metrics', shuffle(metrics.map((c) => c.id), prng(run.seed + 1))
-      .map((cellId) => ({ cellId, kind: 'metrics', round: maxProcesses, windowMs: windowMs.get(cellId) })));
+    const windowMs = new Map(due.map((c) => [c.id, metricsWindowMs(options.suites.get(c.suite), run.metricsMs)]));
+    return launch('metrics', shuffle(due.map((c) => c.id), prng(run.seed + 1 + index))
+      .map((cellId) => ({ cellId, kind: 'metrics', round: maxProcesses + index, metricsIndex: index, windowMs: windowMs.get(cellId) })));
   }
   return { kind: 'done' };
 }
@@ -181,7 +191,7 @@ export function knownAhead(cells, options, step) {
     if (cell.status === 'pending') {
       n += Math.max(0, run.processes - firstRounds(cell).filter((p) => p.round < run.processes).length);
     }
-    if ((cell.status === 'pending' || (cell.status === 'ok' && !cell.metrics)) && wantsMetrics(cell, options)) n++;
+    if (cell.status === 'pending' || cell.status === 'ok') n += Math.max(0, metricsWanted(cell, options) - metricsDone(cell));
   }
   const counted = step?.kind === 'launch' && (step.phase === 'round' || step.phase === 'metrics') ? step.launches.length : 0;
   return n - counted;
