@@ -112,7 +112,8 @@ test('the plan marks a flag a runtime lacks unsupported, and a compiled-out one 
   const flagSets = [
     { name: 'on', flags: ['--concurrent-marking'] },
     { name: 'semi', flags: ['--max_semi_space_size=16', '--expose-gc'] },
-    { name: 'bogus', flags: ['--xyz-no-such-flag'] }
+    { name: 'bogus', flags: ['--xyz-no-such-flag'] },
+    { name: 'illegal', flags: ['--max-semi-space-size=abc'] }
   ];
   const cells = await buildPlan({ runtimes, flagSets, suites: [{ name: 's', benchmarks: [{ name: 'b' }], selected: ['b'] }] });
   const status = Object.fromEntries(cells.map((c) => [`${c.runtime}/${c.flagSet}`, [c.status, c.error]]));
@@ -122,6 +123,9 @@ test('the plan marks a flag a runtime lacks unsupported, and a compiled-out one 
   for (const v of ['4.9.1', '16.13.2', '16.20.2']) {
     assert.deepEqual(status[`${v}/semi`], ['pending', undefined]);
     assert.equal(status[`${v}/bogus`][1], `Node ${v} (V8 ${v === '4.9.1' ? '4.5' : '9.4'}) has no flag --xyz-no-such-flag`);
+    // A flag the runtime has, with a value V8 refuses: failed with V8's words, not "has no flag".
+    assert.equal(status[`${v}/illegal`][0], 'failed');
+    assert.match(status[`${v}/illegal`][1], /refuses the value of --max-semi-space-size=abc \(V8 expects type (int|size_t)\); fix the flag set's value$/);
   }
   assert.deepEqual(runtimes[1].v8Flags['concurrent-marking'], false);
   assert.deepEqual(runtimes[2].v8Flags['concurrent-marking'], true);

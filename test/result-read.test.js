@@ -55,7 +55,7 @@ test('unfinished cells read "unfinished" with a sentence in report and diff, nev
   const report = await nodebench(['report', b]);
   assert.equal(report.exitCode, 0, report.stderr);
   assert.match(report.stdout, /^b\s+unfinished$/m);
-  assert.match(report.stdout, /b on 16\.20\.2\/baseline: unfinished: the run was interrupted before this cell was measured; continue it with its matrix command plus --resume <file>/);
+  assert.match(report.stdout, /b on 16\.20\.2\/baseline: unfinished: the run was interrupted before this cell was measured; continue it with the command that started it \(matrix, run or exec\) plus --resume <file>/);
   const markdown = await nodebench(['report', b, '--format', 'markdown']);
   assert.match(markdown.stdout, /\| b \| unfinished: the run was interrupted/);
   const diff = await nodebench(['diff', a, b]);

@@ -122,3 +122,29 @@ test('two runs writing one file: the second is refused while the first runs', { 
   assert.equal((await first).exitCode, 130);
   assert.ok(!fs.existsSync(`${file}.lock`));
 });
+
+test('a killed `nodebench run` continues with the same command plus --resume, as its messages say', { timeout: 180_000 }, async () => {
+  const file = path.join(tmp, 'run-killed.json');
+  const suite = path.join(root, 'test', 'fixtures', 'suites', 'hostile', 'index.js');
+  const runArgs = ['run', suite, '--node', 'system', '--benchmarks', 'honest', '--processes', '30', '--max-processes', '30', '--samples', '3'];
+  const child = execa(process.execPath, [cliPath, ...runArgs, '--out', file], { reject: false, stdin: 'ignore', env: { NO_COLOR: '1' } });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    await sleep(250);
+    const saved = fs.existsSync(file) ? read(file) : null;
+    if (saved && processCount(saved) >= 3) break;
+    assert.ok(Date.now() < deadline, 'no save with 3 finished processes within 120 s');
+  }
+  child.kill('SIGKILL');
+  await child;
+  const kept = processCount(read(file));
+  const resumed = await nodebench([...runArgs, '--resume', file]);
+  assert.equal(resumed.exitCode, 0, resumed.stderr);
+  assert.match(resumed.stderr, new RegExp(`resuming: ${kept} processes kept`));
+  const after = read(file);
+  assert.equal(after.status, 'complete');
+  assert.deepEqual(rounds(after.cells[0]), Array.from({ length: 30 }, (_, i) => i).sort());
+  const both = await nodebench([...runArgs, '--resume', file, '--out', path.join(tmp, 'x.json')]);
+  assert.equal(both.exitCode, 2);
+  assert.match(both.stderr, /--resume continues its file in place; leave out --out/);
+});

@@ -2,10 +2,10 @@
 import path from 'node:path';
 import { loadMatrix, defaultMatrixFile } from '../matrix/load.js';
 import { runMatrix } from '../engine.js';
-import { defaultResultPath, checkOutput } from '../results/file.js';
+import { checkOutput } from '../results/file.js';
 import { createProgress } from '../progress.js';
 import { UserError } from '../errors.js';
-import { list, runOptionsFrom, addRunOptions } from './shared.js';
+import { list, runOptionsFrom, addRunOptions, addResumeOption, resultPathFrom } from './shared.js';
 import { printOutcome } from './output.js';
 import { parseShard } from '../matrix/shard.js';
 
@@ -25,9 +25,8 @@ export function register(program) {
     .option('--runtimes <specs>', 'comma-separated runtimes instead of the file\'s, e.g. 6,16,lts')
     .option('--flags <names>', 'comma-separated flag set names from the file, e.g. baseline')
     .option('--suites <names>', 'comma-separated suites (names under suites/ or paths), e.g. promises,json')
-    .option('--resume <file>', 'continue the run in this result file, interrupted or killed: give the command that started it, plus --resume; finished processes are kept and only what is missing runs')
     .option('--shard <i/n>', 'run only this runner\'s share of the benchmarks (e.g. 2/4, or auto from GitLab, Buildkite, CircleCI, Kubernetes or NODEBENCH_SHARD_INDEX/_COUNT); join the files with nodebench merge');
-  addRunOptions(command).action(async (opts) => {
+  addRunOptions(addResumeOption(command)).action(async (opts) => {
     const file = path.resolve(opts.matrix || defaultMatrixFile());
     const matrix = await loadMatrix(file);
     for (const option of ['runtimes', 'flags', 'suites']) {
@@ -39,8 +38,7 @@ export function register(program) {
     matrix.run = runOptionsFrom(matrix.run, opts);
     matrix.baseDir = path.dirname(file);
     if (opts.shard) matrix.shard = parseShard(opts.shard);
-    if (opts.resume && opts.out) throw new UserError('--resume continues its file in place; leave out --out (copy the file first to keep the unfinished one).');
-    const out = path.resolve(opts.resume || opts.out || defaultResultPath());
+    const out = resultPathFrom(opts);
     if (!opts.resume) checkOutput(out, { force: opts.force });
     const progress = createProgress();
     const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });

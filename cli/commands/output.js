@@ -2,12 +2,12 @@
 import path from 'node:path';
 import { renderTerminal } from '../report/terminal.js';
 import { exitCodeFor, runMatrix } from '../engine.js';
-import { defaultResultPath, checkOutput } from '../results/file.js';
+import { checkOutput } from '../results/file.js';
 import { createProgress } from '../progress.js';
-import { list, flagSetsFrom } from './shared.js';
+import { list, flagSetsFrom, resultPathFrom } from './shared.js';
 
 // run and exec: the runtimes and flag sets from --node and --flags around the given suites or
-// commands, run into --out, printed.
+// commands, run into --out (or continued in the --resume file), printed.
 export async function runFromCommandLine(opts, { suites = [], commands = [], run }) {
   const matrix = {
     runtimes: list(opts.node).map((spec) => ({ spec, label: null })),
@@ -17,10 +17,10 @@ export async function runFromCommandLine(opts, { suites = [], commands = [], run
     run,
     baseDir: process.cwd()
   };
-  const out = path.resolve(opts.out || defaultResultPath());
-  checkOutput(out, { force: opts.force });
+  const out = resultPathFrom(opts);
+  if (!opts.resume) checkOutput(out, { force: opts.force });
   const progress = createProgress();
-  const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh });
+  const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
   process.exitCode = printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline, color: opts.color, progress });
 }
 

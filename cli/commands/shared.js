@@ -1,5 +1,7 @@
 // Option parsing shared by the commands that run benchmarks.
+import path from 'node:path';
 import { UserError } from '../errors.js';
+import { defaultResultPath } from '../results/file.js';
 
 export const list = (value) => String(value).split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -29,11 +31,22 @@ export function nonNegativeInt(name) {
 
 const collect = (value, previous = []) => [...previous, value];
 
-// The runtimes and flag sets of the commands that take them on the command line (run, exec).
+// The runtimes and flag sets of the commands that take them on the command line (run, exec), and
+// --resume, which every command that runs benchmarks takes.
 export function addRuntimeOptions(command) {
-  return command
+  return addResumeOption(command
     .option('--node <specs>', 'comma-separated runtimes, e.g. 14,16 or lts,system', 'system')
-    .option('--flags <flags>', 'V8/Node flags for an extra flag set, compared with no flags; repeat for more sets', collect);
+    .option('--flags <flags>', 'V8/Node flags for an extra flag set, compared with no flags; repeat for more sets', collect));
+}
+
+export function addResumeOption(command) {
+  return command.option('--resume <file>', 'continue the run in this result file, interrupted or killed: give the command that started it, plus --resume; finished processes are kept and only what is missing runs');
+}
+
+// The result file a run writes: --out, or the file --resume continues in place.
+export function resultPathFrom(opts) {
+  if (opts.resume && opts.out) throw new UserError('--resume continues its file in place; leave out --out (copy the file first to keep the unfinished one).');
+  return path.resolve(opts.resume || opts.out || defaultResultPath());
 }
 
 // "--max-semi-space-size=64 --no-opt" -> one flag set; split on white space, never through a shell.

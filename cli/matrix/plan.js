@@ -42,6 +42,11 @@ export async function flagRejection(runtime, flags, listing) {
   const result = await execa(runtime.path, [...flags, '-e', '0'], { reject: false, timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } });
   if (result.exitCode === 0) return null;
   const who = runtime.v8 ? describeRuntime(runtime) : `Node ${runtime.version}`;
+  // A flag the runtime has, given a value it refuses: the user's value to fix, in V8's words.
+  const illegal = /illegal value for flag (\S+)(?: of type (\S+))?/.exec(result.stderr || '');
+  if (illegal) {
+    return { status: 'failed', reason: `${who} refuses the value of ${illegal[1]}${illegal[2] ? ` (V8 expects type ${illegal[2]})` : ''}; fix the flag set's value` };
+  }
   const missing = listing ? flags.filter((f) => f.startsWith('-') && !findFlag(listing.flags, f)) : [];
   const bad = /bad option: (\S+)/.exec(result.stderr || '');
   if (bad || missing.length) {

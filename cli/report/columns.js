@@ -10,8 +10,8 @@ export const isUnfinished = (cell) => cell.status === 'pending' || cell.status =
 
 export function unfinishedReason(result) {
   return result.status === 'running'
-    ? 'the run was still going (or was killed) when this file was last written; continue it with its matrix command plus --resume <file>'
-    : 'the run was interrupted before this cell was measured; continue it with its matrix command plus --resume <file>';
+    ? 'the run was still going (or was killed) when this file was last written; continue it with the command that started it (matrix, run or exec) plus --resume <file>'
+    : 'the run was interrupted before this cell was measured; continue it with the command that started it (matrix, run or exec) plus --resume <file>';
 }
 
 export function columnsOf(result) {

@@ -17,7 +17,7 @@ const asWarning = (w) => (typeof w === 'string' ? { code: w, message: w } : w);
 
 // "unsupported on Node 4.9.1 (...)" already says its status; "threw: boom" does not.
 function describe(v) {
-  if (v.status === 'pending' || v.status === 'running') return 'unfinished: the run stopped before this cell finished (the run was killed or is still going); continue it with its matrix command plus --resume <file>';
+  if (v.status === 'pending' || v.status === 'running') return 'unfinished: the run stopped before this cell finished (the run was killed or is still going); continue it with the command that started it (matrix, run or exec) plus --resume <file>';
   if (!v.error) return v.status;
   return String(v.error).startsWith(v.status) ? v.error : `${v.status}: ${v.error}`;
 }

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { spawnWorker } from './process-group.js';
 import { superviseWorker } from './launch.js';
+import { timeoutSentence } from './outcome.js';
 
 const probeEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'command-probe.js');
 
@@ -74,7 +75,7 @@ function lastLines(text, n = 3) {
   return String(text || '').trim().split('\n').filter((l) => l.trim()).slice(-n).join(' | ');
 }
 
-export async function runCommandLaunch(runtime, flags, command, { timeoutMs = 60_000, runDir }) {
+export async function runCommandLaunch(runtime, flags, command, { timeoutMs = 60_000, expectedMs, runDir }) {
   const started = Date.now();
   const { env, flagsVia } = await commandEnvironment(runtime, flags, command, { runDir });
   const request = { argv: command.argv, shell: !!command.shell, cwd: command.cwd, env, warmupRuns: command.warmupRuns || 0 };
@@ -83,7 +84,7 @@ export async function runCommandLaunch(runtime, flags, command, { timeoutMs = 60
   const wallMs = Date.now() - started;
   const base = { wallMs, survivors };
   if (timedOut) {
-    return { ...base, status: 'timeout', error: `did not finish within ${Math.round(timeoutMs / 1000)} s, so it was killed with every process it started; raise run.timeoutSec if it needs longer` };
+    return { ...base, status: 'timeout', error: timeoutSentence(timeoutMs, expectedMs) };
   }
   const report = messages.find((m) => m.type === 'command');
   if (!report) {

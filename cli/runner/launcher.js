@@ -23,14 +23,14 @@ export function suiteSampler(sampler, suite) {
 
 // --trace-gc and the event-loop probe would distort timing samples, so they run in a process of
 // their own, after the cell's timing processes.
-async function runMetrics(cell, runtime, suite, { timeoutMs, sampler, windowMs, env }) {
+async function runMetrics(cell, runtime, suite, { timeoutMs, expectedMs, sampler, windowMs, env }) {
   const launched = await launchWorker(runtime.path, [...cell.flags, '--trace-gc'], {
     mode: 'metrics', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
     sampler: { ...suiteSampler(sampler, suite), samples: 1e9, maxSampleMs: windowMs }
   }, { timeoutMs, cwd: path.dirname(suite.file), collectStdout: true, env });
   const report = launched.messages.find((m) => m.type === 'metrics');
   if (!report) {
-    const outcome = interpretLaunch(launched, { timeoutMs });
+    const outcome = interpretLaunch(launched, { timeoutMs, expectedMs });
     return { error: `the metrics process ${outcome.status === 'timeout' ? 'timed out' : 'failed'}: ${outcome.error}` };
   }
   const { type, benchmarkType, window, ...figures } = report;
@@ -65,12 +65,12 @@ export function processPhases(launched, measurement) {
   };
 }
 
-async function runMicro(cell, runtime, suite, { sampler, timeoutMs, env }) {
+async function runMicro(cell, runtime, suite, { sampler, timeoutMs, expectedMs, env }) {
   const launched = await launchWorker(runtime.path, cell.flags, {
     mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
     sampler: { ...suiteSampler(sampler, suite), recordDisturbance: true }
   }, { timeoutMs, cwd: path.dirname(suite.file), env });
-  const outcome = interpretLaunch(launched, { timeoutMs });
+  const outcome = interpretLaunch(launched, { timeoutMs, expectedMs });
   return { ...outcome, wallMs: launched.wallMs, survivors: launched.survivors, phasesMs: processPhases(launched, outcome.result?.measurement) };
 }
 
@@ -86,25 +86,27 @@ function checkVersion(outcome, runtime) {
 // sampler: the run's sampler options; run: complete run options; runDir: the run's shared
 // directory (run-dir.js), given to every worker as NODEBENCH_RUN_DIR.
 export function createProcessLauncher({ runtimes, suites, sampler, run, runDir }) {
-  const timeoutMs = run.timeoutSec * 1000;
   const env = runDir ? { NODEBENCH_RUN_DIR: runDir } : undefined;
   return {
     async launch(launch, cell) {
+      // The policy gives each launch its limit (a multiple of what the cell's processes took).
+      const timeoutMs = launch.timeoutMs ?? run.timeoutSec * 1000;
+      const { expectedMs } = launch;
       const suite = suites.get(cell.suite);
       const runtime = runtimes.get(cell.runtimeLabel);
       if (launch.kind === 'metrics') {
-        return { metrics: await runMetrics(cell, runtime, suite, { timeoutMs, sampler, windowMs: launch.windowMs, env }) };
+        return { metrics: await runMetrics(cell, runtime, suite, { timeoutMs, expectedMs, sampler, windowMs: launch.windowMs, env }) };
       }
       const startedAt = Date.now();
       if (suite.kind === 'command') {
         // The probe is the host's Node, so there is no hello to check: the runtime is the binary
         // first on PATH, the one the plan verified.
         const { command } = suite.benchmarks.find((b) => b.name === cell.benchmark);
-        return { ...await runCommandLaunch(runtime, cell.flags, command, { timeoutMs, runDir }), startedAt };
+        return { ...await runCommandLaunch(runtime, cell.flags, command, { timeoutMs, expectedMs, runDir }), startedAt };
       }
       const outcome = suite.service
         ? await runServiceLaunch(runtime.path, cell.flags, { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd: path.dirname(suite.file), env })
-        : await runMicro(cell, runtime, suite, { sampler, timeoutMs, env });
+        : await runMicro(cell, runtime, suite, { sampler, timeoutMs, expectedMs, env });
       return { ...checkVersion(outcome, runtime), startedAt };
     }
   };

@@ -6,12 +6,35 @@ function lastLine(text) {
   return String(text || '').trim().split('\n').filter((l) => l.trim()).pop() || '';
 }
 
-export function interpretLaunch(launched, { timeoutMs }) {
+// Why a worker's result message cannot be recorded, or null: a benchmark can write to fd 3 too, and
+// one bad message must fail its own cell, never the run.
+export function malformedResult(result) {
+  const m = result?.measurement;
+  if (!m || typeof m !== 'object') return 'it has no measurement';
+  const samples = m.samplesNsPerOp;
+  if (!Array.isArray(samples) || !samples.length || !samples.every((x) => typeof x === 'number' && Number.isFinite(x) && x > 0)) return 'its samples are not a list of positive numbers';
+  if (!Number.isInteger(m.iterationsPerSample) || m.iterationsPerSample < 1) return 'its iterations per sample are not a positive whole number';
+  if (!m.warmup || typeof m.warmup !== 'object' || typeof m.warmup.ms !== 'number') return 'it has no warm-up record';
+  if (typeof m.sampleMs !== 'number' || !Number.isFinite(m.sampleMs)) return 'it has no sampling time';
+  return null;
+}
+
+// The sentence for a process killed at its time limit: run.timeoutSec, or five times what its cell's
+// other processes took (runner/policy.js launchTimeout).
+export function timeoutSentence(timeoutMs, expectedMs) {
+  const limit = `${Math.round(timeoutMs / 1000)} s`;
+  if (expectedMs === undefined) return `did not finish within ${limit}, so it was killed with its child processes; raise run.timeoutSec if it needs longer`;
+  return `did not finish within ${limit} while its cell's other processes took ${(expectedMs / 1000).toFixed(1)} s, so it was taken for a hang and killed with its child processes (the limit is five times what the cell's processes take, at least 10 s, at most run.timeoutSec)`;
+}
+
+export function interpretLaunch(launched, { timeoutMs, expectedMs }) {
   const find = (type) => launched.messages.find((m) => m.type === type);
-  if (launched.timedOut) {
-    return { status: 'timeout', error: `did not finish within ${Math.round(timeoutMs / 1000)} s, so it was killed with its child processes; raise run.timeoutSec if it needs longer` };
-  }
+  if (launched.timedOut) return { status: 'timeout', error: timeoutSentence(timeoutMs, expectedMs) };
   const result = find('result');
+  const malformed = result && malformedResult(result);
+  if (malformed) {
+    return { status: 'failed', error: `the worker's report channel carried a malformed result (${malformed}): something in the benchmark wrote to file descriptor 3, which nodebench keeps for its worker` };
+  }
   if (result) return { status: 'ok', result, hello: find('hello') };
   const unsupported = find('unsupported');
   if (unsupported) return { status: 'unsupported', error: unsupported.reason };

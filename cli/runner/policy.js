@@ -133,6 +133,21 @@ function topUps(cells, pending, round, options) {
   return scheduleRound([...chosen], round, run.seed).map((l) => ({ ...l, kind: 'timing' }));
 }
 
+// A hang should cost seconds, not run.timeoutSec: once a cell has processes, the next one may take
+// HANG_FACTOR times what they took (at least HANG_FLOOR_MS), never more than run.timeoutSec.
+const HANG_FACTOR = 5;
+const HANG_FLOOR_MS = 10_000;
+
+// { timeoutMs, expectedMs? } for a launch of `cell`: expectedMs is what the cell's processes took,
+// when the limit comes from it.
+export function launchTimeout(cell, run, launch) {
+  const capMs = run.timeoutSec * 1000;
+  if (!cell.processes.some((p) => p.wallMs > 0)) return { timeoutMs: capMs };
+  const expectedMs = launch.kind === 'metrics' ? metricsCostMs(cell, launch.windowMs) : processCostMs(cell);
+  const adaptiveMs = Math.max(HANG_FLOOR_MS, HANG_FACTOR * expectedMs);
+  return adaptiveMs < capMs ? { timeoutMs: adaptiveMs, expectedMs } : { timeoutMs: capMs };
+}
+
 // A launch the loop should still make when its turn comes: an earlier launch of the same batch may
 // have failed the cell.
 export function stillWanted(cell, launch) {
@@ -141,7 +156,8 @@ export function stillWanted(cell, launch) {
 }
 
 // The next step of the run:
-//   { kind: 'launch', phase, launches: [{ cellId, kind: 'timing' | 'metrics', round, rerunOf? }] }
+//   { kind: 'launch', phase, launches: [{ cellId, kind: 'timing' | 'metrics', round, rerunOf?,
+//                                          timeoutMs, expectedMs? (launchTimeout), windowMs? }] }
 //   { kind: 'finalize' }  every pending cell is done measuring: finalize them (results/cell.js)
 //   { kind: 'done' }
 // phase: 'round' | 'replacements' | 'topUps' | 'metrics'.
@@ -150,7 +166,8 @@ export function stillWanted(cell, launch) {
 export function nextStep(cells, options) {
   const { run } = options;
   const pending = cells.filter((c) => c.status === 'pending');
-  const launch = (phase, launches) => ({ kind: 'launch', phase, launches });
+  const byId = new Map(cells.map((c) => [c.id, c]));
+  const launch = (phase, launches) => ({ kind: 'launch', phase, launches: launches.map((l) => ({ ...l, ...launchTimeout(byId.get(l.cellId), run, l) })) });
   if (pending.length) {
     const round = missingRound(pending, run.processes);
     if (round !== null) {
