@@ -40,7 +40,7 @@ function fakeMatrix({ rows, columns, serviceRows = 0, seed }) {
 // A launcher that "runs" a process by advancing the clock by the cell's fixed cost and returning
 // samples drawn around the cell's truth. disturbedShare of processes get a slow reference (the
 // machine was slow); failShare of cells fail on their first launch.
-function fakeLauncher({ truth, clock, seed, disturbedShare = 0.1, failShare = 0 }) {
+function fakeLauncher({ truth, clock, seed, disturbedShare = 0.1, failShare = 0, hangShare = 0 }) {
   const random = prng(seed);
   const failing = new Set([...truth.keys()].filter(() => random() < failShare));
   const log = [];
@@ -57,6 +57,10 @@ function fakeLauncher({ truth, clock, seed, disturbedShare = 0.1, failShare = 0 
       const startedAt = clock.t;
       clock.t += t.processMs;
       if (failing.has(cell.id)) return { status: 'failed', error: 'threw: planted failure', wallMs: t.processMs, startedAt };
+      if (random() < hangShare) {
+        clock.t += launch.timeoutMs;
+        return { status: 'timeout', error: 'did not finish within 10 s', wallMs: launch.timeoutMs, startedAt };
+      }
       const level = t.nsPerOp * Math.exp(t.spread * gauss());
       const disturbed = random() < disturbedShare;
       const samples = Array.from({ length: 5 }, () => level * (1 + 0.01 * gauss()));
@@ -83,13 +87,13 @@ function fakeLauncher({ truth, clock, seed, disturbedShare = 0.1, failShare = 0 
   };
 }
 
-async function runFake({ rows, columns, serviceRows, seed, budgetMin, run: runOptions = {}, disturbedShare, failShare, stopAfter = Infinity, cells: given }) {
+async function runFake({ rows, columns, serviceRows, seed, budgetMin, run: runOptions = {}, disturbedShare, failShare, hangShare, stopAfter = Infinity, cells: given }) {
   const world = fakeMatrix({ rows, columns, serviceRows, seed });
   const cells = given || world.cells;
   const clock = { t: 0 };
   const now = () => clock.t;
   const run = completeRun({ seed, metricsMs: METRICS_WINDOW_MS, timeBudgetMin: budgetMin, ...runOptions });
-  const launcher = fakeLauncher({ truth: world.truth, clock, seed: seed + 1, disturbedShare, failShare });
+  const launcher = fakeLauncher({ truth: world.truth, clock, seed: seed + 1, disturbedShare, failShare, hangShare });
   const budget = createBudget(run.timeBudgetMin, { now });
   let launches = 0;
   const original = launcher.launch;
@@ -108,6 +112,7 @@ const worlds = fc.record({
   seed: fc.integer({ min: 0, max: 2 ** 30 }),
   disturbedShare: fc.constantFrom(0, 0.1, 0.3, 0.7),
   failShare: fc.constantFrom(0, 0, 0.2),
+  hangShare: fc.constantFrom(0, 0, 0.05, 0.3),
   processes: fc.integer({ min: 1, max: 5 }),
   maxProcesses: fc.integer({ min: 1, max: 9 }),
   budgetMin: fc.option(fc.double({ min: 0.01, max: 3, noNaN: true }), { nil: undefined })
@@ -120,17 +125,23 @@ test('every cell that does not fail gets its first rounds, whatever the budget, 
   await fc.assert(fc.asyncProperty(worlds, async (w) => {
     const { cells, log, run } = await runFake({ ...w, run: { processes: w.processes, maxProcesses: w.maxProcesses } });
     const firsts = timingOf(log).filter((l) => l.rerunOf === undefined).map(firstRoundKey);
-    assert.equal(new Set(firsts).size, firsts.length, 'a first-round process was launched twice');
+    // Only a round whose process hung (recorded on the cell) runs again.
+    const hung = new Set(cells.flatMap((c) => (c.hangs || []).map((h) => `${c.id}@${h.round}`)));
+    const again = firsts.filter((key, i) => firsts.indexOf(key) !== i);
+    assert.ok(again.every((key) => hung.has(key)) && again.length <= hung.size, `launched twice without a hang: ${again.join(' ')}`);
     for (const cell of cells) {
-      assert.ok(['ok', 'failed'].includes(cell.status), `cell ${cell.id} ended ${cell.status}`);
+      assert.ok(['ok', 'failed', 'timeout'].includes(cell.status), `cell ${cell.id} ended ${cell.status}`);
+      assert.ok((cell.hangs?.length ?? 0) <= 1, 'a cell was given a second chance twice');
+      // A cell times out on its second hang, or on its first process (nothing says it ever finishes).
+      if (cell.status === 'timeout') assert.ok(cell.hangs?.length === 1 || cell.processes.length === 0, 'a cell timed out without its one second chance');
       if (cell.status !== 'ok') continue;
       for (let round = 0; round < run.processes; round++) {
         assert.ok(cell.processes.some((p) => !p.rerun && p.round === round), `cell ${cell.id} lacks round ${round}`);
       }
       assert.ok(cell.summary, 'an ok cell is finalized');
     }
-    // A failed cell is never launched again.
-    for (const cell of cells.filter((c) => c.status === 'failed')) {
+    // A failed or timed-out cell is never launched again.
+    for (const cell of cells.filter((c) => c.status === 'failed' || c.status === 'timeout')) {
       assert.equal(log.filter((l) => l.cellId === cell.id && l.status === 'failed').length, 0);
     }
   }), { numRuns: 150 });
@@ -179,8 +190,10 @@ test('top-ups stop at maxProcesses kept processes and bring their row\'s baselin
 
 test('under a budget, replacements and top-ups never run past it: the run ends by the budget or by the work that must run (property)', async () => {
   await fc.assert(fc.asyncProperty(worlds, fc.double({ min: 0.005, max: 2, noNaN: true }), async (w, budgetMin) => {
-    const { log, clock, run, budget } = await runFake({ ...w, budgetMin, run: { processes: w.processes, maxProcesses: w.maxProcesses } });
-    const { world } = await runFake({ ...w, budgetMin, stopAfter: 0, run: { processes: w.processes, maxProcesses: w.maxProcesses } });
+    // A hang cannot be budgeted (it lasts until its limit): the worlds here have none.
+    const world0 = { ...w, hangShare: 0 };
+    const { log, clock, run, budget } = await runFake({ ...world0, budgetMin, run: { processes: w.processes, maxProcesses: w.maxProcesses } });
+    const { world } = await runFake({ ...world0, budgetMin, stopAfter: 0, run: { processes: w.processes, maxProcesses: w.maxProcesses } });
     // What had to run whatever the budget: first rounds and metrics processes, at their fixed costs.
     let mandatoryMs = 0;
     for (const l of log) {
@@ -203,11 +216,13 @@ test('an interrupted run continues where it stopped: nothing twice, nothing miss
     const pendingAfterStop = first.cells.filter((c) => c.status === 'pending').length;
     const second = await runFake({ ...options, cells: first.cells });
     const firsts = [...timingOf(first.log), ...timingOf(second.log)].filter((l) => l.rerunOf === undefined).map(firstRoundKey);
-    // The launch that the stop interrupted ran but was not recorded, so it may run again.
+    // The launch that the stop interrupted ran but was not recorded, so it may run again; so does
+    // the round of a process that hung.
     const twice = firsts.length - new Set(firsts).size;
-    assert.ok(twice <= (Number.isFinite(stopAfter) && first.log.length ? 1 : 0), `${twice} first-round processes ran twice`);
+    const hangs = second.cells.reduce((n, c) => n + (c.hangs?.length ?? 0), 0);
+    assert.ok(twice <= (first.log.length ? 1 : 0) + hangs, `${twice} first-round processes ran twice`);
     for (const cell of second.cells) {
-      assert.ok(['ok', 'failed'].includes(cell.status));
+      assert.ok(['ok', 'failed', 'timeout'].includes(cell.status));
       if (cell.status === 'ok') assert.ok(cell.processes.filter((p) => !p.rerun && p.round < second.run.processes).length >= second.run.processes);
     }
     assert.ok(pendingAfterStop >= 0);

@@ -85,6 +85,13 @@ export function recordOutcome(cell, launch, outcome) {
     return;
   }
   if (outcome.survivors?.length) (cell.survivors ||= []).push(...outcome.survivors);
+  // One hang in a cell whose other processes finished is taken for a hiccup of the machine or the
+  // runtime, as a disturbed process is: kept in the file and run again (the policy sees its round
+  // missing); a second hang fails the cell.
+  if (outcome.status === 'timeout' && cell.processes.length && !cell.hangs?.length) {
+    cell.hangs = [{ round: launch.round, error: outcome.error, startedAt: outcome.startedAt !== undefined ? new Date(outcome.startedAt).toISOString() : undefined }];
+    return;
+  }
   if (outcome.status === 'ok') {
     recordProcess(cell, processRecord(launch.round, outcome.result, outcome.wallMs, { rerunOf: launch.rerunOf, startedAt: outcome.startedAt, phasesMs: outcome.phasesMs }), outcome.result.benchmarkType);
   } else {
@@ -168,6 +175,9 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell, targ
   if (setAside) {
     const all = kept.length === cell.processes.length;
     cell.warnings.push({ code: 'disturbed', message: `${setAside} of ${cell.processes.length} processes ran on a disturbed machine and were set aside${all ? ', but fewer than two quiet ones were left, so all of them count' : ''} (their samples stay in the file).` });
+  }
+  if (cell.hangs?.length) {
+    cell.warnings.push({ code: 'hung', message: `one process hung and was run again: it ${cell.hangs[0].error.replace(/^did not finish/, 'did not finish')}.` });
   }
   if (cell.survivors?.length) {
     cell.warnings.push({ code: 'survivors', message: `the benchmark started ${cell.survivors.length} process(es) that outlived its worker in their own session (pids ${cell.survivors.join(', ')}); nodebench killed them: stop what the benchmark starts in its teardown.` });
