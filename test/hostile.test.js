@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { nodebench, root } from './helpers/cli.js';
+import { execa } from 'execa';
+import { nodebench, root, cliPath } from './helpers/cli.js';
 import { schemaErrors } from './helpers/schema.js';
 
 const HOSTILE = path.join(root, 'test', 'fixtures', 'suites', 'hostile', 'index.js');
@@ -42,4 +43,51 @@ test('a hang after its cell\'s other processes took under a second costs seconds
   assert.equal(twice.status, 'timeout');
   assert.match(twice.error, /^did not finish within 10 s while its cell's other processes took \d+\.\d s, so it was taken for a hang/);
   assert.ok(elapsed < 75_000, `three hangs cost ${elapsed} ms`);
+});
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const processesMatching = (pattern) => fs.readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
+  try {
+    return pattern.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '));
+  } catch {
+    return false;
+  }
+});
+const cgroupsMade = () => ['/sys/fs/cgroup/unified', '/sys/fs/cgroup/pids', '/sys/fs/cgroup'].flatMap((dir) => {
+  try {
+    return fs.readdirSync(dir).filter((name) => name.startsWith('nodebench-'));
+  } catch {
+    return [];
+  }
+});
+
+test('processes a benchmark starts with a new session and an empty environment do not outlive the run, and are named', { timeout: 60_000 }, async () => {
+  const out = path.join(tmp, 'escapes.json');
+  const run = await nodebench(['run', HOSTILE, '--node', 'system', '--benchmarks', 'escapes', '--processes', '2', '--max-processes', '2', '--samples', '3', '--out', out]);
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.deepEqual(processesMatching(/^sleep 417/), [], 'a sleep the benchmark started is still running');
+  const [cell] = JSON.parse(fs.readFileSync(out, 'utf8')).cells;
+  assert.ok(cell.survivors.length >= 2 * 3, `survivors ${cell.survivors}`);
+  assert.deepEqual(cgroupsMade(), [], 'a cgroup was left behind');
+});
+
+test('a benchmark that kills the reaper and hangs is still taken down by kill -9 of nodebench', { timeout: 60_000 }, async () => {
+  const out = path.join(tmp, 'reaper-killed.json');
+  const child = execa(process.execPath, [cliPath, 'run', HOSTILE, '--node', 'system', '--benchmarks', 'kills-reaper-then-hangs', '--timeout', '120', '--out', out], { reject: false, stdin: 'ignore' });
+  // The worker is hanging in its benchmark once its setup has killed the first reaper.
+  const deadline = Date.now() + 30_000;
+  while (!processesMatching(/kills-reaper-then-hangs/).length) {
+    assert.ok(Date.now() < deadline, 'the worker did not start');
+    await sleep(100);
+  }
+  await sleep(1500);
+  child.kill('SIGKILL');
+  await child;
+  const gone = Date.now() + 5000;
+  while (processesMatching(/kills-reaper-then-hangs/).length) {
+    assert.ok(Date.now() < gone, 'the hanging worker outlived nodebench by 5 s');
+    await sleep(100);
+  }
+  await sleep(300);
+  assert.deepEqual(cgroupsMade(), [], 'a cgroup was left behind');
 });

@@ -1,7 +1,7 @@
 // How one timing or metrics worker is launched and watched (the "executor"; schedule.js decides the
 // order). The worker runs in the runtime under test with the cell's flags, as an argument array.
 import { workerEntry } from '../paths.js';
-import { spawnWorker, killGroup, forget, keepTail, readChannel, killTagged, TAIL_BYTES } from './process-group.js';
+import { spawnWorker, killGroup, forget, keepTail, readChannel, killLeftovers, TAIL_BYTES } from './process-group.js';
 
 // Watches a spawned worker (process-group.js spawnWorker) to its end: its fd-3 messages, bounded
 // tails of stdout and stderr, a kill of its whole group at timeoutMs, and after it exits the kill of
@@ -28,7 +28,7 @@ export async function superviseWorker(child, { timeoutMs, stdoutLimit = TAIL_BYT
   // The worker may have left grandchildren (a suite's server, say): they share its group.
   killGroup(child.pid);
   forget(child.pid);
-  const survivors = killTagged(child.nodebenchTag);
+  const survivors = killLeftovers(child);
   await Promise.race([channelClosed, new Promise((resolve) => setTimeout(resolve, 1000))]);
   return { messages, arrivalsMs, exitCode: result.exitCode ?? null, signal: result.signal ?? null, timedOut, stdout: stdoutTail, stderrTail: stderrTail(), survivors };
 }

@@ -8,23 +8,41 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { adopt, empty } from './cgroup.js';
 
 export const TAIL_BYTES = 4096;
 
 const running = new Set();
+const cgroups = new Set();
 const reaperEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'reaper.js');
 let reaper = null;
 
-// Tells the reaper (reaper.js) about a group; started with the first worker. Detached and unref'd:
-// it neither keeps nodebench alive nor dies with the terminal's foreground group.
+function startReaper() {
+  const started = spawn(process.execPath, [reaperEntry], { stdio: ['pipe', 'ignore', 'ignore'], detached: true, env: { ...process.env, NODE_OPTIONS: '' } });
+  started.on('error', () => { if (reaper === started) reaper = null; });
+  // A benchmark can kill the reaper (it is a process of this user like any other): it is started
+  // again at once and told every group and cgroup still registered.
+  started.on('exit', () => {
+    if (reaper !== started) return;
+    reaper = null;
+    if (running.size || cgroups.size) rearm();
+  });
+  started.stdin.on('error', () => {});
+  started.unref();
+  started.stdin.unref?.();
+  return started;
+}
+
+function rearm() {
+  reaper = startReaper();
+  for (const pid of running) reaper.stdin.write(`+${pid}\n`);
+  for (const dir of cgroups) reaper.stdin.write(`c${dir}\n`);
+}
+
+// Tells the reaper (reaper.js) about a group or a cgroup; started with the first worker. Detached and
+// unref'd: it neither keeps nodebench alive nor dies with the terminal's foreground group.
 function tellReaper(line) {
-  if (!reaper) {
-    reaper = spawn(process.execPath, [reaperEntry], { stdio: ['pipe', 'ignore', 'ignore'], detached: true, env: { ...process.env, NODE_OPTIONS: '' } });
-    reaper.on('error', () => { reaper = null; });
-    reaper.stdin.on('error', () => {});
-    reaper.unref();
-    reaper.stdin.unref?.();
-  }
+  if (!reaper) reaper = startReaper();
   reaper.stdin.write(`${line}\n`);
 }
 
@@ -44,7 +62,8 @@ export function killAllGroups() {
 
 // Every worker carries a tag in its environment, which its children inherit. A child that left the
 // worker's process group (detached: its own session) is still found by the tag after the worker is
-// gone, on Linux by reading /proc/<pid>/environ; it is killed and named.
+// gone, on Linux by reading /proc/<pid>/environ; it is killed and named. Where the worker has a
+// cgroup (cgroup.js), its members are found whatever they did to their environment.
 const TAG_NAME = 'NODEBENCH_WORKER_TAG';
 let tagCounter = 0;
 
@@ -70,6 +89,19 @@ export function killByEnvironment(text) {
 }
 
 export const killTagged = (tag) => killByEnvironment(`${TAG_NAME}=${tag}\0`);
+
+// After a worker has ended and its group was killed: kills what it started elsewhere (its cgroup's
+// members, else the processes that still carry its tag) and returns their pids.
+export function killLeftovers(child) {
+  const found = new Set();
+  if (child.nodebenchCgroup) {
+    for (const pid of empty(child.nodebenchCgroup, { except: [child.pid] })) found.add(pid);
+    cgroups.delete(child.nodebenchCgroup);
+    if (reaper) tellReaper(`x${child.nodebenchCgroup}`);
+  }
+  for (const pid of killTagged(child.nodebenchTag)) found.add(pid);
+  return [...found];
+}
 // Every worker this nodebench process (pid) started, and whatever they started.
 export const killTaggedBy = (pid) => killByEnvironment(`${TAG_NAME}=${pid}-`);
 
@@ -94,6 +126,11 @@ export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env } = {})
   running.add(child.pid);
   tellReaper(`+${child.pid}`);
   child.nodebenchTag = tag;
+  child.nodebenchCgroup = adopt(child.pid);
+  if (child.nodebenchCgroup) {
+    cgroups.add(child.nodebenchCgroup);
+    tellReaper(`c${child.nodebenchCgroup}`);
+  }
   return child;
 }
 

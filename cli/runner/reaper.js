@@ -3,17 +3,36 @@
 // when it starts a worker's process group and "-<pgid>" when that group is gone, on the reaper's
 // stdin. When stdin ends, the only writer (nodebench) has exited: the kernel closes a dead process's
 // pipes, so this needs no polling and no timer in the workers, whose event loop a benchmark may
-// block forever. The reaper then kills every group still registered, and exits.
+// block forever. The reaper then kills every group still registered and empties every registered
+// cgroup ("c<dir>", "x<dir>" to forget one), and exits.
 // Run as: node cli/runner/reaper.js (by process-group.js; it is not a command).
 import readline from 'node:readline';
+import path from 'node:path';
+import fs from 'node:fs';
 import { killGroup, killTaggedBy } from './process-group.js';
+import { empty } from './cgroup.js';
 
 const groups = new Set();
+const cgroups = new Set();
 // Read now: once nodebench is gone, this process's parent is init.
 const nodebenchPid = process.ppid;
 
 function reap() {
   for (const pgid of groups) killGroup(pgid);
+  // Whatever the workers started, in their cgroups (however it left their group and environment),
+  // then the cgroups themselves and nodebench's own.
+  const roots = new Set();
+  for (const dir of cgroups) {
+    empty(dir);
+    roots.add(path.dirname(dir));
+  }
+  for (const dir of roots) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      // Still in use or gone.
+    }
+  }
   // Detached children of the workers left the groups; their environment tag still names them.
   killTaggedBy(nodebenchPid);
   process.exit(0);
@@ -21,6 +40,8 @@ function reap() {
 
 const lines = readline.createInterface({ input: process.stdin });
 lines.on('line', (line) => {
+  if (line[0] === 'c') return void cgroups.add(line.slice(1));
+  if (line[0] === 'x') return void cgroups.delete(line.slice(1));
   const pgid = Number(line.slice(1));
   if (!Number.isInteger(pgid) || pgid <= 1) return;
   if (line[0] === '+') groups.add(pgid);

@@ -4,7 +4,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { projectRoot } from '../paths.js';
-import { spawnWorker, killGroup, forget, keepTail, readChannel } from './process-group.js';
+import { spawnWorker, killGroup, forget, keepTail, readChannel, killLeftovers } from './process-group.js';
 
 export const serveEntry = path.join(projectRoot, 'worker', 'serve.js');
 export const HOST = '127.0.0.1';
@@ -56,6 +56,7 @@ export function startService(nodePath, flags, request, { cwd, env } = {}) {
   exited.then(() => bounded(channelClosed, 1000)).then(() => {
     ended = true;
     forget(pid);
+    killLeftovers(child);
     rejectAll();
   });
 
