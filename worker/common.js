@@ -73,23 +73,37 @@ function start(entryName) {
   return request;
 }
 
-// The suite and benchmark a request names; reports `unsupported` and exits when this runtime is too
-// old for them (the host checks first; this guards direct use).
-function loadBenchmark(request) {
-  var suite;
-  var benchmark;
-  try {
-    suite = suiteLoader.load(request.suite);
-    benchmark = findBenchmark(suite, request.benchmark);
-  } catch (err) {
-    return fail(err, 'load');
-  }
-  var reason = suiteLoader.unsupportedReason(suite, benchmark, process.version);
-  if (reason) {
-    channel.send({ type: 'unsupported', reason: reason });
-    return process.exit(0);
-  }
-  return { suite: suite, benchmark: benchmark, params: mergeParams(suite.params, request.params) };
+function unsupported(reason) {
+  channel.send({ type: 'unsupported', reason: reason });
+  process.exit(0);
 }
 
-module.exports = { start: start, fail: fail, loadBenchmark: loadBenchmark, runtimeInfo: runtimeInfo };
+// The suite a request names, loaded in whatever form it is written; a runtime that cannot load it
+// reports `unsupported` with the reason and exits.
+function loadSuite(request, cb) {
+  suiteLoader.load(request.suite, function (err, suite) {
+    if (err && err.unsupported) return unsupported(err.message);
+    if (err) return fail(err, 'load');
+    cb(suite);
+  });
+}
+
+// The suite and benchmark a request names; reports `unsupported` and exits when this runtime is too
+// old for them (the host checks first; this guards direct use), and fails with the sentence when
+// nodebench refuses an option the benchmark's library file uses. cb({ suite, benchmark, params }).
+function loadBenchmark(request, cb) {
+  loadSuite(request, function (suite) {
+    var benchmark;
+    try {
+      benchmark = findBenchmark(suite, request.benchmark);
+    } catch (err) {
+      return fail(err, 'load');
+    }
+    var reason = suiteLoader.unsupportedReason(suite, benchmark, process.version);
+    if (reason) return unsupported(reason);
+    if (benchmark.refused) return fail(new Error(benchmark.refused), 'load');
+    cb({ suite: suite, benchmark: benchmark, params: mergeParams(suite.params, request.params) });
+  });
+}
+
+module.exports = { start: start, fail: fail, loadSuite: loadSuite, loadBenchmark: loadBenchmark, runtimeInfo: runtimeInfo };
