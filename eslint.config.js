@@ -24,6 +24,12 @@ export default [
     languageOptions: { ecmaVersion: 'latest', sourceType: 'module', globals: { ...globals.node } }
   },
   {
+    // Example and fixture files written for benchmark libraries in Node 4's syntax.
+    files: ['examples/**/*.cjs', 'test/fixtures/own-code/**/*.cjs'],
+    languageOptions: { ecmaVersion: 5, sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { 'no-unused-vars': ['error', { args: 'none', caughtErrors: 'none' }] }
+  },
+  {
     // Files that declare a newer minimum on their first lines (`// minNode X`): required only after a
     // version check (worker/esm/import.js).
     files: ['worker/esm/import.js'],
