@@ -36,9 +36,9 @@ function hasLoaderHooks() {
 }
 
 // The runtime strips TypeScript types itself: by default from 22.18 and 23.6, or with
-// --experimental-strip-types from 22.6 (process.features.typescript says which).
+// --experimental-strip-types from 22.6 (process.features.typescript says so from 22.10 on).
 function stripsTypesItself() {
-  return !!(process.features && process.features.typescript);
+  return !!(process.features && process.features.typescript) || process.execArgv.indexOf('--experimental-strip-types') !== -1;
 }
 
 function loaderHooksLack() {

@@ -23,8 +23,8 @@ const collect = (value, previous = []) => [...previous, value];
 
 export function register(program) {
   const command = program.command('run')
-    .description('benchmark your own suite file on one or more runtimes (same engine and result file as matrix)')
-    .argument('<file>', 'suite file (format: README.md "Suite file format")')
+    .description('benchmark your own file on one or more runtimes (same engine and result file as matrix)')
+    .argument('<file>', 'suite file: nodebench\'s format (CommonJS, ES module or TypeScript) or a tinybench, mitata, bench-node or benchmark.js file (docs/own-code.md)')
     .option('--node <specs>', 'comma-separated runtimes, e.g. 14,16 or lts,system', 'system')
     .option('--flags <flags>', 'V8/Node flags for an extra flag set, compared with no flags; repeat for more sets', collect)
     .option('--benchmarks <names>', 'comma-separated benchmark names to run (default: all)')
