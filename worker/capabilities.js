@@ -2,7 +2,8 @@
 // What this runtime can load, and, where it cannot, a sentence naming the runtime and what it lacks.
 // The version limits were measured on real binaries (docs/own-code.md has the table):
 //   import() from a CommonJS file   12.17+ on 12.x, 13.2+ on 13.x, every 14+ (12.16.3, 13.1.0: "Not supported")
-//   module.register (loader hooks)   18.19+ on 18.x, 20.6+ (18.18.2, 20.5.1: absent)
+//   module.register (loader hooks)   18.19+ on 18.x, 20.6+ (18.18.2, 20.5.1: absent); below that,
+//                                    --experimental-loader with a resolve hook (12.17.0 to 20.5.1)
 //   TypeScript without a flag        22.18+ on 22.x, 23.6+ (process.features.typescript === 'strip')
 var Module = require('module');
 var version = require('./version');
@@ -45,14 +46,6 @@ function loaderHooksLack() {
   return 'module.register, needs >= 18.19 on 18.x or >= 20.6';
 }
 
-// null when an ES module that imports a benchmark library can have that import redirected.
-function redirectProblem(library) {
-  var esm = esmImportProblem();
-  if (esm) return esm;
-  if (hasLoaderHooks()) return null;
-  return runtimeName() + ' cannot redirect an ES module\'s import of "' + library + '" to nodebench (it has no loader hooks: ' + loaderHooksLack() + ')';
-}
-
 // null when a TypeScript file can be loaded: by the runtime itself, or stripped by nodebench in a
 // loader hook.
 function typescriptProblem() {
@@ -64,7 +57,6 @@ function typescriptProblem() {
 
 module.exports = {
   esmImportProblem: esmImportProblem,
-  redirectProblem: redirectProblem,
   typescriptProblem: typescriptProblem,
   hasLoaderHooks: hasLoaderHooks,
   stripsTypesItself: stripsTypesItself

@@ -5,6 +5,9 @@
 var channel = require('./channel');
 var suiteLoader = require('./suite-loader');
 
+// The host's report pipe (worker/channel.js), handed on to a restarted worker.
+var CHANNEL_FD = 3;
+
 function hasModule(name) {
   try {
     require(name);
@@ -78,10 +81,25 @@ function unsupported(reason) {
   process.exit(0);
 }
 
+// The same worker, the same request, in a fresh process of this runtime with the same flags plus a
+// loader (an ES module's import of a benchmark library on a runtime without module.register). The
+// new process reports on the same channel and is measured; this one waits and exits as it does.
+function restartWithLoader(loaderUrl) {
+  var spawn = require('child_process').spawn;
+  var args = process.execArgv.concat(['--experimental-loader', loaderUrl], process.argv.slice(1));
+  var child = spawn(process.execPath, args, { stdio: [0, 1, 2, CHANNEL_FD] });
+  child.on('error', function (err) { fail(err, 'load'); });
+  child.on('exit', function (code, signal) {
+    if (signal) process.kill(process.pid, signal);
+    process.exit(code === null ? 1 : code);
+  });
+}
+
 // The suite a request names, loaded in whatever form it is written; a runtime that cannot load it
 // reports `unsupported` with the reason and exits.
 function loadSuite(request, cb) {
   suiteLoader.load(request.suite, function (err, suite) {
+    if (err && err.restartWithLoader) return restartWithLoader(err.restartWithLoader);
     if (err && err.unsupported) return unsupported(err.message);
     if (err) return fail(err, 'load');
     cb(suite);

@@ -103,16 +103,24 @@ function UnsupportedError(reason) {
   return err;
 }
 
-// Why this runtime cannot load the file at all (its module system, its types, a library import it
-// cannot redirect), or null.
-function loadProblem(kind, libraries) {
+// Why this runtime cannot load the file at all (its module system, its types), or null.
+function loadProblem(kind) {
   if (kind === 'typescript-commonjs') {
     return capabilities.stripsTypesItself() ? null
       : 'Node ' + process.version.replace(/^v/, '') + ' cannot require a CommonJS TypeScript file (.cts): it does not strip types itself (Node 22.18+ does); write it as an ES module (.ts or .mts) and nodebench strips the types on Node 18.19+';
   }
-  var problem = kind === 'typescript' ? capabilities.typescriptProblem() : kind === 'esm' ? capabilities.esmImportProblem() : null;
-  if (problem || kind === 'commonjs' || !libraries.length) return problem;
-  return capabilities.redirectProblem(libraries[0]);
+  return kind === 'typescript' ? capabilities.typescriptProblem() : kind === 'esm' ? capabilities.esmImportProblem() : null;
+}
+
+var REDIRECT_LOADER = path.join(__dirname, 'esm', 'redirect-loader.mjs');
+
+// An ES module that imports a benchmark library, on a runtime without module.register (12.17 to
+// 18.18, 20.0 to 20.5): the import can only be redirected by a loader given on the command line,
+// so the worker restarts itself with it (worker/common.js). The URL to restart with, or null.
+function loaderRestart(kind, libraries) {
+  if (kind !== 'esm' || !libraries.length || capabilities.hasLoaderHooks()) return null;
+  var url = require('url').pathToFileURL(REDIRECT_LOADER).href;
+  return process.execArgv.indexOf(url) === -1 ? url : null;
 }
 
 var requiresRedirected = false;
@@ -221,8 +229,14 @@ function load(suitePath, cb) {
   } catch (err) {
     return cb(err);
   }
-  var problem = loadProblem(kind, libraries);
+  var problem = loadProblem(kind);
   if (problem) return cb(UnsupportedError(problem));
+  var restart = loaderRestart(kind, libraries);
+  if (restart) {
+    var err = new Error('restart with --experimental-loader ' + restart);
+    err.restartWithLoader = restart;
+    return cb(err);
+  }
 
   var finished = false;
   function finish(err, exported) {
@@ -260,7 +274,8 @@ function load(suitePath, cb) {
     return loaded(exported);
   }
   var stripTypes = kind === 'typescript' && !capabilities.stripsTypesItself();
-  if (libraries.length || stripTypes) registerHooks(stripTypes);
+  // Where there is no module.register the worker was restarted with the redirecting loader.
+  if ((libraries.length || stripTypes) && capabilities.hasLoaderHooks()) registerHooks(stripTypes);
   require('./esm/import')(require('url').pathToFileURL(file).href).then(loaded, function (err) {
     finish(err instanceof Error ? err : new Error(String(err)));
   });
