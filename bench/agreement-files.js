@@ -3,8 +3,10 @@
 // on the host's Node, where both libraries install. For each task (~1, ~10, ~100 µs of the
 // harness's fixed work), `--rounds` rounds of: the file under its library in a fresh process, then
 // one nodebench invocation at the default budget, the order alternating by round. Prints, per task,
-// the mean of each side's headline figure (tinybench's latency mean, mitata's avg, nodebench's
-// estimate) and their difference against the 5% target (docs/own-code.md, docs/precision.md).
+// the mean over rounds of each side's headline figure (tinybench's latency mean, mitata's avg,
+// nodebench's estimate) and their difference against the 5% target (docs/own-code.md,
+// docs/precision.md); then the same for medians (the libraries' p50, the median of nodebench's
+// samples), which a disturbed machine moves less than the libraries' means.
 //   node bench/agreement-files.js [--rounds 4]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,7 +25,7 @@ const FILES = {
   mitata: path.join(here, 'fixtures', 'own-code', 'mitata-work.mjs')
 };
 
-// The file as its author runs it: `node FILE`, whose last line is { task: ns per op }.
+// The file as its author runs it: `node FILE`, whose last line is { task: { mean, p50 } } in ns.
 async function withLibrary(file) {
   const child = await execa(process.execPath, [file], { reject: false, timeout: 300_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } });
   const line = String(child.stdout || '').trim().split('\n').pop();
@@ -33,7 +35,7 @@ async function withLibrary(file) {
 
 async function withNodebench(file, { dir, seed, round, library }) {
   const { cells } = await invokeEngine({ suite: file, run: {}, seed, dir, name: `${library}-${round}` });
-  return Object.fromEntries(Object.entries(cells).map(([name, cell]) => [name, cell.summary.estimate]));
+  return Object.fromEntries(Object.entries(cells).map(([name, cell]) => [name, { mean: cell.summary.estimate, p50: cell.summary.median }]));
 }
 
 export async function fileAgreement({ rounds = 4, seed = 1, log = () => {} } = {}) {
@@ -61,17 +63,20 @@ export async function fileAgreement({ rounds = 4, seed = 1, log = () => {} } = {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return Object.values(data).map((d) => {
-    const ratio = mean(d.nodebench) / mean(d.library);
-    return { ...d, ratio, verdict: within(ratio, FILE_AGREEMENT_TOLERANCE) };
-  });
+  return Object.values(data);
 }
 
-export function renderAgreement(rows) {
-  return grid(['file', 'task', 'nodebench', 'library', 'difference', 'CV nodebench / library', 'within 5%'], rows.map((r) => [
-    `${r.tool}-work.mjs`, r.task, formatNs(mean(r.nodebench)), formatNs(mean(r.library)),
-    `${r.ratio >= 1 ? '+' : ''}${pct(r.ratio - 1)}`, `${pct(cv(r.nodebench))} / ${pct(cv(r.library))}`, r.verdict
-  ]));
+// figure: 'mean' (each side's headline) or 'p50'.
+export function renderAgreement(rows, figure) {
+  return grid(['file', 'task', 'nodebench', 'library', 'difference', 'CV nodebench / library', 'within 5%'], rows.map((r) => {
+    const ours = r.nodebench.map((x) => x[figure]);
+    const theirs = r.library.map((x) => x[figure]);
+    const ratio = mean(ours) / mean(theirs);
+    return [
+      `${r.tool}-work.mjs`, r.task, formatNs(mean(ours)), formatNs(mean(theirs)),
+      `${ratio >= 1 ? '+' : ''}${pct(ratio - 1)}`, `${pct(cv(ours))} / ${pct(cv(theirs))}`, within(ratio, FILE_AGREEMENT_TOLERANCE)
+    ];
+  }));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -79,6 +84,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rounds = i > 0 ? Number(process.argv[i + 1]) : 4;
   const started = new Date();
   const rows = await fileAgreement({ rounds, log: (m) => process.stderr.write(`${m}\n`) });
-  console.log(`agreement on users' files, Node ${process.version}, ${rounds} rounds, ${started.toISOString()} (${((Date.now() - started) / 60000).toFixed(1)} min)`);
-  console.log(renderAgreement(rows));
+  const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+  console.log(`agreement on users' files, Node ${process.version}, ${rounds} rounds, ${started.toISOString()} (${((Date.now() - started) / 60000).toFixed(1)} min, load average at the end ${load})`);
+  console.log('headline figures: tinybench latency mean, mitata avg, nodebench estimate (mean over rounds)');
+  console.log(renderAgreement(rows, 'mean'));
+  console.log('\nmedians: the libraries\' p50, the median of nodebench\'s samples (mean over rounds)');
+  console.log(renderAgreement(rows, 'p50'));
 }
