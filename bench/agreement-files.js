@@ -3,18 +3,20 @@
 // on the host's Node, where both libraries install. For each task (~1, ~10, ~100 µs of the
 // harness's fixed work), `--rounds` rounds of: the file under its library in a fresh process, then
 // one nodebench invocation at the default budget, the order alternating by round. Prints, per task,
-// the mean over rounds of each side's headline figure (tinybench's latency mean, mitata's avg,
-// nodebench's estimate) and their difference against the 5% target (docs/own-code.md,
-// docs/precision.md); then the same for medians (the libraries' p50, the median of nodebench's
-// samples), which a disturbed machine moves less than the libraries' means.
-//   node bench/agreement-files.js [--rounds 4]
+// the median over rounds of each side's headline figure (tinybench's latency mean, mitata's avg,
+// nodebench's estimate; a median, so that one round on a disturbed machine does not decide) and
+// their difference against the 5% target (docs/own-code.md, docs/precision.md); then the same for
+// medians (the libraries' p50, the median of nodebench's samples), which a disturbed machine moves
+// less than the libraries' means.
+//   node bench/agreement-files.js [--rounds 5]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { invokeEngine } from './engine-run.js';
-import { mean, cv } from './stats.js';
+import { cv } from './stats.js';
+import { median } from '../cli/stats/basic.js';
 import { formatNs, grid } from './table.js';
 import { within, pct } from './verdict.js';
 
@@ -38,7 +40,7 @@ async function withNodebench(file, { dir, seed, round, library }) {
   return Object.fromEntries(Object.entries(cells).map(([name, cell]) => [name, { mean: cell.summary.estimate, p50: cell.summary.median }]));
 }
 
-export async function fileAgreement({ rounds = 4, seed = 1, log = () => {} } = {}) {
+export async function fileAgreement({ rounds = 5, seed = 1, log = () => {} } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-agreement-files-'));
   const data = {};
   try {
@@ -71,9 +73,9 @@ export function renderAgreement(rows, figure) {
   return grid(['file', 'task', 'nodebench', 'library', 'difference', 'CV nodebench / library', 'within 5%'], rows.map((r) => {
     const ours = r.nodebench.map((x) => x[figure]);
     const theirs = r.library.map((x) => x[figure]);
-    const ratio = mean(ours) / mean(theirs);
+    const ratio = median(ours) / median(theirs);
     return [
-      `${r.tool}-work.mjs`, r.task, formatNs(mean(ours)), formatNs(mean(theirs)),
+      `${r.tool}-work.mjs`, r.task, formatNs(median(ours)), formatNs(median(theirs)),
       `${ratio >= 1 ? '+' : ''}${pct(ratio - 1)}`, `${pct(cv(ours))} / ${pct(cv(theirs))}`, within(ratio, FILE_AGREEMENT_TOLERANCE)
     ];
   }));
@@ -81,13 +83,13 @@ export function renderAgreement(rows, figure) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const i = process.argv.indexOf('--rounds');
-  const rounds = i > 0 ? Number(process.argv[i + 1]) : 4;
+  const rounds = i > 0 ? Number(process.argv[i + 1]) : 5;
   const started = new Date();
   const rows = await fileAgreement({ rounds, log: (m) => process.stderr.write(`${m}\n`) });
   const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
   console.log(`agreement on users' files, Node ${process.version}, ${rounds} rounds, ${started.toISOString()} (${((Date.now() - started) / 60000).toFixed(1)} min, load average at the end ${load})`);
-  console.log('headline figures: tinybench latency mean, mitata avg, nodebench estimate (mean over rounds)');
+  console.log('headline figures: tinybench latency mean, mitata avg, nodebench estimate (median over rounds; CV over rounds)');
   console.log(renderAgreement(rows, 'mean'));
-  console.log('\nmedians: the libraries\' p50, the median of nodebench\'s samples (mean over rounds)');
+  console.log('\nmedians: the libraries\' p50, the median of nodebench\'s samples (median over rounds; CV over rounds)');
   console.log(renderAgreement(rows, 'p50'));
 }

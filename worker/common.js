@@ -5,9 +5,6 @@
 var channel = require('./channel');
 var suiteLoader = require('./suite-loader');
 
-// The host's report pipe (worker/channel.js), handed on to a restarted worker.
-var CHANNEL_FD = 3;
-
 function hasModule(name) {
   try {
     require(name);
@@ -87,7 +84,7 @@ function unsupported(reason) {
 function restartWithLoader(loaderUrl) {
   var spawn = require('child_process').spawn;
   var args = process.execArgv.concat(['--experimental-loader', loaderUrl], process.argv.slice(1));
-  var child = spawn(process.execPath, args, { stdio: [0, 1, 2, CHANNEL_FD] });
+  var child = spawn(process.execPath, args, { stdio: [0, 1, 2, channel.fd] });
   child.on('error', function (err) { fail(err, 'load'); });
   child.on('exit', function (code, signal) {
     if (signal) process.kill(process.pid, signal);
