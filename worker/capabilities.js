@@ -1,7 +1,8 @@
 'use strict';
 // What this runtime can load, and, where it cannot, a sentence naming the runtime and what it lacks.
 // The version limits were measured on real binaries (docs/own-code.md has the table):
-//   import() from a CommonJS file   12.17+ on 12.x, 13.2+ on 13.x, every 14+ (12.16.3, 13.1.0: "Not supported")
+//   import() from a CommonJS file   12.17+ on 12.x, 13.2+ on 13.x, every 14+ (12.16.3, 13.1.0: "Not supported";
+//                                    12.17.0, 13.3.0 work; 13.2.0, the release that unflagged it, is not on npm)
 //   module.register (loader hooks)   18.19+ on 18.x, 20.6+ (18.18.2, 20.5.1: absent); below that,
 //                                    --experimental-loader with a resolve hook (12.17.0 to 20.5.1)
 //   TypeScript without a flag        22.18+ on 22.x, 23.6+ (process.features.typescript === 'strip')
