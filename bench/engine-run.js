@@ -10,15 +10,15 @@ export const WORK_SUITE = path.join(here, 'fixtures', 'work.js');
 
 let counter = 0;
 
-// benchmarks: names in bench/fixtures/work.js. run: run options over DEFAULT_RUN (empty = the
+// benchmarks: names in bench/fixtures/work.js (or in `suite`, another suite file). run: run options over DEFAULT_RUN (empty = the
 // default budget). Metrics processes are off: they never feed timing figures, and they would
 // double the time of every invocation here. Returns { cells: name -> cell, wallMs, result }.
-export async function invokeEngine({ runtime = process.execPath, benchmarks, run = {}, seed, dir, name = 'run' }) {
+export async function invokeEngine({ runtime = process.execPath, suite = WORK_SUITE, benchmarks, run = {}, seed, dir, name = 'run' }) {
   const out = path.join(dir, `${String(++counter).padStart(4, '0')}-${name}.json`);
   const matrix = {
     runtimes: [{ spec: runtime, label: null }],
     flagSets: [{ name: 'baseline', flags: [] }],
-    suites: [{ name: WORK_SUITE, benchmarks, params: {} }],
+    suites: [{ name: suite, benchmarks, params: {} }],
     run: { ...run, metrics: false, ...(seed === undefined ? {} : { seed }) },
     baseDir: here
   };

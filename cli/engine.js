@@ -66,7 +66,7 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
     runtimes: runtimes.map(toPublicRuntime),
     flagSets: matrix.flagSets,
     suites: suites.map((s) => ({
-      name: s.name, kind: s.kind, file: s.file, description: s.description, params: s.params,
+      name: s.name, kind: s.kind, file: s.file, description: s.description, params: s.params, format: s.format, moduleKind: s.moduleKind,
       libraries: s.libraries || undefined, metricsTable: s.metricsTable || undefined,
       sampler: s.sampler || undefined, perProcess: s.perProcess || undefined, benchmarks: s.benchmarks.filter((b) => s.selected.includes(b.name))
     })),

@@ -26,4 +26,4 @@ function send(message) {
   }
 }
 
-module.exports = { send: send };
+module.exports = { send: send, fd: CHANNEL_FD };

@@ -55,23 +55,30 @@ function prepare(suite, benchmark, params, cb) {
 }
 
 function withBenchmark(request, cb) {
-  var loaded = common.loadBenchmark(request);
-  var suite = loaded.suite;
-  var benchmark = loaded.benchmark;
-  var params = loaded.params;
-  var fn;
-  try {
-    fn = suiteLoader.resolveFn(benchmark);
-  } catch (err) {
-    return common.fail(err, 'load');
-  }
-  // The phase is said before it starts, so that a process that exits without a word (process.exit
-  // in a suite's setup, say) is reported with the phase it died in.
-  channel.send({ type: 'phase', phase: 'setup' });
-  prepare(suite, benchmark, params, function (err, ctx, cleanup) {
-    if (err) return common.fail(err, 'setup');
-    channel.send({ type: 'phase', phase: 'run' });
-    cb(suite, benchmark, fn, ctx, params, cleanup);
+  common.loadBenchmark(request, function (loaded) {
+    var suite = loaded.suite;
+    var benchmark = loaded.benchmark;
+    var params = loaded.params;
+    var fn;
+    try {
+      fn = suiteLoader.resolveFn(benchmark);
+    } catch (err) {
+      return common.fail(err, 'load');
+    }
+    // The phase is said before it starts, so that a process that exits without a word (process.exit
+    // in a suite's setup, say) is reported with the phase it died in.
+    channel.send({ type: 'phase', phase: 'setup' });
+    prepare(suite, benchmark, params, function (err, ctx, cleanup) {
+      if (err) return common.fail(err, 'setup');
+      // A benchmark whose setup yields the function to time (a mitata generator, say).
+      if (benchmark.fnFromSetup) {
+        if (typeof ctx !== 'function') return common.fail(new Error('benchmark "' + benchmark.name + '" set up ' + typeof ctx + ' instead of a function to time'), 'setup');
+        fn = ctx;
+        ctx = undefined;
+      }
+      channel.send({ type: 'phase', phase: 'run' });
+      cb(suite, benchmark, fn, ctx, params, cleanup);
+    });
   });
 }
 
@@ -85,14 +92,10 @@ function withType(benchmark, fn, ctx, cb) {
 }
 
 function modeList(request) {
-  var suite;
-  try {
-    suite = suiteLoader.load(request.suite);
-  } catch (err) {
-    return common.fail(err, 'load');
-  }
-  channel.send({ type: 'suite', suite: suiteLoader.describe(suite) });
-  process.exit(0);
+  common.loadSuite(request, function (suite) {
+    channel.send({ type: 'suite', suite: suiteLoader.describe(suite) });
+    process.exit(0);
+  });
 }
 
 function modeRun(request) {

@@ -73,23 +73,52 @@ function start(entryName) {
   return request;
 }
 
-// The suite and benchmark a request names; reports `unsupported` and exits when this runtime is too
-// old for them (the host checks first; this guards direct use).
-function loadBenchmark(request) {
-  var suite;
-  var benchmark;
-  try {
-    suite = suiteLoader.load(request.suite);
-    benchmark = findBenchmark(suite, request.benchmark);
-  } catch (err) {
-    return fail(err, 'load');
-  }
-  var reason = suiteLoader.unsupportedReason(suite, benchmark, process.version);
-  if (reason) {
-    channel.send({ type: 'unsupported', reason: reason });
-    return process.exit(0);
-  }
-  return { suite: suite, benchmark: benchmark, params: mergeParams(suite.params, request.params) };
+function unsupported(reason) {
+  channel.send({ type: 'unsupported', reason: reason });
+  process.exit(0);
 }
 
-module.exports = { start: start, fail: fail, loadBenchmark: loadBenchmark, runtimeInfo: runtimeInfo };
+// The same worker, the same request, in a fresh process of this runtime with the same flags plus a
+// loader (an ES module's import of a benchmark library on a runtime without module.register). The
+// new process reports on the same channel and is measured; this one waits and exits as it does.
+function restartWithLoader(loaderUrl) {
+  var spawn = require('child_process').spawn;
+  var args = process.execArgv.concat(['--experimental-loader', loaderUrl], process.argv.slice(1));
+  var child = spawn(process.execPath, args, { stdio: [0, 1, 2, channel.fd] });
+  child.on('error', function (err) { fail(err, 'load'); });
+  child.on('exit', function (code, signal) {
+    if (signal) process.kill(process.pid, signal);
+    process.exit(code === null ? 1 : code);
+  });
+}
+
+// The suite a request names, loaded in whatever form it is written; a runtime that cannot load it
+// reports `unsupported` with the reason and exits.
+function loadSuite(request, cb) {
+  suiteLoader.load(request.suite, function (err, suite) {
+    if (err && err.restartWithLoader) return restartWithLoader(err.restartWithLoader);
+    if (err && err.unsupported) return unsupported(err.message);
+    if (err) return fail(err, 'load');
+    cb(suite);
+  });
+}
+
+// The suite and benchmark a request names; reports `unsupported` and exits when this runtime is too
+// old for them (the host checks first; this guards direct use), and fails with the sentence when
+// nodebench refuses an option the benchmark's library file uses. cb({ suite, benchmark, params }).
+function loadBenchmark(request, cb) {
+  loadSuite(request, function (suite) {
+    var benchmark;
+    try {
+      benchmark = findBenchmark(suite, request.benchmark);
+    } catch (err) {
+      return fail(err, 'load');
+    }
+    var reason = suiteLoader.unsupportedReason(suite, benchmark, process.version);
+    if (reason) return unsupported(reason);
+    if (benchmark.refused) return fail(new Error(benchmark.refused), 'load');
+    cb({ suite: suite, benchmark: benchmark, params: mergeParams(suite.params, request.params) });
+  });
+}
+
+module.exports = { start: start, fail: fail, loadSuite: loadSuite, loadBenchmark: loadBenchmark, runtimeInfo: runtimeInfo };

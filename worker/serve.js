@@ -31,8 +31,7 @@ function positive(value, fallback) {
 // The benchmark's load profile: its `load` (a function of params, or an object), else params.
 // suite-loader keeps only the fields it knows, so this reads the suite's own export.
 function loadProfile(suite, benchmarkName, params) {
-  var exported = require(suite.file);
-  var spec = exported.benchmarks[benchmarkName];
+  var spec = suite.exported && suite.exported.benchmarks ? suite.exported.benchmarks[benchmarkName] : null;
   var load = spec && spec.load;
   if (typeof load === 'function') load = load(params);
   if (!load || typeof load !== 'object') {
@@ -53,7 +52,10 @@ function hrMs(start) {
 
 function main() {
   var request = common.start('serve.js');
-  var loaded = common.loadBenchmark(request);
+  common.loadBenchmark(request, serve);
+}
+
+function serve(loaded) {
   var suite = loaded.suite;
   var benchmark = loaded.benchmark;
   var params = loaded.params;

@@ -1,8 +1,16 @@
 'use strict';
-// Loads a suite file and turns its export into one normal shape, so the sampler and the host see
-// the same thing whatever form the author chose. The suite format is documented in suites/README.md.
+// Loads a suite file and turns it into one normal shape, so the sampler and the host see the same
+// thing whatever form the author chose: nodebench's format as CommonJS, an ES module or TypeScript
+// (suites/README.md), or a file written for tinybench, mitata, bench-node or benchmark.js, whose
+// library import gets a shim that records its tasks (worker/formats/, docs/own-code.md).
+// Loading is asynchronous: an ES module is imported, and a library file hands over at its run().
+var fs = require('fs');
 var path = require('path');
+var Module = require('module');
 var version = require('./version');
+var capabilities = require('./capabilities');
+var formats = require('./formats');
+var registry = require('./formats/registry');
 
 var BENCHMARK_TYPES = ['sync', 'promise', 'callback'];
 
@@ -20,7 +28,8 @@ function normalizeBenchmark(suiteDir, name, spec) {
   if (spec.type && BENCHMARK_TYPES.indexOf(spec.type) === -1) {
     throw SuiteError('benchmark "' + name + '" has type "' + spec.type + '"; use one of ' + BENCHMARK_TYPES.join(', '));
   }
-  if (typeof spec.fn !== 'function' && typeof spec.module !== 'string') {
+  if (spec.refused) return refusedBenchmark(name, spec.refused);
+  if (typeof spec.fn !== 'function' && typeof spec.module !== 'string' && !spec.fnFromSetup) {
     throw SuiteError('benchmark "' + name + '" needs fn (a function) or module (a file exporting one)');
   }
   return {
@@ -33,33 +42,130 @@ function normalizeBenchmark(suiteDir, name, spec) {
     reason: spec.reason || null,
     setup: spec.setup || null,
     teardown: spec.teardown || null,
+    // The function to time is what setup returns (a mitata generator's yield, a benchmark.js
+    // benchmark compiled with its setup).
+    fnFromSetup: !!spec.fnFromSetup,
+    refused: null,
     description: spec.description || ''
   };
 }
 
-// suites/json/index.js is "json"; ./my-bench.js is "my-bench".
+// A benchmark of a library file that uses an option nodebench cannot honour: listed, so the user
+// sees it, and failed with the sentence that names the option.
+function refusedBenchmark(name, sentence) {
+  return {
+    name: name, fn: null, module: null, type: null, minNode: null, reason: null, setup: null, teardown: null,
+    fnFromSetup: false, refused: sentence, description: ''
+  };
+}
+
+// suites/json/index.js is "json"; ./my-bench.mjs is "my-bench".
+var SUITE_EXTENSION = /\.(?:c|m)?(?:js|ts)$/;
+
 function defaultName(file) {
-  var base = path.basename(file).replace(/\.js$/, '');
+  var base = path.basename(file).replace(SUITE_EXTENSION, '');
   return base === 'index' ? path.basename(path.dirname(file)) : base;
 }
 
-function load(suitePath) {
-  var file = require.resolve(path.resolve(suitePath));
-  var exported = require(file);
-  if (!exported || typeof exported !== 'object') {
-    throw SuiteError(file + ' must export an object with a benchmarks field');
+// The "type" of the package.json nearest to the file: how Node decides to load a .js file.
+function packageType(file) {
+  var dir = path.dirname(file);
+  for (;;) {
+    var manifest = path.join(dir, 'package.json');
+    if (fs.existsSync(manifest)) {
+      try {
+        return JSON.parse(fs.readFileSync(manifest, 'utf8')).type === 'module' ? 'module' : 'commonjs';
+      } catch (err) {
+        return 'commonjs';
+      }
+    }
+    var parent = path.dirname(dir);
+    if (parent === dir) return 'commonjs';
+    dir = parent;
   }
-  var benchmarks = exported.benchmarks;
-  if (!benchmarks || typeof benchmarks !== 'object') {
-    throw SuiteError(file + ' exports no benchmarks object');
+}
+
+// 'commonjs', 'esm', 'typescript' (an ES module once its types are stripped), or
+// 'typescript-commonjs' (.cts, which only a runtime that strips types itself can require).
+function moduleKind(file) {
+  var ext = path.extname(file);
+  if (ext === '.cjs') return 'commonjs';
+  if (ext === '.mjs') return 'esm';
+  if (ext === '.ts' || ext === '.mts') return 'typescript';
+  if (ext === '.cts') return 'typescript-commonjs';
+  return packageType(file) === 'module' ? 'esm' : 'commonjs';
+}
+
+function UnsupportedError(reason) {
+  var err = new Error(reason);
+  err.name = 'UnsupportedError';
+  err.unsupported = true;
+  return err;
+}
+
+// Why this runtime cannot load the file at all (its module system, its types), or null.
+function loadProblem(kind) {
+  if (kind === 'typescript-commonjs') {
+    return capabilities.stripsTypesItself() ? null
+      : 'Node ' + process.version.replace(/^v/, '') + ' cannot require a CommonJS TypeScript file (.cts): it does not strip types itself (Node 22.18+ does); write it as an ES module (.ts or .mts) and nodebench strips the types on Node 18.19+';
   }
-  var suiteDir = path.dirname(file);
-  var list = Object.keys(benchmarks).map(function (name) {
-    return normalizeBenchmark(suiteDir, name, benchmarks[name]);
+  return kind === 'typescript' ? capabilities.typescriptProblem() : kind === 'esm' ? capabilities.esmImportProblem() : null;
+}
+
+var REDIRECT_LOADER = path.join(__dirname, 'esm', 'redirect-loader.mjs');
+
+// An ES module that imports a benchmark library, on a runtime without module.register (12.17 to
+// 18.18, 20.0 to 20.5): the import can only be redirected by a loader given on the command line,
+// so the worker restarts itself with it (worker/common.js). The URL to restart with, or null.
+function loaderRestart(kind, libraries) {
+  if (kind !== 'esm' || !libraries.length || capabilities.hasLoaderHooks()) return null;
+  var url = require('url').pathToFileURL(REDIRECT_LOADER).href;
+  return process.execArgv.indexOf(url) === -1 ? url : null;
+}
+
+var requiresRedirected = false;
+var hooksRegistered = false;
+
+// require('tinybench') and the others give nodebench's shim from now on.
+function redirectRequires() {
+  if (requiresRedirected) return;
+  requiresRedirected = true;
+  var resolveFilename = Module._resolveFilename;
+  Module._resolveFilename = function (request) {
+    if (formats.NAMES.indexOf(request) !== -1) return formats.commonjsShim(request);
+    return resolveFilename.apply(this, arguments);
+  };
+}
+
+// Loader hooks for ES modules: the same redirection for import, and type stripping where the
+// runtime does not strip types itself.
+function registerHooks(stripTypes) {
+  if (hooksRegistered) return;
+  hooksRegistered = true;
+  var url = require('url');
+  var shims = {};
+  formats.NAMES.forEach(function (name) { shims[name] = url.pathToFileURL(formats.esmShim(name)).href; });
+  Module.register(url.pathToFileURL(path.join(__dirname, 'esm', 'hooks.mjs')).href, {
+    data: { shims: shims, stripTypes: stripTypes }
   });
-  if (list.length === 0) throw SuiteError(file + ' has an empty benchmarks object');
+}
+
+// nodebench's own format: named exports, or a default export of the object.
+function suiteExport(exported) {
+  if (exported && typeof exported === 'object' && !exported.benchmarks && exported.default && typeof exported.default === 'object') {
+    return exported.default;
+  }
+  return exported;
+}
+
+// What a suite says about itself, with the defaults of a file that says nothing (a library file).
+function suiteFields(file, kind, exported) {
   return {
     file: file,
+    format: 'nodebench',
+    moduleKind: kind,
+    // What the file exported, for what only its entry point reads (serve.js: a benchmark's load).
+    exported: exported,
     name: exported.name || defaultName(file),
     description: exported.description || '',
     minNode: exported.minNode || null,
@@ -76,8 +182,103 @@ function load(suitePath) {
     // 'throughput': a process's value is its total time over total operations rather than the
     // median sample, for workloads whose cost comes in GC cycles longer than a sample.
     perProcess: exported.perProcess === 'throughput' ? 'throughput' : null,
-    benchmarks: list
+    benchmarks: []
   };
+}
+
+function fromExport(file, exported, kind) {
+  exported = suiteExport(exported);
+  if (!exported || typeof exported !== 'object' || !exported.benchmarks || typeof exported.benchmarks !== 'object') {
+    throw SuiteError(file + ' is none of the forms nodebench runs: export a benchmarks object (nodebench\'s suite format, as CommonJS, an ES module or TypeScript), or build benchmarks with tinybench, mitata, bench-node or benchmark.js and call their run()');
+  }
+  var benchmarks = exported.benchmarks;
+  var suiteDir = path.dirname(file);
+  var suite = suiteFields(file, kind, exported);
+  suite.benchmarks = Object.keys(benchmarks).map(function (name) {
+    return normalizeBenchmark(suiteDir, name, benchmarks[name]);
+  });
+  if (suite.benchmarks.length === 0) throw SuiteError(file + ' has an empty benchmarks object');
+  return suite;
+}
+
+// A file written for a benchmark library, once it handed over: the tasks it recorded.
+function fromLibrary(file, kind) {
+  var used = registry.libraries();
+  if (used.length > 1) {
+    throw SuiteError(file + ' uses ' + used.join(' and ') + '; nodebench runs one library\'s benchmarks per file: split it into one file per library');
+  }
+  var suiteDir = path.dirname(file);
+  var suite = suiteFields(file, kind, {});
+  suite.format = used[0];
+  suite.exported = null;
+  suite.benchmarks = registry.tasks().map(function (task) { return normalizeBenchmark(suiteDir, task.name, task.spec); });
+  if (!suite.benchmarks.length) throw SuiteError(file + ' calls ' + used[0] + '\'s run() with no benchmarks added; add some before run()');
+  return suite;
+}
+
+// Loads a suite file in any form nodebench runs; cb(err, suite). err.unsupported means this runtime
+// cannot load the file (the message says why); any other error is the file's own.
+function load(suitePath, cb) {
+  var file;
+  var kind;
+  var libraries;
+  try {
+    file = require.resolve(path.resolve(suitePath));
+    kind = moduleKind(file);
+    libraries = formats.importedBy(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    return cb(err);
+  }
+  var problem = loadProblem(kind);
+  if (problem) return cb(UnsupportedError(problem));
+  var restart = loaderRestart(kind, libraries);
+  if (restart) {
+    var err = new Error('restart with --experimental-loader ' + restart);
+    err.restartWithLoader = restart;
+    return cb(err);
+  }
+
+  var finished = false;
+  function finish(err, exported) {
+    if (finished) return;
+    finished = true;
+    var suite = null;
+    if (!err) {
+      try {
+        suite = registry.libraries().length ? fromLibrary(file, kind) : fromExport(file, exported, kind);
+      } catch (buildErr) {
+        err = buildErr;
+      }
+    }
+    cb(err || null, suite);
+  }
+  // A file written for a library hands over when it calls the library's run().
+  registry.onHandOver(function () { finish(null, null); });
+  function loaded(exported) {
+    if (!registry.libraries().length || registry.ranBy()) return finish(null, exported);
+    // It built benchmarks and has not called run() yet (it may, after an await); if the event loop
+    // empties first, it never will.
+    process.once('beforeExit', function () {
+      finish(SuiteError(file + ' builds ' + registry.libraries()[0] + ' benchmarks but never calls run(); call it (await bench.run()) so that nodebench knows the list is complete'));
+    });
+  }
+
+  if (libraries.length) redirectRequires();
+  if (kind === 'commonjs' || kind === 'typescript-commonjs') {
+    var exported;
+    try {
+      exported = require(file);
+    } catch (err) {
+      return finish(err);
+    }
+    return loaded(exported);
+  }
+  var stripTypes = kind === 'typescript' && !capabilities.stripsTypesItself();
+  // Where there is no module.register the worker was restarted with the redirecting loader.
+  if ((libraries.length || stripTypes) && capabilities.hasLoaderHooks()) registerHooks(stripTypes);
+  require('./esm/import')(require('url').pathToFileURL(file).href).then(loaded, function (err) {
+    finish(err instanceof Error ? err : new Error(String(err)));
+  });
 }
 
 // Why this runtime cannot run the benchmark, or null when it can.
@@ -96,6 +297,7 @@ function unsupportedReason(suite, benchmark, runtimeVersion) {
 // check, so that its newer syntax never reaches an old parser.
 function resolveFn(benchmark) {
   if (benchmark.fn) return benchmark.fn;
+  if (benchmark.fnFromSetup) return null;
   var loaded = require(benchmark.module);
   var fn = typeof loaded === 'function' ? loaded : loaded && loaded.fn;
   if (typeof fn !== 'function') throw SuiteError(benchmark.module + ' must export a function (or { fn })');
@@ -110,13 +312,17 @@ function describe(suite) {
     minNode: suite.minNode,
     reason: suite.reason,
     params: suite.params,
+    format: suite.format,
+    moduleKind: suite.moduleKind,
     service: !!suite.service,
     libraries: suite.libraries,
     metricsTable: suite.metricsTable,
     sampler: suite.sampler,
     perProcess: suite.perProcess,
     benchmarks: suite.benchmarks.map(function (b) {
-      return { name: b.name, type: b.type, minNode: b.minNode, reason: b.reason, description: b.description };
+      var described = { name: b.name, type: b.type, minNode: b.minNode, reason: b.reason, description: b.description };
+      if (b.refused) described.refused = b.refused;
+      return described;
     })
   };
 }

@@ -8,8 +8,8 @@ const collect = (value, previous = []) => [...previous, value];
 
 export function register(program) {
   const command = addRuntimeOptions(program.command('run')
-    .description('benchmark your own suite file on one or more runtimes (same engine and result file as matrix)')
-    .argument('<file>', 'suite file (format: README.md "Suite file format")'))
+    .description('benchmark your own file on one or more runtimes (same engine and result file as matrix)')
+    .argument('<file>', 'suite file: nodebench\'s format (CommonJS, ES module or TypeScript) or a tinybench, mitata, bench-node or benchmark.js file (docs/own-code.md)'))
     .option('--benchmarks <names>', 'comma-separated benchmark names to run (default: all)')
     .option('--param <key=value>', 'override a suite parameter (JSON value or string); repeatable', collect);
   addRunOptions(command).action(async (file, opts) => {

@@ -13,8 +13,11 @@ export function builtInSuites() {
     .sort();
 }
 
+// The extensions a suite file may have (suites/README.md; worker/suite-loader.js loads each).
+export const SUITE_EXTENSIONS = ['.js', '.cjs', '.mjs', '.ts', '.mts', '.cts'];
+
 function looksLikePath(name) {
-  return name.includes('/') || name.includes('\\') || name.endsWith('.js') || name.startsWith('.');
+  return name.includes('/') || name.includes('\\') || SUITE_EXTENSIONS.includes(path.extname(name)) || name.startsWith('.');
 }
 
 // A suite name from matrix.yaml or --suites -> the file to load. Paths are relative to `baseDir`.
@@ -46,14 +49,26 @@ export function expandSuiteEntries(entries) {
   return out;
 }
 
+// What the worker's error says, as the one sentence a user can act on.
+function loadFailure(file, error, why) {
+  if (error?.name === 'SuiteError') return `${why.replace(/\.$/, '')}.`;
+  if (/require is not defined in ES module scope|module is not defined in ES module scope|exports is not defined in ES module scope/.test(why)) {
+    return `Suite ${file} uses require or module.exports but Node loads it as an ES module (a package.json above it says "type": "module"): rename it to .cjs, or write it with export.`;
+  }
+  if (/Cannot use import statement outside a module|Unexpected token 'export'/.test(why)) {
+    return `Suite ${file} uses import or export but Node loads it as CommonJS (no "type": "module" in the package.json above it): rename it to .mjs, or add {"type": "module"} to that package.json.`;
+  }
+  return `Suite ${file} could not be loaded (${why}); fix the suite file (forms: suites/README.md and docs/own-code.md).`;
+}
+
+// Described by the host's own Node (>= 20.6 loads every form; engines says >= 20).
 export async function describeSuite(file) {
   const launched = await launchWorker(process.execPath, [], { mode: 'list', suite: file }, { timeoutMs: 60_000, cwd: path.dirname(file) });
   const described = launched.messages.find((m) => m.type === 'suite');
   if (described) return described.suite;
+  const unsupported = launched.messages.find((m) => m.type === 'unsupported');
+  if (unsupported) throw new UserError(`Suite ${file} cannot be described by the Node running nodebench: ${unsupported.reason}; run nodebench with Node 20.6 or newer.`);
   const error = launched.messages.find((m) => m.type === 'error');
   const why = error ? error.message.split('\n')[0] : (launched.stderrTail.trim().split('\n').pop() || `exit code ${launched.exitCode}`);
-  if (/ES module scope/.test(why)) {
-    throw new UserError(`Suite ${file} is treated as an ES module (a package.json above it says "type": "module"); suites are CommonJS so that old runtimes can load them: rename it to .cjs or put a package.json with {"type": "commonjs"} beside it.`);
-  }
-  throw new UserError(`Suite ${file} could not be loaded (${why}); fix the suite file (format: suites/README.md).`);
+  throw new UserError(loadFailure(file, error, why));
 }

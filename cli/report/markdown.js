@@ -3,6 +3,7 @@ import { grid } from './columns.js';
 import { formatRate, formatRatio, formatPct } from './format.js';
 import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';
+import { suiteFormLabel } from './notes.js';
 
 function text(value, isBaseline) {
   if (value.status === 'absent') return '';
@@ -15,7 +16,8 @@ function text(value, isBaseline) {
 export function renderMarkdown(result, { baseline } = {}) {
   const out = [`Runtimes: ${result.runtimes.map((r) => `${r.label} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. ops/s ±95% margin, ratio to baseline.`, ''];
   for (const table of grid(result, { baseline })) {
-    out.push(`### ${table.suite}`, '', `| benchmark | ${table.columns.map((c) => c.key).join(' | ')} |`, `|---|${table.columns.map(() => '---:').join('|')}|`);
+    const form = suiteFormLabel(result, table.suite);
+    out.push(`### ${table.suite}${form ? ` ${form}` : ''}`, '', `| benchmark | ${table.columns.map((c) => c.key).join(' | ')} |`, `|---|${table.columns.map(() => '---:').join('|')}|`);
     for (const row of table.rows) {
       out.push(`| ${row.benchmark} | ${row.values.map((v, i) => text(v, table.columns[i].key === table.baseline.key)).join(' | ')} |`);
     }

@@ -70,3 +70,16 @@ export function warningSummary(table, { verbose = false } = {}) {
   const parts = [...counts].map(([label, n]) => `${n} cell${n === 1 ? '' : 's'} ${label}`);
   return [`  warnings: ${parts.join('; ')}. Details: nodebench report <file> --warnings`];
 }
+
+const FORM_NAMES = { esm: 'ES module', typescript: 'TypeScript', 'typescript-commonjs': 'TypeScript' };
+
+// How a suite's file was written, when it is not nodebench's own CommonJS format: "(a tinybench
+// file, ES module)", "(TypeScript)"; '' otherwise (and for result files older than the field).
+export function suiteFormLabel(result, suiteName) {
+  const suite = (result.suites || []).find((s) => s.name === suiteName);
+  if (!suite) return '';
+  const parts = [];
+  if (suite.format && suite.format !== 'nodebench') parts.push(`a ${suite.format} file`);
+  if (FORM_NAMES[suite.moduleKind]) parts.push(FORM_NAMES[suite.moduleKind]);
+  return parts.length ? `(${parts.join(', ')})` : '';
+}

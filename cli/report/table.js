@@ -5,7 +5,7 @@ import chalk from 'chalk';
 import { grid } from './columns.js';
 import { textTable } from './text-table.js';
 import { formatRate, formatRatio, formatPct, formatDuration } from './format.js';
-import { reasonNotes, warningSummary } from './notes.js';
+import { reasonNotes, warningSummary, suiteFormLabel } from './notes.js';
 
 const SHORT_STATUS = { failed: 'FAILED', timeout: 'TIMEOUT', unsupported: 'n/s', skipped: 'skipped', pending: 'unfinished', running: 'unfinished', absent: '' };
 
@@ -51,7 +51,8 @@ export function renderTables(result, { baseline, color = false, width = process.
   const out = [];
   for (const table of grid(result, { baseline })) {
     const all = table.columns.map((_, i) => i);
-    const title = `${color ? chalk.bold(table.suite) : table.suite}`;
+    const form = suiteFormLabel(result, table.suite);
+    const title = `${color ? chalk.bold(table.suite) : table.suite}${form ? ` ${form}` : ''}`;
     const perRun = result.suites.find((s) => s.name === table.suite)?.kind === 'command';
     const legend = perRun
       ? `(time per run ±95% margin, speed ratio to ${table.baseline.key} ±95% margin: above 1x is faster)`

@@ -2,17 +2,17 @@
 // Your own HTTP server under load, on every runtime and flag set: nodebench starts it in the runtime
 // under test from `service.createServer(params)` (listening on 127.0.0.1, an ephemeral port), drives
 // it with autocannon over loopback and reports req/s, latency p50-p99, errors, CPU and peak RSS.
-//   nodebench run examples/own-server/bench.js --node 18,22
+//   nodebench run examples/own-server/bench.cjs --node 18,22
 // Each benchmark is a load profile; its `fn` is the same request path without the network, which
 // lets nodebench check what the app answers on each runtime (and measures it as a micro-benchmark).
 var http = require('http');
-var app = require('./app');
+var app = require('./app.cjs');
 
 var ORDER = JSON.stringify({ items: [{ sku: 'a-1', qty: 2, price: 9.99 }, { sku: 'b-7', qty: 1, price: 24.5 }, { sku: 'c-3', qty: 5, price: 1.25 }] });
 
 module.exports = {
   name: 'orders-api',
-  description: 'A team\'s own orders API (examples/own-server/app.js) under HTTP load on loopback',
+  description: 'A team\'s own orders API (examples/own-server/app.cjs) under HTTP load on loopback',
   params: { connections: 10, durationSec: 3, warmupSec: 1, rate: 500 },
   service: {
     createServer: function () {

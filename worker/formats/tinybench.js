@@ -1,0 +1,144 @@
+'use strict';
+// Stands in for tinybench (v2 to v6 API) when a benchmark file imports it: `new Bench(options)`,
+// `.add(name, fn, options)`, `await bench.run()`. Tasks become nodebench benchmarks of the same
+// name, timed by nodebench's sampler. What tinybench would do around the timed calls is honoured:
+// the bench's setup/teardown and the task's beforeAll/afterAll run once before/after measuring,
+// async tasks are awaited per call. What nodebench cannot reproduce is refused with a sentence:
+// beforeEach/afterEach (tinybench runs them outside the timed part of every call), concurrency,
+// and a task that returns overriddenDuration. docs/own-code.md has the mapping.
+var registry = require('./registry');
+
+var LIBRARY = 'tinybench';
+
+function TaskView(bench, name) {
+  this.name = name;
+  this.bench = bench;
+  this.runs = 0;
+  this.result = undefined;
+}
+TaskView.prototype.addEventListener = function () {};
+TaskView.prototype.removeEventListener = function () {};
+
+function refusal(name, what) {
+  return 'tinybench task "' + name + '" ' + what;
+}
+
+// One tinybench task as a nodebench benchmark spec.
+function taskSpec(bench, task, fn, opts) {
+  var name = task.name;
+  if (bench.refusal) return { refused: refusal(name, bench.refusal) };
+  if (typeof opts.beforeEach === 'function' || typeof opts.afterEach === 'function') {
+    var hook = typeof opts.beforeEach === 'function' ? 'beforeEach' : 'afterEach';
+    return { refused: refusal(name, 'uses ' + hook + ', which tinybench runs around every call outside the timed part; nodebench times batches of calls and cannot leave it out: move that work into beforeAll or into the task') };
+  }
+  var options = bench.options;
+  return {
+    fn: fn,
+    type: opts.async === true || registry.isAsyncFunction(fn) ? 'promise' : opts.async === false ? 'sync' : null,
+    setup: function () {
+      return registry.series([
+        function () { return typeof options.setup === 'function' ? options.setup(task, 'run') : undefined; },
+        function () { return typeof opts.beforeAll === 'function' ? opts.beforeAll.call(task, 'run') : undefined; },
+        // One call outside the timing, as tinybench's own async detection makes: a task that reports
+        // its own duration cannot be measured by nodebench's clock.
+        function () { return checkDuration(name, fn()); }
+      ]);
+    },
+    teardown: function () {
+      return registry.series([
+        function () { return typeof opts.afterAll === 'function' ? opts.afterAll.call(task, 'run') : undefined; },
+        function () { return typeof options.teardown === 'function' ? options.teardown(task, 'run') : undefined; }
+      ]);
+    }
+  };
+}
+
+function checkDuration(name, value) {
+  function check(v) {
+    if (v && typeof v === 'object' && v.overriddenDuration !== undefined) {
+      throw new Error(refusal(name, 'returns overriddenDuration, a time it measured itself; nodebench measures with its own clock: return nothing from the task'));
+    }
+  }
+  if (value && typeof value.then === 'function') return value.then(check);
+  check(value);
+  return undefined;
+}
+
+function Bench(options) {
+  if (!(this instanceof Bench)) throw new TypeError('Class constructor Bench cannot be invoked without \'new\'');
+  this.options = options || {};
+  this.name = this.options.name;
+  this.refusal = this.options.concurrency ? 'belongs to a Bench with concurrency: "' + this.options.concurrency + '", which runs calls concurrently; nodebench times one call after another: remove the option' : null;
+  this.entries = [];
+  var self = this;
+  registry.addCollection(LIBRARY, {
+    tasks: function () {
+      return self.entries.map(function (entry) {
+        return { name: entry.task.name, label: self.name, spec: taskSpec(self, entry.task, entry.fn, entry.opts) };
+      });
+    }
+  });
+}
+
+Bench.prototype.add = function (name, fn, opts) {
+  if (typeof fn !== 'function') throw new TypeError('tinybench task "' + name + '" needs a function');
+  for (var i = 0; i < this.entries.length; i++) {
+    if (this.entries[i].task.name === name) throw new Error('Task "' + name + '" already exists');
+  }
+  this.entries.push({ task: new TaskView(this, name), fn: fn, opts: opts || {} });
+  return this;
+};
+
+Bench.prototype.remove = function (name) {
+  this.entries = this.entries.filter(function (entry) { return entry.task.name !== name; });
+  return this;
+};
+
+Bench.prototype.getTask = function (name) {
+  for (var i = 0; i < this.entries.length; i++) if (this.entries[i].task.name === name) return this.entries[i].task;
+  return undefined;
+};
+
+Object.defineProperty(Bench.prototype, 'tasks', {
+  get: function () { return this.entries.map(function (entry) { return entry.task; }); }
+});
+Object.defineProperty(Bench.prototype, 'results', {
+  get: function () { return this.entries.map(function () { return undefined; }); }
+});
+
+// tinybench 2's todo tasks are listed but never run.
+Bench.prototype.todo = function () { return this; };
+Bench.prototype.warmup = function () { return Promise.resolve(); };
+Bench.prototype.reset = function () {};
+Bench.prototype.table = function () { return []; };
+Bench.prototype.addEventListener = function () {};
+Bench.prototype.removeEventListener = function () {};
+Bench.prototype.dispatchEvent = function () { return true; };
+
+Bench.prototype.run = function () {
+  registry.handOver(LIBRARY);
+  return registry.never();
+};
+Bench.prototype.runSync = function () {
+  registry.handOver(LIBRARY);
+  return [];
+};
+// tinybench 2's concurrent mode measures something else than one call after another.
+Bench.prototype.runConcurrently = function () {
+  this.refusal = 'is run with runConcurrently(), which runs calls concurrently; nodebench times one call after another: use run()';
+  return this.run();
+};
+
+function now() {
+  var t = process.hrtime();
+  return t[0] * 1e3 + t[1] / 1e6;
+}
+
+module.exports = {
+  Bench: Bench,
+  Task: TaskView,
+  now: now,
+  hrtimeNow: now,
+  nToMs: function (ns) { return ns / 1e6; },
+  mToNs: function (ms) { return ms * 1e6; }
+};
