@@ -60,6 +60,8 @@ test('exec runs the command under each runtime and flag set, as an argument arra
 test('a command that fails, is not found or hangs fails only its cell, with the reason; the others are kept', async () => {
   const current = await testRuntime('20');
   const matrix = path.join(tmp, 'commands.yaml');
+  // A duration no other process on the machine uses, to find the hanging command's sleeps by.
+  const marker = (30 + Math.floor(Math.random() * 1000) / 1000).toFixed(3);
   fs.writeFileSync(matrix, `runtimes: [${current.version}]
 commands:
   - name: fine
@@ -69,7 +71,7 @@ commands:
   - name: missing
     run: [no-such-program-here]
   - name: hangs
-    run: "sleep 30 & sleep 30"
+    run: "sleep ${marker} & sleep ${marker}"
     shell: true
 run: { processes: 1, maxProcesses: 1, timeoutSec: 2 }
 `);
@@ -88,7 +90,7 @@ run: { processes: 1, maxProcesses: 1, timeoutSec: 2 }
   // Nothing the hanging command started is left running.
   const sleeps = fs.readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
     try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1') === 'sleep\u000030\u0000';
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1') === `sleep\u0000${marker}\u0000`;
     } catch {
       return false;
     }
