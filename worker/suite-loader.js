@@ -20,7 +20,9 @@ function SuiteError(message) {
   return err;
 }
 
-function normalizeBenchmark(suiteDir, name, spec) {
+// service: the benchmark belongs to a service suite, where a benchmark may be a load profile alone
+// (`load`, no fn: the server is what is measured).
+function normalizeBenchmark(suiteDir, name, spec, service) {
   if (typeof spec === 'function') spec = { fn: spec };
   if (!spec || typeof spec !== 'object') {
     throw SuiteError('benchmark "' + name + '" must be a function or an object with fn or module');
@@ -29,7 +31,8 @@ function normalizeBenchmark(suiteDir, name, spec) {
     throw SuiteError('benchmark "' + name + '" has type "' + spec.type + '"; use one of ' + BENCHMARK_TYPES.join(', '));
   }
   if (spec.refused) return refusedBenchmark(name, spec.refused);
-  if (typeof spec.fn !== 'function' && typeof spec.module !== 'string' && !spec.fnFromSetup) {
+  var loadOnly = !!service && typeof spec.fn !== 'function' && typeof spec.module !== 'string';
+  if (typeof spec.fn !== 'function' && typeof spec.module !== 'string' && !spec.fnFromSetup && !loadOnly) {
     throw SuiteError('benchmark "' + name + '" needs fn (a function) or module (a file exporting one)');
   }
   return {
@@ -45,6 +48,7 @@ function normalizeBenchmark(suiteDir, name, spec) {
     // The function to time is what setup returns (a mitata generator's yield, a benchmark.js
     // benchmark compiled with its setup).
     fnFromSetup: !!spec.fnFromSetup,
+    loadOnly: loadOnly,
     refused: null,
     description: spec.description || ''
   };
@@ -195,7 +199,7 @@ function fromExport(file, exported, kind) {
   var suiteDir = path.dirname(file);
   var suite = suiteFields(file, kind, exported);
   suite.benchmarks = Object.keys(benchmarks).map(function (name) {
-    return normalizeBenchmark(suiteDir, name, benchmarks[name]);
+    return normalizeBenchmark(suiteDir, name, benchmarks[name], exported.service);
   });
   if (suite.benchmarks.length === 0) throw SuiteError(file + ' has an empty benchmarks object');
   return suite;
@@ -298,6 +302,7 @@ function unsupportedReason(suite, benchmark, runtimeVersion) {
 function resolveFn(benchmark) {
   if (benchmark.fn) return benchmark.fn;
   if (benchmark.fnFromSetup) return null;
+  if (benchmark.loadOnly) throw SuiteError('benchmark "' + benchmark.name + '" is a load profile of a service suite (no fn): it runs under load only, not in-process');
   var loaded = require(benchmark.module);
   var fn = typeof loaded === 'function' ? loaded : loaded && loaded.fn;
   if (typeof fn !== 'function') throw SuiteError(benchmark.module + ' must export a function (or { fn })');

@@ -3,8 +3,8 @@
 // under test from `service.createServer(params)` (listening on 127.0.0.1, an ephemeral port), drives
 // it with autocannon over loopback and reports req/s, latency p50-p99, errors, CPU and peak RSS.
 //   nodebench run examples/own-server/bench.cjs --node 18,22
-// Each benchmark is a load profile; its `fn` is the same request path without the network, which
-// lets nodebench check what the app answers on each runtime (and measures it as a micro-benchmark).
+// Each benchmark is a load profile. A `fn` beside it (optional) is the same request path without the
+// network, which lets a test check what the app answers on each runtime.
 var http = require('http');
 var app = require('./app.cjs');
 
@@ -35,9 +35,7 @@ module.exports = {
     },
     'fixed-rate': {
       // params.rate requests per second over all connections: latency at a production-like load.
-      load: function (params) { return { connections: params.connections, durationSec: params.durationSec, warmupSec: params.warmupSec, rate: params.rate }; },
-      setup: function () { return { app: app.createApp() }; },
-      fn: function (ctx) { return ctx.app.handle('POST', '/orders', ORDER).status; }
+      load: function (params) { return { connections: params.connections, durationSec: params.durationSec, warmupSec: params.warmupSec, rate: params.rate }; }
     }
   }
 };
