@@ -7,22 +7,44 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { nodebench, root, cliPath } from './helpers/cli.js';
+import { workersOf, running } from './helpers/processes.js';
 import { schemaErrors } from './helpers/schema.js';
 
 const HOSTILE = path.join(root, 'test', 'fixtures', 'suites', 'hostile', 'index.js');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-hostile-'));
 
-test('a malformed result on the report channel fails only its cell, with the reason', async () => {
-  const out = path.join(tmp, 'malformed.json');
-  const run = await nodebench(['run', HOSTILE, '--node', 'system', '--benchmarks', 'honest,malformed-result', '--quick', '--out', out]);
+test('a benchmark that forges or breaks the worker\'s reports, ends the process or replaces JSON.stringify fails only its cell, saying what happened', { timeout: 120_000 }, async () => {
+  const out = path.join(tmp, 'attacks.json');
+  const attacks = ['honest', 'malformed-result', 'forged-result', 'exits-zero', 'replaces-stringify', 'closes-channel'];
+  const run = await nodebench(['run', HOSTILE, '--node', `system,4.9.1`, '--benchmarks', attacks.join(','), '--quick', '--out', out]);
   assert.equal(run.exitCode, 1, run.stderr);
   assert.doesNotMatch(run.stderr, /internal error/);
   const result = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.deepEqual(schemaErrors(result), []);
-  const cell = (name) => result.cells.find((c) => c.benchmark === name);
-  assert.equal(cell('honest').status, 'ok');
-  assert.equal(cell('malformed-result').status, 'failed');
-  assert.match(cell('malformed-result').error, /malformed result \(it has no measurement\): something in the benchmark wrote to file descriptor 3/);
+  for (const runtime of [...new Set(result.cells.map((c) => c.runtime))]) {
+    const cell = (name) => result.cells.find((c) => c.benchmark === name && c.runtime === runtime);
+    assert.equal(cell('honest').status, 'ok');
+    // Not the worker's messages: they lack the nonce the host gave the worker on stdin.
+    for (const name of ['malformed-result', 'forged-result']) {
+      assert.equal(cell(name).status, 'failed', `${name} on ${runtime}`);
+      assert.match(cell(name).error, /^something in the benchmark wrote 1 message\(s\) \(result\) to file descriptor 3, which nodebench keeps for its worker/);
+    }
+    assert.match(cell('exits-zero').error, /^the suite called process\.exit\(0\) while it was measured, so the worker could not report/);
+    // The channel uses JSON.stringify as it was before the suite loaded: the result is real.
+    assert.equal(cell('replaces-stringify').status, 'ok', cell('replaces-stringify').error);
+    assert.match(cell('closes-channel').error, /^the benchmark closed file descriptor 3, which nodebench keeps for its worker's reports/);
+  }
+});
+
+test('suite parameters of any size reach the worker (they travel on stdin, not the command line)', async () => {
+  const out = path.join(tmp, 'big-params.json');
+  // Over the 128 KiB a single argument may have on Linux (MAX_ARG_STRLEN).
+  const matrix = path.join(tmp, 'big-params.yaml');
+  fs.writeFileSync(matrix, `runtimes: [system]\nsuites:\n  - name: ${HOSTILE}\n    benchmarks: [honest]\n    params: {blob: ${'x'.repeat(200 * 1024)}}\nrun: {processes: 1, maxProcesses: 1, metrics: false}\n`);
+  const run = await nodebench(['matrix', '--matrix', matrix, '--out', out]);
+  assert.equal(run.exitCode, 0, run.stderr);
+  const [cell] = JSON.parse(fs.readFileSync(out, 'utf8')).cells;
+  assert.equal(cell.status, 'ok');
 });
 
 test('a hang after its cell\'s other processes took under a second costs seconds, not run.timeoutSec: once is run again, twice fails the cell', { timeout: 120_000 }, async () => {
@@ -72,16 +94,18 @@ test('a benchmark that kills the reaper and hangs is still taken down by kill -9
   const child = execa(process.execPath, [cliPath, 'run', HOSTILE, '--node', 'system', '--benchmarks', 'kills-reaper-then-hangs', '--timeout', '120', '--out', out], { reject: false, stdin: 'ignore' });
   // The worker is hanging in its benchmark once its setup has killed the first reaper.
   const deadline = Date.now() + 30_000;
-  while (!processesMatching(/kills-reaper-then-hangs/).length) {
+  while (!fs.existsSync(out) || !workersOf(child.pid).length) {
     assert.ok(Date.now() < deadline, 'the worker did not start');
     await sleep(100);
   }
   await sleep(1500);
+  const workers = workersOf(child.pid);
+  assert.ok(workers.length, 'no worker is hanging');
   child.kill('SIGKILL');
   await child;
   // The second reaper is a fresh Node process: on a loaded machine it may take seconds to start.
   const gone = Date.now() + 20_000;
-  while (processesMatching(/kills-reaper-then-hangs/).length) {
+  while (workers.some(running)) {
     assert.ok(Date.now() < gone, 'the hanging worker outlived nodebench by 20 s');
     await sleep(100);
   }

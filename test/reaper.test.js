@@ -5,53 +5,54 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { root, cliPath } from './helpers/cli.js';
+import { workersOf, running } from './helpers/processes.js';
 
 const HANG = path.join(root, 'test', 'fixtures', 'suites', 'hang', 'index.js');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function workersOf(marker) {
-  const ps = await execa('ps', ['-ww', '-eo', 'pid,args'], { reject: false });
-  return ps.stdout.split('\n').filter((l) => l.includes('worker/child.js') && l.includes('"mode":"run"') && l.includes(marker));
-}
-
+// Starts a run whose benchmark hangs; returns once its worker is hanging, with the worker's pid.
 async function startHanging(out) {
   const child = execa(process.execPath, [cliPath, 'run', HANG, '--node', 'system', '--processes', '1', '--timeout', '600', '--out', out], { reject: false, stdin: 'ignore' });
   const deadline = Date.now() + 30_000;
-  while (!(await workersOf('hang/index.js')).length) {
+  // The suite is described by a worker first; the hanging one is the one still there a second later.
+  while (!workersOf(child.pid).length || !fs.existsSync(out)) {
     assert.ok(Date.now() < deadline, 'the hanging worker did not start within 30 s');
     await sleep(200);
   }
+  await sleep(1000);
+  const workers = workersOf(child.pid);
+  assert.ok(workers.length, 'no worker is hanging');
   // Wrapped: an execa child is a promise, and returning it from an async function would wait for it.
-  return { child };
+  return { child, workers };
 }
 
-async function assertWorkersGone(within) {
+async function assertWorkersGone(workers, within) {
   const deadline = Date.now() + within;
   for (;;) {
-    const left = await workersOf('hang/index.js');
+    const left = workers.filter(running);
     if (!left.length) return;
-    assert.ok(Date.now() < deadline, `workers still running ${within} ms after nodebench died: ${left.join('; ')}`);
+    assert.ok(Date.now() < deadline, `workers still running ${within} ms after nodebench died: ${left.join(', ')}`);
     await sleep(100);
   }
 }
 
 test('kill -9 of nodebench during a hanging benchmark leaves no worker behind within 5 s', { timeout: 60_000 }, async () => {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-reaper-')), 'r.json');
-  const { child } = await startHanging(out);
+  const { child, workers } = await startHanging(out);
   child.kill('SIGKILL');
   await child;
-  await assertWorkersGone(5000);
+  await assertWorkersGone(workers, 5000);
 });
 
 test('SIGHUP is handled like Ctrl-C: the run is kept as interrupted, exit 130, no worker left', { timeout: 60_000 }, async () => {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-reaper-')), 'r.json');
-  const { child } = await startHanging(out);
+  const { child, workers } = await startHanging(out);
   child.kill('SIGHUP');
   const run = await child;
   assert.equal(run.exitCode, 130, run.stderr);
   assert.match(run.stderr, /SIGHUP: stopping/);
   assert.equal(JSON.parse(fs.readFileSync(out, 'utf8')).status, 'interrupted');
-  await assertWorkersGone(5000);
+  await assertWorkersGone(workers, 5000);
 });
 
 test('a detached process a benchmark starts does not outlive the run: it is killed and named on the cell', { timeout: 60_000 }, async () => {

@@ -1,6 +1,7 @@
 'use strict';
 // Entry point of the worker: runs INSIDE the runtime under test (Node 4 to current), started by the
-// host as `node [cell flags] worker/child.js '<json request>'` with a pipe on fd 3 for reports.
+// host as `node [cell flags] worker/child.js` with its request (and the nonce its reports carry) as
+// the first line on stdin and a pipe on fd 3 for reports (worker/channel.js).
 // Modes:
 //   list  describe a suite (name, params, benchmarks, minimum runtimes) for the host's plan
 //   run   measure one benchmark and report samples, calibration and memory

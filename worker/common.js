@@ -55,15 +55,53 @@ function findBenchmark(suite, name) {
     suite.benchmarks.map(function (b) { return b.name; }).join(', '));
 }
 
-// Parses the request (argv[2]), says hello, and turns any later uncaught error into the cell's
-// failure. Returns the request.
+// The first line on stdin, read synchronously before any suite code runs (so a benchmark can never
+// read it): what the host sends there is not on the command line (/proc/<pid>/cmdline) or in the
+// environment (/proc/<pid>/environ), which any code in the process can read, and has no size limit.
+function readFirstLine() {
+  var fs = require('fs');
+  var chunk = typeof Buffer.alloc === 'function' ? Buffer.alloc(65536) : new Buffer(65536);
+  var text = '';
+  var spins = 0;
+  for (;;) {
+    var n;
+    try {
+      n = fs.readSync(0, chunk, 0, chunk.length, null);
+    } catch (err) {
+      if (err.code === 'EAGAIN' && ++spins < 1e7) continue;
+      if (err.code === 'EOF') n = 0;
+      else throw err;
+    }
+    if (n === 0) return text;
+    text += chunk.toString('utf8', 0, n);
+    var end = text.indexOf('\n');
+    if (end !== -1) return text.slice(0, end);
+  }
+}
+
+// Reads the request (the host's first line on stdin: {request, nonce}; or argv[2], for a worker
+// started by hand), arms the channel, says hello, and turns any later uncaught error into the
+// cell's failure. Returns the request.
+// What the host sent first, for a restart of this worker (restartWithLoader).
+var restartLine = '';
+
 function start(entryName) {
   var request;
+  var nonce = null;
   try {
-    request = JSON.parse(process.argv[2]);
+    if (process.argv[2]) {
+      request = JSON.parse(process.argv[2]);
+    } else {
+      var line = readFirstLine();
+      var first = JSON.parse(line);
+      request = first.request;
+      nonce = first.nonce;
+      restartLine = line + '\n';
+    }
   } catch (err) {
-    return fail(new Error('worker/' + entryName + ' expects one JSON argument (the host writes it)'), 'request');
+    return fail(new Error('worker/' + entryName + ' expects its request as JSON on its first line of stdin (the host writes it)'), 'request');
   }
+  channel.arm(nonce);
   channel.send({ type: 'hello', runtime: runtimeInfo() });
   // An exception thrown later from a timer or stream callback still ends the cell with its reason.
   process.on('uncaughtException', function (err) { fail(err, 'run'); });
@@ -84,7 +122,12 @@ function unsupported(reason) {
 function restartWithLoader(loaderUrl) {
   var spawn = require('child_process').spawn;
   var args = process.execArgv.concat(['--experimental-loader', loaderUrl], process.argv.slice(1));
-  var child = spawn(process.execPath, args, { stdio: [0, 1, 2, channel.fd] });
+  var child = spawn(process.execPath, args, { stdio: ['pipe', 1, 2, channel.fd] });
+  // The new process gets the host's first line (request and nonce) as this one did, then whatever
+  // else the host sends (a service's commands); it speaks for both from now on.
+  if (restartLine) child.stdin.write(restartLine);
+  process.stdin.pipe(child.stdin);
+  channel.handOver();
   child.on('error', function (err) { fail(err, 'load'); });
   child.on('exit', function (code, signal) {
     if (signal) process.kill(process.pid, signal);

@@ -2,7 +2,8 @@
 // Entry point of a service worker: runs INSIDE the runtime under test (Node 4 to current), started
 // by the host (cli/runner/service.js) as
 //   node [cell flags] worker/serve.js '<json {suite, benchmark, params}>'
-// with stdin a pipe for commands and fd 3 a pipe for reports (worker/channel.js).
+// with stdin a pipe (its first line the request and nonce, then commands) and fd 3 a pipe for
+// reports (worker/channel.js).
 // It loads a service suite (one that exports `service.createServer(params)`), listens on 127.0.0.1
 // port 0 and reports, in order:
 //   {type:'hello', runtime}   {type:'listening', port, host, pid, load, requests}

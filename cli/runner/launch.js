@@ -1,7 +1,7 @@
 // How one timing or metrics worker is launched and watched (the "executor"; schedule.js decides the
 // order). The worker runs in the runtime under test with the cell's flags, as an argument array.
 import { workerEntry } from '../paths.js';
-import { spawnWorker, killGroup, forget, keepTail, readChannel, killLeftovers, TAIL_BYTES } from './process-group.js';
+import { spawnWorker, sendRequest, killGroup, forget, keepTail, readChannel, killLeftovers, TAIL_BYTES } from './process-group.js';
 
 // Watches a spawned worker (process-group.js spawnWorker) to its end: its fd-3 messages, bounded
 // tails of stdout and stderr, a kill of its whole group at timeoutMs, and after it exits the kill of
@@ -40,7 +40,8 @@ const FULL_STDOUT_LIMIT = 64 * 1024 * 1024;
 // collectStdout: keep all of stdout (bounded), for a metrics process's --trace-gc lines.
 export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_000, cwd, env, collectStdout = false } = {}) {
   const started = performance.now();
-  const child = spawnWorker(nodePath, [...flags, workerEntry, JSON.stringify(request)], { cwd, env });
+  const child = spawnWorker(nodePath, [...flags, workerEntry], { stdin: 'pipe', cwd, env });
+  sendRequest(child, request);
   const { stdout: stdoutOf, ...watched } = await superviseWorker(child, { timeoutMs, stdoutLimit: collectStdout ? FULL_STDOUT_LIMIT : TAIL_BYTES });
   const stdout = stdoutOf();
   return { ...watched, stdoutTail: stdout.slice(-TAIL_BYTES), stdout: collectStdout ? stdout : undefined, wallMs: performance.now() - started };

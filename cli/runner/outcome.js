@@ -27,9 +27,18 @@ export function timeoutSentence(timeoutMs, expectedMs) {
   return `did not finish within ${limit} while its cell's other processes took ${(expectedMs / 1000).toFixed(1)} s, so it was taken for a hang and killed with its child processes (the limit is five times what the cell's processes take, at least 10 s, at most run.timeoutSec)`;
 }
 
+const CHANNEL_LOST = /nodebench-worker: the report channel \(fd 3\) was closed/;
+
 export function interpretLaunch(launched, { timeoutMs, expectedMs }) {
   const find = (type) => launched.messages.find((m) => m.type === type);
   if (launched.timedOut) return { status: 'timeout', error: timeoutSentence(timeoutMs, expectedMs) };
+  const forged = launched.messages.filter((m) => m.type === 'forged');
+  if (forged.length) {
+    return { status: 'failed', error: `something in the benchmark wrote ${forged.length} message(s) (${[...new Set(forged.map((m) => m.claimed))].join(', ')}) to file descriptor 3, which nodebench keeps for its worker; they were not the worker's and the process is not counted` };
+  }
+  if (CHANNEL_LOST.test(launched.stderrTail || '')) {
+    return { status: 'failed', error: 'the benchmark closed file descriptor 3, which nodebench keeps for its worker\'s reports; leave fd 3 open' };
+  }
   const result = find('result');
   const malformed = result && malformedResult(result);
   if (malformed) {
@@ -48,7 +57,13 @@ export function interpretLaunch(launched, { timeoutMs, expectedMs }) {
   if (OOM.test(stderr)) return { status: 'failed', error: `ran out of memory (${lastLine(stderr.match(OOM)[0])}); raise --max-old-space-size in the flag set or shrink the benchmark` };
   if (launched.signal) return { status: 'failed', error: `crashed with ${launched.signal}${lastLine(stderr) ? `: ${lastLine(stderr)}` : ''}` };
   if (/bad option/.test(stderr)) return { status: 'unsupported', error: `the runtime rejected a flag: ${lastLine(stderr)}` };
-  const phase = launched.messages.filter((m) => m.type === 'phase').pop()?.phase;
+  // The worker says how it ended when it ends without its result (worker/channel.js arm).
+  const exit = find('exit');
+  const phase = exit ? exit.phase : launched.messages.filter((m) => m.type === 'phase').pop()?.phase;
+  if (exit?.calledExit) {
+    const where = phase === 'setup' ? 'in its setup, before the benchmark ran' : phase === 'run' ? 'while it was measured' : `during ${phase || 'start-up'}`;
+    return { status: 'failed', error: `the suite called process.exit(${exit.code}) ${where}, so the worker could not report; a benchmark must return (or settle, or call back) instead of ending the process` };
+  }
   if (launched.exitCode === 0 && phase === 'setup') {
     return { status: 'failed', error: 'exited with code 0 during setup, before the benchmark ran: something in the suite\'s setup ended the process (process.exit?)' };
   }

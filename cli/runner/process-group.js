@@ -4,6 +4,7 @@
 // metrics workers) and service.js (service workers).
 import { execa } from 'execa';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -134,6 +135,16 @@ export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env } = {})
   return child;
 }
 
+// The worker's first line on stdin: its request and a nonce its every message must carry, so that
+// what a benchmark writes to fd 3 is never taken for the worker's (worker/channel.js). keepOpen: a
+// service worker reads commands from stdin afterwards.
+export function sendRequest(child, request, { keepOpen = false } = {}) {
+  child.nodebenchNonce = randomBytes(16).toString('hex');
+  child.stdin.on('error', () => {}); // EPIPE when the worker is already gone
+  child.stdin.write(`${JSON.stringify({ request, nonce: child.nodebenchNonce })}\n`);
+  if (!keepOpen) child.stdin.end();
+}
+
 export function keepTail(stream, limit = TAIL_BYTES) {
   const chunks = [];
   let size = 0;
@@ -149,7 +160,8 @@ export function keepTail(stream, limit = TAIL_BYTES) {
 }
 
 // Calls onMessage for each JSON line on the child's fd 3; resolves the returned promise when the
-// channel closes (the worker exited).
+// channel closes (the worker exited). A line without the worker's nonce (sendRequest) is not the
+// worker's: it arrives as { type: 'forged', claimed } (claimed: the type it gave itself).
 export function readChannel(child, onMessage) {
   const channel = readline.createInterface({ input: child.stdio[3] });
   channel.on('line', (line) => {
@@ -158,6 +170,13 @@ export function readChannel(child, onMessage) {
       message = JSON.parse(line);
     } catch {
       message = { type: 'garbled', line: line.slice(0, 200) };
+    }
+    if (child.nodebenchNonce && message.type !== 'garbled') {
+      if (message?.nonce !== child.nodebenchNonce) {
+        message = { type: 'forged', claimed: String(message?.type).slice(0, 40) };
+      } else {
+        delete message.nonce;
+      }
     }
     onMessage(message);
   });

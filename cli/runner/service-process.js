@@ -4,7 +4,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { projectRoot } from '../paths.js';
-import { spawnWorker, killGroup, forget, keepTail, readChannel, killLeftovers } from './process-group.js';
+import { spawnWorker, sendRequest, killGroup, forget, keepTail, readChannel, killLeftovers } from './process-group.js';
 
 export const serveEntry = path.join(projectRoot, 'worker', 'serve.js');
 export const HOST = '127.0.0.1';
@@ -29,9 +29,9 @@ export class TimedOut extends Error {}
 // next(type) rejects with WorkerEnded if the worker reports an error or unsupported, or exits first.
 // The caller must call kill() (runServiceLaunch does, in a finally).
 export function startService(nodePath, flags, request, { cwd, env } = {}) {
-  const child = spawnWorker(nodePath, [...flags, serveEntry, JSON.stringify(request)], { stdin: 'pipe', cwd, env });
+  const child = spawnWorker(nodePath, [...flags, serveEntry], { stdin: 'pipe', cwd, env });
   const pid = child.pid;
-  child.stdin.on('error', () => {}); // EPIPE when the worker is already gone
+  sendRequest(child, request, { keepOpen: true });
   const stdoutTail = keepTail(child.stdout);
   const stderrTail = keepTail(child.stderr);
   const messages = [];

@@ -1,0 +1,40 @@
+// Processes as the tests find them: a run's workers are the children of its nodebench process whose
+// command line is a worker entry (the request itself travels on stdin, not the command line).
+import fs from 'node:fs';
+
+export function childrenOf(pid) {
+  let tasks;
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return tasks.flatMap((tid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  });
+}
+
+const cmdline = (pid) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+};
+
+// Running (not gone, not a zombie waiting to be reaped).
+export function running(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+// The worker processes (worker/child.js or worker/serve.js) nodebench process `pid` has now.
+export const workersOf = (pid) => childrenOf(pid).filter((child) => /worker\/(child|serve)\.js/.test(cmdline(child)));
