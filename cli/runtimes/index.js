@@ -14,6 +14,7 @@ import { installFromNpm } from './npm-registry.js';
 import { configuredMirror, installFromMirror } from './mirror.js';
 import { nvmVersions, nvmBinary } from './nvm.js';
 import { inspectBinary } from './inspect.js';
+import { labelMismatch, repairAdvice } from './verify.js';
 import { npmPackageName } from './platform.js';
 
 function whichNode(env) {
@@ -43,13 +44,21 @@ async function installedVersions(env) {
   return [...new Set([...cached.map((r) => r.version), ...(await nvmVersions(env))])];
 }
 
+// An nvm folder is labelled by its name only: the binary inside is asked, like a cache entry's.
+async function nvmRuntime(version, env) {
+  const binary = nvmBinary(version, env);
+  const info = await inspectBinary(binary);
+  const mismatch = labelMismatch(version, info.version, 'nvm folder');
+  if (mismatch) {
+    throw new UserError(`Node ${version} in your nvm (${binary}) is damaged: ${mismatch}; ${repairAdvice({ provider: 'nvm', version })}.`);
+  }
+  return { ...info, provider: 'nvm', source: binary, path: binary };
+}
+
 async function existingRuntime(version, env) {
   const cached = await cachedRuntime(version, env);
   if (cached) return cached;
-  if ((await nvmVersions(env)).includes(version)) {
-    const binary = nvmBinary(version, env);
-    return { ...(await inspectBinary(binary)), provider: 'nvm', source: binary, path: binary };
-  }
+  if ((await nvmVersions(env)).includes(version)) return nvmRuntime(version, env);
   return null;
 }
 
