@@ -2,6 +2,7 @@
 // benchmark: main-thread GC share of wall time with scavenge and mark-compact counts and times,
 // CPU against wall time, event-loop delay p99 and peak RSS.
 import { textTable } from './text-table.js';
+import { terminalText } from './escape.js';
 
 const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : 'n/a');
 const ms = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
@@ -27,7 +28,7 @@ export function renderMetricsTables(result, { suites } = {}) {
     if (!cells.some((c) => c.metrics)) continue;
     const rows = cells.filter((c) => c.status !== 'unsupported').map(row);
     const windowMs = result.suites?.find((s) => s.name === suite)?.sampler?.metricsMs ?? result.run?.metricsMs ?? 1000;
-    out.push(`${suite} metrics  (one metrics process per cell with --trace-gc: main-thread GC time within a ${windowMs} ms window; mark-compact time includes incremental marking)`);
+    out.push(`${terminalText(suite)} metrics  (one metrics process per cell with --trace-gc: main-thread GC time within a ${windowMs} ms window; mark-compact time includes incremental marking)`);
     out.push(...textTable([header, ...rows], { rightFrom: 2 }), '');
   }
   return out.join('\n');

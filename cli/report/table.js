@@ -4,6 +4,7 @@
 import chalk from 'chalk';
 import { grid } from './columns.js';
 import { textTable } from './text-table.js';
+import { terminalText } from './escape.js';
 import { formatRate, formatRatio, formatPct } from './format.js';
 import { reasonNotes, warningSummary } from './notes.js';
 
@@ -42,21 +43,22 @@ function layout(table, columnIndexes, color) {
 }
 
 function tableWidth(table, columnIndexes) {
-  const benchWidth = Math.max(9, ...table.rows.map((r) => r.benchmark.length));
-  return columnIndexes.reduce((sum, i) => sum + 2 + Math.max(table.columns[i].key.length, ...table.rows.map((r) => cellText(r.values[i], false).length + 7)), benchWidth);
+  const benchWidth = Math.max(9, ...table.rows.map((r) => terminalText(r.benchmark).length));
+  return columnIndexes.reduce((sum, i) => sum + 2 + Math.max(terminalText(table.columns[i].key).length, ...table.rows.map((r) => cellText(r.values[i], false).length + 7)), benchWidth);
 }
 
 export function renderTables(result, { baseline, color = false, width = process.stdout.columns || 160, verbose = false } = {}) {
   const out = [];
   for (const table of grid(result, { baseline })) {
     const all = table.columns.map((_, i) => i);
-    const title = `${color ? chalk.bold(table.suite) : table.suite}`;
-    const legend = `(ops/s ±95% margin, ratio to ${table.baseline.key} ±95% margin)`;
+    const suite = terminalText(table.suite);
+    const title = `${color ? chalk.bold(suite) : suite}`;
+    const legend = `(ops/s ±95% margin, ratio to ${terminalText(table.baseline.key)} ±95% margin)`;
     if (tableWidth(table, all) <= width) {
       out.push(`${title}  ${legend}`, ...layout(table, all, color));
     } else {
       for (const flagSet of [...new Set(table.columns.map((c) => c.flagSet))]) {
-        out.push(`${title} [${flagSet}]  ${legend}`, ...layout(table, all.filter((i) => table.columns[i].flagSet === flagSet), color), '');
+        out.push(`${title} [${terminalText(flagSet)}]  ${legend}`, ...layout(table, all.filter((i) => table.columns[i].flagSet === flagSet), color), '');
       }
       out.pop();
     }
