@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
 import fsSync from 'node:fs';
+import { Buffer } from 'node:buffer';
 import { UserError } from '../errors.js';
 import { projectRoot } from '../paths.js';
 import { TOP_LEVEL } from './schema.js';
@@ -112,14 +113,38 @@ export function parseMatrix(text, file = 'matrix.yaml') {
   return { file, runtimes: runtimeList, flagSets: flagSetList, suites: suiteList, run };
 }
 
+// A matrix lists runtimes, flag sets and suites: a few KB. Anything much larger is the wrong file
+// (or /dev/zero), and the YAML parser would spend minutes and gigabytes on it before saying so.
+export const MAX_MATRIX_BYTES = 256 * 1024;
+
+// Reads at most MAX_MATRIX_BYTES + 1 bytes, so that a FIFO or a device that never ends is refused too.
+async function readBounded(file) {
+  const handle = await fs.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(MAX_MATRIX_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (!bytesRead) break;
+      length += bytesRead;
+    }
+    return length > MAX_MATRIX_BYTES ? null : buffer.subarray(0, length).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function loadMatrix(file) {
   let text;
   try {
-    text = await fs.readFile(file, 'utf8');
+    text = await readBounded(file);
   } catch (err) {
     if (err.code === 'ENOENT') throw new UserError(`Matrix file ${file} does not exist; pass --matrix with an existing file or run from a folder with matrix.yaml.`);
     if (err.code === 'EISDIR') throw new UserError(`Matrix file ${file} is a directory; pass --matrix the path of a YAML file, e.g. ${path.join(file, 'matrix.yaml')}.`);
     throw Object.assign(err, { path: err.path || file });
+  }
+  if (text === null) {
+    throw new UserError(`Matrix file ${file} is larger than ${MAX_MATRIX_BYTES / 1024} KiB, far more than a matrix of runtimes, flag sets and suites needs; check that --matrix names the right file.`);
   }
   return parseMatrix(text, path.relative(process.cwd(), file) || file);
 }

@@ -3,6 +3,7 @@
 // CPU against wall time, event-loop delay p99 and peak RSS.
 import { textTable } from './text-table.js';
 import { terminalText } from './escape.js';
+import { cellsBySuite } from './columns.js';
 
 const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : 'n/a');
 const ms = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
@@ -21,10 +22,9 @@ function row(cell) {
 
 export function renderMetricsTables(result, { suites } = {}) {
   const out = [];
-  const names = [...new Set(result.cells.map((c) => c.suite))].filter((s) => !suites || suites.includes(s));
   const header = ['benchmark', 'column', 'GC share', 'scavenges / ms', 'mark-compacts / ms', 'CPU/wall', 'loop delay p99 ms', 'peak RSS'];
-  for (const suite of names) {
-    const cells = result.cells.filter((c) => c.suite === suite);
+  for (const [suite, cells] of cellsBySuite(result.cells)) {
+    if (suites && !suites.includes(suite)) continue;
     if (!cells.some((c) => c.metrics)) continue;
     const rows = cells.filter((c) => c.status !== 'unsupported').map(row);
     const windowMs = result.suites?.find((s) => s.name === suite)?.sampler?.metricsMs ?? result.run?.metricsMs ?? 1000;

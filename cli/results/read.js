@@ -1,8 +1,14 @@
 // Reading a result file: JSON, migrated to the current schemaVersion, then validated against
 // result.schema.json, so that report, diff and merge never meet a cell without a status or a
 // summary. Every problem is one sentence naming the file and the first thing wrong in it.
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import { constants } from 'node:buffer';
+import { finished } from 'node:stream/promises';
 import { createRequire } from 'node:module';
+import { parser } from 'stream-json';
+import { streamValues } from 'stream-json/streamers/stream-values.js';
+import chain from 'stream-chain';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { UserError } from '../errors.js';
@@ -39,21 +45,62 @@ export function validateResult(data, file) {
   return data;
 }
 
-export async function readResult(file) {
-  let text;
+// Above this size a result file is parsed as a stream: V8 cannot hold a string longer than
+// MAX_STRING_LENGTH characters, and a file of a million cells is larger. Smaller files take
+// JSON.parse, several times faster (bench/scale.js). NODEBENCH_STREAM_READ_BYTES lowers the limit,
+// so that the tests read small files the streaming way too.
+export function streamReadBytes(env = process.env) {
+  const hook = Number(env.NODEBENCH_STREAM_READ_BYTES);
+  return Number.isFinite(hook) && hook >= 0 ? hook : constants.MAX_STRING_LENGTH;
+}
+
+function readFailure(err, file) {
+  if (err.code === 'ENOENT') return new UserError(`Result file ${file} does not exist; give the path of a file written by nodebench matrix or run.`);
+  if (err.code === 'EISDIR') return new UserError(`${file} is a directory; give the path of a result file inside it (results/*.json).`);
+  if (err.code === 'EACCES') return new UserError(`Result file ${file} cannot be read (permission denied); check its permissions.`);
+  return err;
+}
+
+const notJson = (file, err) => new UserError(`Result file ${file} is not valid JSON (${err.message}); it may be truncated: rerun, or pass another file.`);
+
+async function parseStreaming(file) {
+  const pipeline = chain([fs.createReadStream(file), parser(), streamValues()]);
+  const values = [];
+  pipeline.on('data', ({ value }) => values.push(value));
   try {
-    text = await fs.readFile(file, 'utf8');
+    await finished(pipeline);
   } catch (err) {
-    if (err.code === 'ENOENT') throw new UserError(`Result file ${file} does not exist; give the path of a file written by nodebench matrix or run.`);
-    if (err.code === 'EISDIR') throw new UserError(`${file} is a directory; give the path of a result file inside it (results/*.json).`);
-    if (err.code === 'EACCES') throw new UserError(`Result file ${file} cannot be read (permission denied); check its permissions.`);
-    throw err;
+    if (err.code) throw readFailure(err, file);
+    throw notJson(file, err);
+  }
+  if (values.length !== 1) throw notJson(file, new Error(values.length ? 'more than one JSON value' : 'no JSON value'));
+  return values[0];
+}
+
+export async function readResult(file) {
+  let size;
+  try {
+    const stat = await fsp.stat(file);
+    if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    size = stat.size;
+  } catch (err) {
+    throw readFailure(err, file);
   }
   let data;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new UserError(`Result file ${file} is not valid JSON (${err.message}); it may be truncated: rerun, or pass another file.`);
+  if (size > streamReadBytes()) {
+    data = await parseStreaming(file);
+  } else {
+    let text;
+    try {
+      text = await fsp.readFile(file, 'utf8');
+    } catch (err) {
+      throw readFailure(err, file);
+    }
+    try {
+      data = JSON.parse(text);
+    } catch (err) {
+      throw notJson(file, err);
+    }
   }
   if (!data || typeof data !== 'object' || typeof data.schemaVersion !== 'number' || !Array.isArray(data.cells)) {
     throw new UserError(`${file} is not a nodebench result file (no schemaVersion or cells); pass a file written by nodebench.`);
