@@ -1,6 +1,6 @@
 // nodebench runtimes install|list|which|prune: manage the runtime cache by hand. `matrix` and `run`
 // install what they need by themselves; this is for preparing a machine or cleaning up.
-import { ensureRuntime, listCached } from '../runtimes/index.js';
+import { ensureRuntime, listCached, PROVIDERS } from '../runtimes/index.js';
 import { removeCached } from '../runtimes/cache.js';
 import { parseRuntimeSpec } from '../runtimes/spec.js';
 import { UserError } from '../errors.js';
@@ -28,7 +28,10 @@ export function register(program) {
     .argument('<specs...>', 'runtime specs')
     .option('--refresh', 'ask the registry for the newest versions even if the cached list is recent')
     .option('--repair', 'reinstall exact versions whose cache entry is damaged or incomplete (see runtimes list)')
+    .option('--via <provider>', 'install with nvm\'s own installer (nvm install, honouring NVM_DIR and NVM_NODEJS_ORG_MIRROR) instead of into the nodebench cache')
     .action(async (specs, opts) => {
+      if (opts.via !== undefined && !PROVIDERS.includes(opts.via)) throw new UserError(`--via "${opts.via}" is not known; use --via ${PROVIDERS.join(', ')}, or leave it out to install into the nodebench cache.`);
+      if (opts.via && opts.repair) throw new UserError('--repair reinstalls nodebench cache entries; nvm\'s versions are repaired with nvm itself (nvm uninstall, then nvm install), so leave out one of --repair and --via.');
       if (opts.repair) {
         for (const spec of specs) {
           const version = exactVersion(spec, '--repair');
@@ -40,7 +43,7 @@ export function register(program) {
         }
       }
       for (const spec of specs) {
-        const r = await ensureRuntime(spec, { log, refresh: opts.refresh });
+        const r = await ensureRuntime(spec, { log, refresh: opts.refresh, provider: opts.via });
         process.stdout.write(`${terminalText(spec)} -> ${describe(r)}\n`);
       }
     });

@@ -9,6 +9,7 @@ import { projectRoot } from '../paths.js';
 import { TOP_LEVEL } from './schema.js';
 import { validateRunOptions } from '../options.js';
 import { parseRuntimeSpec } from '../runtimes/spec.js';
+import { PROVIDERS } from '../runtimes/index.js';
 
 function lineOf(doc, lineCounter, pathParts) {
   const node = pathParts.length ? doc.getIn(pathParts, true) : doc.contents;
@@ -55,12 +56,18 @@ export function parseMatrix(text, file = 'matrix.yaml') {
     if (parseRuntimeSpec(spec).kind === 'invalid') {
       fail(file, at('runtimes', i), `runtime "${spec}" is not a version, range, lts, latest, system or path; write e.g. 16, 16.13.0 or ">=14 <17".`);
     }
-    const unknown = Object.keys(item).filter((k) => !['spec', 'label'].includes(k));
-    if (unknown.length) fail(file, at('runtimes', i), `runtime entries take spec and label, not ${unknown.join(', ')}.`);
+    const unknown = Object.keys(item).filter((k) => !['spec', 'label', 'provider'].includes(k));
+    if (unknown.length) fail(file, at('runtimes', i), `runtime entries take spec, label and provider, not ${unknown.join(', ')}.`);
+    if (item.provider !== undefined && !PROVIDERS.includes(item.provider)) {
+      fail(file, at('runtimes', i, 'provider'), `provider ${JSON.stringify(item.provider)} is not known; write provider: ${PROVIDERS.join(', ')} (nvm's own installer), or leave it out.`);
+    }
+    if (item.provider !== undefined && ['path', 'system'].includes(parseRuntimeSpec(spec).kind)) {
+      fail(file, at('runtimes', i, 'provider'), `runtime "${spec}" names a binary, so provider ${item.provider} has nothing to install; give a version or leave the provider out.`);
+    }
     const label = item.label !== undefined ? String(item.label) : null;
     if (label && seenLabels.has(label)) fail(file, at('runtimes', i), `runtime label "${label}" is used twice; labels must be unique.`);
     if (label) seenLabels.add(label);
-    return { spec, label };
+    return item.provider === undefined ? { spec, label } : { spec, label, provider: item.provider };
   });
 
   const flagSets = data.flagSets ?? { baseline: [] };
