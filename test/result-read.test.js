@@ -74,3 +74,13 @@ test('diff options are checked before any file is read', async () => {
     assert.match(run.stderr, message);
   }
 });
+
+test('an unfinished cell of a nodebench run is not told to --resume, which only matrix has', async () => {
+  const file = writeResultFile([okCell('a'), okCell('b', 'pending')], { status: 'interrupted' });
+  const data = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fs.writeFileSync(file, JSON.stringify({ ...data, nodebench: { version: '0.1.0', command: ['run', 'suite.js'] } }));
+  const report = await nodebench(['report', file]);
+  assert.equal(report.exitCode, 0, report.stderr);
+  assert.match(report.stdout, /b on 16\.20\.2\/baseline: unfinished: the run was interrupted before this cell was measured; run it again \(nodebench run has no --resume/);
+  assert.doesNotMatch(report.stdout, /plus --resume/);
+});

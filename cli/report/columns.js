@@ -8,10 +8,14 @@ import { pairedRatio, pairedPrior } from '../stats/compare.js';
 // interrupted before it, or is still going. Said in words, never as a status with no reason.
 export const isUnfinished = (cell) => cell.status === 'pending' || cell.status === 'running';
 
+// Only `nodebench matrix` can --resume a file; a `nodebench run` is run again.
 export function unfinishedReason(result) {
+  const how = result.nodebench?.command?.[0] === 'run'
+    ? 'run it again (nodebench run has no --resume; use nodebench matrix to get a resumable run)'
+    : 'continue it with its matrix command plus --resume <file>';
   return result.status === 'running'
-    ? 'the run was still going (or was killed) when this file was last written; continue it with its matrix command plus --resume <file>'
-    : 'the run was interrupted before this cell was measured; continue it with its matrix command plus --resume <file>';
+    ? `the run was still going (or was killed) when this file was last written; ${how}`
+    : `the run was interrupted before this cell was measured; ${how}`;
 }
 
 export function columnsOf(result) {

@@ -17,9 +17,9 @@ const WARNING_LABELS = {
 
 const asWarning = (w) => (typeof w === 'string' ? { code: w, message: w } : w);
 
-// "unsupported on Node 4.9.1 (...)" already says its status; "threw: boom" does not.
+// "unsupported on Node 4.9.1 (...)" already says its status; "threw: boom" does not. An unfinished
+// cell's reason comes from the grid (columns.js unfinishedReason), which knows how its run resumes.
 function describe(v) {
-  if (v.status === 'pending' || v.status === 'running') return 'unfinished: the run stopped before this cell finished (the run was killed or is still going); continue it with its matrix command plus --resume <file>';
   if (!v.error) return v.status;
   return String(v.error).startsWith(v.status) ? v.error : `${v.status}: ${v.error}`;
 }
