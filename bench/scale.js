@@ -3,7 +3,9 @@
 // samples per cell, as a --quick-ish run writes them), each command run as a user runs it, its wall
 // time and peak memory (GNU time) printed. Files of a million cells are over 512 MB, longer than the
 // longest string V8 holds, so that row also measures the streaming reader (results/read.js).
-// Usage: node bench/scale.js [--cells 10000,100000,1000000] [--keep]   (the 1e6 row takes ~15 min)
+// Usage: node bench/scale.js [--cells 10000,100000,1000000] [--only report,csv,markdown,diff,merge]
+//        [--heap MB] [--keep]. The 1e6 row takes ~25 min; its diff reads 2.4 GiB of files and needs
+// --heap 8192 (without it, nodebench refuses in one sentence: results/read.js).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +17,20 @@ import { textTable } from '../cli/report/text-table.js';
 import { formatBytes } from '../cli/report/format.js';
 import { projectRoot } from '../cli/paths.js';
 
-const { values: args } = parseArgs({ options: { cells: { type: 'string', default: '10000,100000,1000000' }, keep: { type: 'boolean', default: false } } });
+const COMMANDS = {
+  report: (a) => ['report', a],
+  csv: (a) => ['report', a, '--format', 'csv'],
+  markdown: (a) => ['report', a, '--format', 'markdown'],
+  diff: (a, b) => ['diff', a, b],
+  merge: (a, b, shards, merged) => ['merge', ...shards, '--out', merged]
+};
+const { values: args } = parseArgs({
+  options: {
+    cells: { type: 'string', default: '10000,100000,1000000' }, only: { type: 'string', default: Object.keys(COMMANDS).join(',') },
+    heap: { type: 'string' }, keep: { type: 'boolean', default: false }
+  }
+});
+const only = args.only.split(',');
 const sizes = args.cells.split(',').map(Number);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-scale-'));
 const cli = path.join(projectRoot, 'cli', 'nodebench.js');
@@ -60,9 +75,11 @@ async function timed(file, data) {
 
 // One command as a user runs it: wall seconds and peak RSS, or why it failed.
 async function command(commandArgs) {
-  const run = await execa('/usr/bin/time', ['-f', '%e %M', process.execPath, cli, ...commandArgs], { reject: false, stdout: 'ignore', cwd: dir, env: { NO_COLOR: '1' } });
+  const run = await execa('/usr/bin/time', ['-f', '%e %M', process.execPath, cli, ...commandArgs], {
+    reject: false, stdout: 'ignore', cwd: dir, env: { NO_COLOR: '1', ...(args.heap ? { NODE_OPTIONS: `--max-old-space-size=${args.heap}` } : {}) }
+  });
   const [wall, rssKb] = run.stderr.trim().split('\n').pop().split(' ').map(Number);
-  if (run.exitCode !== 0) return `exit ${run.exitCode}: ${run.stderr.split('\n').find((l) => l.startsWith('nodebench')) || run.stderr.slice(0, 120)}`;
+  if (run.exitCode !== 0) return `exit ${run.exitCode}: ${(run.stderr.split('\n').find((l) => l.startsWith('nodebench')) || run.stderr.replace(/\s+/g, ' ')).slice(0, 160)}`;
   return `${wall.toFixed(1)} s, ${formatBytes(rssKb * 1024)}`;
 }
 
@@ -77,14 +94,18 @@ for (const n of sizes) {
   const size = fs.statSync(a).size;
   process.stderr.write(`scale: ${n} cells, ${formatBytes(size)} per file (${size > streamReadBytes() ? 'streamed' : 'JSON.parse'}); written in ${writeSeconds.toFixed(1)} s\n`);
   const row = [String(n), formatBytes(size), size > streamReadBytes() ? 'stream' : 'JSON.parse', `${writeSeconds.toFixed(1)} s`];
-  for (const commandArgs of [['report', a], ['report', a, '--format', 'csv'], ['report', a, '--format', 'markdown'], ['diff', a, b], ['merge', ...shards, '--out', path.join(dir, `merged-${n}.json`)]]) {
-    row.push(await command(commandArgs));
-    process.stderr.write(`scale: ${n} cells: ${commandArgs[0]} ${commandArgs.slice(2).join(' ')}: ${row.at(-1)}\n`);
+  for (const name of Object.keys(COMMANDS)) {
+    if (!only.includes(name)) {
+      row.push('-');
+      continue;
+    }
+    row.push(await command(COMMANDS[name](a, b, shards, path.join(dir, `merged-${n}.json`))));
+    process.stderr.write(`scale: ${n} cells: ${name}: ${row.at(-1)}\n`);
   }
   rows.push(row);
   if (!args.keep) for (const file of fs.readdirSync(dir)) fs.rmSync(path.join(dir, file));
 }
 if (!args.keep) fs.rmSync(dir, { recursive: true, force: true });
 
-process.stdout.write(`nodebench scale, ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0].model}), load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
+process.stdout.write(`nodebench scale, ${new Date().toISOString()}${args.heap ? `, --max-old-space-size=${args.heap}` : ''}, Node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0].model}), load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
 process.stdout.write(`${textTable([['cells', 'file', 'read by', 'write', 'report (table)', 'report csv', 'report markdown', 'diff A B', 'merge 2 shards'], ...rows]).join('\n')}\n`);

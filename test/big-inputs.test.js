@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import { nodebench } from './helpers/cli.js';
 import { resultObject, okCell, runtimeRecord } from './helpers/result-file.js';
 import { readResult } from '../cli/results/read.js';
@@ -69,4 +70,20 @@ test('a matrix file far larger than a matrix (50 MB, or a device that never ends
     assert.equal(run.exitCode, 2, run.stderr);
     assert.match(run.stderr, new RegExp(`^nodebench: Matrix file ${file} is larger than 256 KiB, far more than a matrix of runtimes, flag sets and suites needs; check that --matrix names the right file\\.$`));
   }
+});
+
+test('result files too large for the heap are refused in one sentence before they are read, not by V8\'s abort', { timeout: 60_000 }, async () => {
+  const heapFlag = '--max-old-space-size=32';
+  const limit = Number((await execa(process.execPath, [heapFlag, '-p', 'v8.getHeapStatistics().heap_size_limit'])).stdout);
+  // Padded with a long description: big enough that it, and what a command makes of it, would not fit.
+  const padded = path.join(tmp, 'padded.json');
+  const data = resultObject(cells(1), { runtimes });
+  data.suites[0].description = 'x'.repeat(Math.ceil(limit / 2) + 1024);
+  fs.writeFileSync(padded, JSON.stringify(data));
+  const run = await nodebench(['report', padded], { env: { NODE_OPTIONS: heapFlag } });
+  assert.equal(run.exitCode, 2, run.stderr);
+  assert.match(run.stderr, new RegExp(`^nodebench: Reading ${padded} \\(.* MiB\\) needs about .* MiB of memory, more than this Node's heap limit of .* MiB; give Node more with NODE_OPTIONS=--max-old-space-size=\\d+, or pass smaller files\\.$`));
+  // With the default heap it is an ordinary file.
+  const fits = await nodebench(['report', padded]);
+  assert.equal(fits.exitCode, 0, fits.stderr);
 });
