@@ -1,7 +1,8 @@
 // README claims not covered by the tests of their own feature: a worker that runs as another Node
 // version than its cache entry says fails its cell (the runner's late check, for a binary that
-// answers the resolver's probe with the entry's version), and colours go to a terminal only, never
-// with NO_COLOR or into a pipe.
+// answers the resolver's probe with the entry's version); colours go to a terminal only, never
+// with NO_COLOR or into a pipe; a file from another nodebench version or with other suite
+// parameters is not resumed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -45,4 +46,27 @@ test('colours on a terminal only: none with NO_COLOR, none into a pipe', { timeo
   assert.ok(!noColor.stdout.includes('\u001b'));
   const piped = await execa(process.execPath, [cliPath, 'report', file], { env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined } });
   assert.ok(!piped.stdout.includes('\u001b'));
+});
+
+test('--resume refuses a file written by another nodebench version, or with other suite parameters, naming the difference', { timeout: 120_000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-resume-claims-'));
+  const matrix = path.join(dir, 'm.yaml');
+  fs.writeFileSync(matrix, `runtimes: [system]
+suites:
+  - {name: ${path.join(root, 'test', 'fixtures', 'suites', 'smoke')}, benchmarks: [sum-loop]}
+run: {processes: 1, maxProcesses: 1, samples: 3, minSampleMs: 2, warmupMinMs: 5, warmupMaxMs: 50, metrics: false, seed: 1}
+`);
+  const out = path.join(dir, 'r.json');
+  const first = await nodebench(['matrix', '--matrix', matrix, '--out', out]);
+  assert.equal(first.exitCode, 0, first.stderr);
+  const complete = JSON.parse(fs.readFileSync(out, 'utf8'));
+  for (const [change, reason] of [
+    [(r) => ({ ...r, nodebench: { ...r.nodebench, version: '0.0.1' } }), /it was written by nodebench 0\.0\.1, this is /],
+    [(r) => ({ ...r, suites: [{ ...r.suites[0], params: { ...r.suites[0].params, size: 7 } }] }), /suite smoke has other parameters now/]
+  ]) {
+    fs.writeFileSync(out, JSON.stringify(change({ ...complete, status: 'interrupted' })));
+    const run = await nodebench(['matrix', '--matrix', matrix, '--resume', out]);
+    assert.equal(run.exitCode, 2, run.stderr);
+    assert.match(run.stderr, new RegExp(`^nodebench: Cannot resume ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${reason.source}`));
+  }
 });
