@@ -49,7 +49,7 @@ export function validateResult(data, file) {
 
 // Above this size a result file is parsed as a stream: V8 cannot hold a string longer than
 // MAX_STRING_LENGTH characters, and a file of a million cells is larger. Smaller files take
-// JSON.parse, several times faster (bench/scale.js). NODEBENCH_STREAM_READ_BYTES lowers the limit,
+// JSON.parse, which is faster. NODEBENCH_STREAM_READ_BYTES lowers the limit,
 // so that the tests read small files the streaming way too.
 export function streamReadBytes(env = process.env) {
   const hook = Number(env.NODEBENCH_STREAM_READ_BYTES);
