@@ -2,6 +2,7 @@
 // nodebench: benchmark Node.js runtimes and V8 flags. Each sub-command lives in cli/commands/.
 import { Command, CommanderError } from 'commander';
 import { isUserError } from './errors.js';
+import { terminalText } from './report/escape.js';
 import { NODEBENCH_VERSION } from './engine.js';
 import * as matrix from './commands/matrix.js';
 import * as run from './commands/run.js';
@@ -27,6 +28,8 @@ program
   .version(NODEBENCH_VERSION)
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride()
+  // Commander repeats the user's arguments in its errors ("unknown option '...'"): escaped too.
+  .configureOutput({ writeErr: (text) => process.stderr.write(terminalText(text, { keepNewlines: true })) })
   // `exec -- CMD --its-own-options`: what follows the command is the command's.
   .enablePositionalOptions();
 
@@ -73,13 +76,13 @@ try {
   if (err instanceof CommanderError) {
     process.exitCode = err.exitCode === 0 ? 0 : 2;
   } else if (fileProblem(err)) {
-    process.stderr.write(`nodebench: ${fileProblem(err)}\n`);
+    process.stderr.write(`nodebench: ${terminalText(fileProblem(err))}\n`);
     process.exitCode = 2;
   } else if (isUserError(err)) {
-    process.stderr.write(`nodebench: ${err.message}\n`);
+    process.stderr.write(`nodebench: ${terminalText(err.message)}\n`);
     process.exitCode = err.exitCode;
   } else {
-    process.stderr.write(`nodebench: internal error (please report it):\n${err.stack}\n`);
+    process.stderr.write(`nodebench: internal error (please report it):\n${terminalText(err.stack, { keepNewlines: true })}\n`);
     process.exitCode = 70;
   }
 }

@@ -1,6 +1,8 @@
 // Progress on stderr: a live line on a terminal, plain lines in CI or when stderr is a file.
-// Data never goes here; it goes to stdout.
+// Data never goes here; it goes to stdout. Names and errors come from suites and result files:
+// their control characters are shown escaped, never sent to the terminal.
 import { formatSeconds } from './report/format.js';
+import { terminalText } from './report/escape.js';
 
 export function createProgress({ stream = process.stderr, live = stream.isTTY && !process.env.CI, quiet = false } = {}) {
   const started = Date.now();
@@ -14,7 +16,7 @@ export function createProgress({ stream = process.stderr, live = stream.isTTY &&
     log(message) {
       if (quiet) return;
       clear();
-      stream.write(`${message}\n`);
+      stream.write(`${terminalText(message, { keepNewlines: true })}\n`);
     },
     // budgetEndsAt: when the run's time budget ends (epoch ms), if it has one. The ETA counts only
     // the processes planned so far; top-ups and replacements are planned later, so the budget's end
@@ -25,7 +27,7 @@ export function createProgress({ stream = process.stderr, live = stream.isTTY &&
       const eta = done > 0 ? (elapsed / done) * (total - done) : NaN;
       const what = `${cell.runtimeLabel} ${cell.flagSet} ${cell.suite}/${cell.benchmark}`;
       const budget = budgetEndsAt ? `; time budget ends in ${formatSeconds(Math.max(0, (budgetEndsAt - Date.now()) / 1000))}` : '';
-      const line = `[${done}/${total}] ${what}  (${formatSeconds(elapsed)} elapsed, ~${formatSeconds(eta)} left${budget})`;
+      const line = `[${done}/${total}] ${terminalText(what)}  (${formatSeconds(elapsed)} elapsed, ~${formatSeconds(eta)} left${budget})`;
       if (live) {
         const text = line.slice(0, (stream.columns || 120) - 1);
         stream.write(`\r${text}${' '.repeat(Math.max(0, lastLength - text.length))}`);
@@ -37,7 +39,7 @@ export function createProgress({ stream = process.stderr, live = stream.isTTY &&
       const bad = outcome && outcome.status !== 'ok';
       if (bad || Date.now() - lastPlain > 10_000 || done === total) {
         lastPlain = Date.now();
-        stream.write(`${line}${bad ? `: ${outcome.status}: ${outcome.error}` : ''}\n`);
+        stream.write(`${line}${bad ? terminalText(`: ${outcome.status}: ${outcome.error}`) : ''}\n`);
       }
     },
     done() {

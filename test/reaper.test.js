@@ -44,16 +44,18 @@ test('kill -9 of nodebench during a hanging benchmark leaves no worker behind wi
   await assertWorkersGone(workers, 5000);
 });
 
-test('SIGHUP is handled like Ctrl-C: the run is kept as interrupted, exit 130, no worker left', { timeout: 60_000 }, async () => {
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-reaper-')), 'r.json');
-  const { child, workers } = await startHanging(out);
-  child.kill('SIGHUP');
-  const run = await child;
-  assert.equal(run.exitCode, 130, run.stderr);
-  assert.match(run.stderr, /SIGHUP: stopping/);
-  assert.equal(JSON.parse(fs.readFileSync(out, 'utf8')).status, 'interrupted');
-  await assertWorkersGone(workers, 5000);
-});
+for (const signal of ['SIGHUP', 'SIGTERM']) {
+  test(`${signal} is handled like Ctrl-C: the run is kept as interrupted, exit 130, no worker left`, { timeout: 60_000 }, async () => {
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-reaper-')), 'r.json');
+    const { child, workers } = await startHanging(out);
+    child.kill(signal);
+    const run = await child;
+    assert.equal(run.exitCode, 130, run.stderr);
+    assert.match(run.stderr, new RegExp(`${signal}: stopping`));
+    assert.equal(JSON.parse(fs.readFileSync(out, 'utf8')).status, 'interrupted');
+    await assertWorkersGone(workers, 5000);
+  });
+}
 
 test('a detached process a benchmark starts does not outlive the run: it is killed and named on the cell', { timeout: 60_000 }, async () => {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-reaper-')), 'r.json');

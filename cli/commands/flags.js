@@ -4,6 +4,7 @@ import { ensureRuntime } from '../runtimes/index.js';
 import { runtimeFlags, describeRuntime } from '../flags/index.js';
 import { diffFlags, flagGroup, formatDefault } from '../flags/diff.js';
 import { UserError } from '../errors.js';
+import { terminalText } from '../report/escape.js';
 
 const log = (m) => process.stderr.write(`${m}\n`);
 
@@ -56,7 +57,8 @@ export function register(program) {
         process.stdout.write(`${JSON.stringify({ version: runtime.version, v8: runtime.v8, flags: shown }, null, 1)}\n`);
         return;
       }
-      process.stdout.write(`${renderListing(runtime, shown)}\n`);
+      // The descriptions are the binary's own words: a binary under test is not trusted with the terminal.
+      process.stdout.write(`${terminalText(renderListing(runtime, shown), { keepNewlines: true })}\n`);
     });
 
   flags.command('diff')
@@ -77,6 +79,6 @@ export function register(program) {
         process.stdout.write(`${JSON.stringify({ from: { version: a.runtime.version, v8: a.runtime.v8 }, to: { version: b.runtime.version, v8: b.runtime.v8 }, ...diff }, null, 1)}\n`);
         return;
       }
-      process.stdout.write(`${renderDiff(a.runtime, b.runtime, diff)}\n`);
+      process.stdout.write(`${terminalText(renderDiff(a.runtime, b.runtime, diff), { keepNewlines: true })}\n`);
     });
 }

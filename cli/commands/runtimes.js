@@ -1,10 +1,11 @@
 // nodebench runtimes install|list|which|prune: manage the runtime cache by hand. `matrix` and `run`
 // install what they need by themselves; this is for preparing a machine or cleaning up.
-import { ensureRuntime, listCached } from '../runtimes/index.js';
+import { ensureRuntime, listCached, PROVIDERS } from '../runtimes/index.js';
 import { removeCached } from '../runtimes/cache.js';
 import { parseRuntimeSpec } from '../runtimes/spec.js';
 import { UserError } from '../errors.js';
 import { runtimesDir } from '../paths.js';
+import { terminalText } from '../report/escape.js';
 
 const log = (m) => process.stderr.write(`${m}\n`);
 
@@ -16,7 +17,7 @@ function exactVersion(text, option) {
 }
 
 function describe(r) {
-  return `${r.version.padEnd(9)} V8 ${String(r.v8).padEnd(22)} ${String(r.provider).padEnd(7)} ${r.lts ? `LTS ${r.lts}`.padEnd(14) : ''.padEnd(14)} ${r.path}`;
+  return terminalText(`${r.version.padEnd(9)} V8 ${String(r.v8).padEnd(22)} ${String(r.provider).padEnd(7)} ${r.lts ? `LTS ${r.lts}`.padEnd(14) : ''.padEnd(14)} ${r.path}`);
 }
 
 export function register(program) {
@@ -27,7 +28,10 @@ export function register(program) {
     .argument('<specs...>', 'runtime specs')
     .option('--refresh', 'ask the registry for the newest versions even if the cached list is recent')
     .option('--repair', 'reinstall exact versions whose cache entry is damaged or incomplete (see runtimes list)')
+    .option('--via <provider>', 'install with nvm\'s own installer (nvm install, honouring NVM_DIR and NVM_NODEJS_ORG_MIRROR) instead of into the nodebench cache')
     .action(async (specs, opts) => {
+      if (opts.via !== undefined && !PROVIDERS.includes(opts.via)) throw new UserError(`--via "${opts.via}" is not known; use --via ${PROVIDERS.join(', ')}, or leave it out to install into the nodebench cache.`);
+      if (opts.via && opts.repair) throw new UserError('--repair reinstalls nodebench cache entries; nvm\'s versions are repaired with nvm itself (nvm uninstall, then nvm install), so leave out one of --repair and --via.');
       if (opts.repair) {
         for (const spec of specs) {
           const version = exactVersion(spec, '--repair');
@@ -39,8 +43,8 @@ export function register(program) {
         }
       }
       for (const spec of specs) {
-        const r = await ensureRuntime(spec, { log, refresh: opts.refresh });
-        process.stdout.write(`${spec} -> ${describe(r)}\n`);
+        const r = await ensureRuntime(spec, { log, refresh: opts.refresh, provider: opts.via });
+        process.stdout.write(`${terminalText(spec)} -> ${describe(r)}\n`);
       }
     });
 
@@ -51,7 +55,7 @@ export function register(program) {
       const all = (await listCached()).sort((a, b) => a.version.localeCompare(b.version, undefined, { numeric: true }));
       if (opts.json) return process.stdout.write(`${JSON.stringify(all, null, 1)}\n`);
       if (!all.length) return log(`no runtimes cached in ${runtimesDir()} yet; nodebench matrix installs what it needs, or run nodebench runtimes install 16`);
-      for (const r of all) process.stdout.write(r.state === 'ok' ? `${describe(r)}\n` : `${r.version.padEnd(9)} ${r.state.toUpperCase()}: ${r.problem}; nodebench runtimes install ${r.version} --repair\n`);
+      for (const r of all) process.stdout.write(r.state === 'ok' ? `${describe(r)}\n` : `${terminalText(`${r.version.padEnd(9)} ${r.state.toUpperCase()}: ${r.problem}; nodebench runtimes install ${r.version} --repair`)}\n`);
     });
 
   runtimes.command('which')
@@ -59,7 +63,7 @@ export function register(program) {
     .argument('<spec>', 'runtime spec')
     .action(async (spec) => {
       const r = await ensureRuntime(spec, { log });
-      process.stdout.write(`${r.path}\n`);
+      process.stdout.write(`${terminalText(r.path)}\n`);
     });
 
   runtimes.command('prune')
@@ -71,7 +75,7 @@ export function register(program) {
       for (const r of await listCached()) {
         if (keep.has(r.version)) continue;
         if (!opts.dryRun) await removeCached(r.dir);
-        process.stdout.write(`${opts.dryRun ? 'would remove' : 'removed'} ${r.version} (${r.dir})\n`);
+        process.stdout.write(`${terminalText(`${opts.dryRun ? 'would remove' : 'removed'} ${r.version} (${r.dir})`)}\n`);
       }
     });
 }

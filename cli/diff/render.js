@@ -3,6 +3,7 @@
 import { geomeanRatio, ALPHA } from '../stats/compare.js';
 import { formatRate, formatChange } from '../report/format.js';
 import { describeDrift } from '../stats/drift-estimate.js';
+import { terminalText, markdownCode, markdownText, markdownTable } from '../report/escape.js';
 
 export const DIFF_HEADER = ['benchmark', 'column', 'A ops/s', 'B ops/s', 'change', '95% CI', 'p', 'verdict'];
 
@@ -24,16 +25,13 @@ export function diffSummaryLines(rows) {
   }
   const unfinished = rows.filter((r) => r.after === 'unfinished' || r.before === 'unfinished').length;
   if (unfinished) lines.push(`${unfinished} cell(s) unfinished: their run was interrupted or killed before measuring them, so they are not compared.`);
-  if (rows.drift) lines.push(...describeDrift(rows.drift));
+  if (rows.drift) lines.push(...describeDrift(rows.drift).map((line) => terminalText(line)));
   if (compared.some((c) => c.singleProcess)) {
     lines.push('note: cells measured in one process are compared sample by sample, which ignores between-process variation; measure with --processes 3 or more for verdicts you can trust.');
   }
   return lines;
 }
 
-// GitHub renders a table cell's "|" as a column break unless escaped; newlines end the row.
-const mdCell = (text) => String(text).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-const mdTable = (header, rows) => [`| ${header.map(mdCell).join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`)];
 
 function environmentRows(resultA, resultB) {
   const describe = (r) => ({
@@ -53,26 +51,27 @@ function environmentRows(resultA, resultB) {
 // Significant changes and benchmarks that stopped working first; the rest folded under <details>.
 export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failures = null, limit } = {}) {
   const notable = rows.filter((r) => (r.comparison ? r.comparison.significant : r.before !== r.after));
-  const rest = rows.filter((r) => !notable.includes(r));
-  const out = [`## nodebench diff: \`${mdCell(fileA)}\` → \`${mdCell(fileB)}\``, ''];
+  const notableSet = new Set(notable);
+  const rest = rows.filter((r) => !notableSet.has(r));
+  const out = [`## nodebench diff: ${markdownCode(fileA)} → ${markdownCode(fileB)}`, ''];
   if (failures) {
     out.push(failures.length
       ? `**Gate failed**: ${failures.length} benchmark(s) significantly slower by more than ${limit}% or no longer ok:`
       : `**Gate passed**: no benchmark significantly slower by more than ${limit}%, none stopped working.`, '');
-    for (const f of failures) out.push(`- \`${f.label}\`: ${f.columns.map((c) => `${c.column} ${c.problem}`).join('; ')}`);
+    for (const f of failures) out.push(`- ${markdownCode(f.label)}: ${markdownText(f.columns.map((c) => `${c.column} ${c.problem}`).join('; '))}`);
     if (failures.length) out.push('');
   }
-  out.push(...diffSummaryLines(rows).map((line) => `${line}  `), '');
+  out.push(...diffSummaryLines(rows).map((line) => `${markdownText(line)}  `), '');
   if (notable.length) {
-    out.push(`### Significant changes and status changes (${notable.length})`, '', ...mdTable(DIFF_HEADER, notable.map(diffRowCells)), '');
+    out.push(`### Significant changes and status changes (${notable.length})`, '', ...markdownTable(DIFF_HEADER, notable.map(diffRowCells)), '');
   } else {
     out.push('No significant change.', '');
   }
   if (rest.length) {
-    out.push('<details>', `<summary>${rest.length} without significant change</summary>`, '', ...mdTable(DIFF_HEADER, rest.map(diffRowCells)), '', '</details>', '');
+    out.push('<details>', `<summary>${rest.length} without significant change</summary>`, '', ...markdownTable(DIFF_HEADER, rest.map(diffRowCells)), '', '</details>', '');
   }
   out.push('<details>', '<summary>Environment of A and B</summary>', '',
-    ...mdTable(['', 'A', 'B'], environmentRows({ file: fileA, result: resultA }, { file: fileB, result: resultB })), '', '</details>', '');
+    ...markdownTable(['', 'A', 'B'], environmentRows({ file: fileA, result: resultA }, { file: fileB, result: resultB })), '', '</details>', '');
   return `${out.join('\n')}`;
 }
 

@@ -8,6 +8,8 @@ import { interpretLaunch } from '../runner/outcome.js';
 import { summarize } from '../stats/summary.js';
 import { DEFAULT_RUN, samplerOptions } from '../options.js';
 import { processRecord } from '../results/cell.js';
+import { reportedVersionProblem } from '../runtimes/verify.js';
+import { UserError } from '../errors.js';
 
 export const fixturesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'worker', 'fixtures');
 
@@ -30,6 +32,9 @@ export async function measureFixture(runtime, fixture, { processes, sampler = sa
     if (outcome.status !== 'ok') {
       throw new Error(`the ${fixture.benchmark} probe ${outcome.status} on Node ${runtime.version}: ${outcome.error}`);
     }
+    // The doctor's figures are about the runtime it names: a binary that runs as another is refused.
+    const problem = reportedVersionProblem(runtime, outcome.hello?.runtime?.node);
+    if (problem) throw new UserError(`${problem[0].toUpperCase()}${problem.slice(1)}.`);
     hello = hello || outcome.hello?.runtime || null;
     records.push(processRecord(i, outcome.result, launched.wallMs));
     onProcess(i + 1, processes);

@@ -3,12 +3,14 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
 import fsSync from 'node:fs';
+import { Buffer } from 'node:buffer';
 import { UserError } from '../errors.js';
 import { projectRoot } from '../paths.js';
 import { TOP_LEVEL } from './schema.js';
 import { validateRunOptions } from '../options.js';
 import { parseRuntimeSpec } from '../runtimes/spec.js';
 import { checkCommand } from './commands.js';
+import { PROVIDERS } from '../runtimes/index.js';
 
 function lineOf(doc, lineCounter, pathParts) {
   const node = pathParts.length ? doc.getIn(pathParts, true) : doc.contents;
@@ -56,12 +58,18 @@ export function parseMatrix(text, file = 'matrix.yaml', baseDir = process.cwd())
     if (parseRuntimeSpec(spec).kind === 'invalid') {
       fail(file, at('runtimes', i), `runtime "${spec}" is not a version, range, lts, latest, system or path; write e.g. 16, 16.13.0 or ">=14 <17".`);
     }
-    const unknown = Object.keys(item).filter((k) => !['spec', 'label'].includes(k));
-    if (unknown.length) fail(file, at('runtimes', i), `runtime entries take spec and label, not ${unknown.join(', ')}.`);
+    const unknown = Object.keys(item).filter((k) => !['spec', 'label', 'provider'].includes(k));
+    if (unknown.length) fail(file, at('runtimes', i), `runtime entries take spec, label and provider, not ${unknown.join(', ')}.`);
+    if (item.provider !== undefined && !PROVIDERS.includes(item.provider)) {
+      fail(file, at('runtimes', i, 'provider'), `provider ${JSON.stringify(item.provider)} is not known; write provider: ${PROVIDERS.join(', ')} (nvm's own installer), or leave it out.`);
+    }
+    if (item.provider !== undefined && ['path', 'system'].includes(parseRuntimeSpec(spec).kind)) {
+      fail(file, at('runtimes', i, 'provider'), `runtime "${spec}" names a binary, so provider ${item.provider} has nothing to install; give a version or leave the provider out.`);
+    }
     const label = item.label !== undefined ? String(item.label) : null;
     if (label && seenLabels.has(label)) fail(file, at('runtimes', i), `runtime label "${label}" is used twice; labels must be unique.`);
     if (label) seenLabels.add(label);
-    return { spec, label };
+    return item.provider === undefined ? { spec, label } : { spec, label, provider: item.provider };
   });
 
   const flagSets = data.flagSets ?? { baseline: [] };
@@ -125,14 +133,38 @@ export function parseMatrix(text, file = 'matrix.yaml', baseDir = process.cwd())
   return { file, runtimes: runtimeList, flagSets: flagSetList, suites: suiteList, commands: commandList, run };
 }
 
+// A matrix lists runtimes, flag sets and suites: a few KB. Anything much larger is the wrong file
+// (or /dev/zero), and the YAML parser would spend minutes and gigabytes on it before saying so.
+export const MAX_MATRIX_BYTES = 256 * 1024;
+
+// Reads at most MAX_MATRIX_BYTES + 1 bytes, so that a FIFO or a device that never ends is refused too.
+async function readBounded(file) {
+  const handle = await fs.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(MAX_MATRIX_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (!bytesRead) break;
+      length += bytesRead;
+    }
+    return length > MAX_MATRIX_BYTES ? null : buffer.subarray(0, length).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function loadMatrix(file) {
   let text;
   try {
-    text = await fs.readFile(file, 'utf8');
+    text = await readBounded(file);
   } catch (err) {
     if (err.code === 'ENOENT') throw new UserError(`Matrix file ${file} does not exist; pass --matrix with an existing file or run from a folder with matrix.yaml.`);
     if (err.code === 'EISDIR') throw new UserError(`Matrix file ${file} is a directory; pass --matrix the path of a YAML file, e.g. ${path.join(file, 'matrix.yaml')}.`);
     throw Object.assign(err, { path: err.path || file });
+  }
+  if (text === null) {
+    throw new UserError(`Matrix file ${file} is larger than ${MAX_MATRIX_BYTES / 1024} KiB, far more than a matrix of runtimes, flag sets and suites needs; check that --matrix names the right file.`);
   }
   return parseMatrix(text, path.relative(process.cwd(), file) || file, path.dirname(path.resolve(file)));
 }

@@ -83,7 +83,7 @@ export async function resolveRuntimes(entries, { log, refresh, env } = {}) {
   const specs = entries.map((entry) => parseKnownRuntimeSpec(entry.spec));
   const runtimes = [];
   for (const [i, entry] of entries.entries()) {
-    const resolved = await ensureRuntime(specs[i], { log, refresh, env });
+    const resolved = await ensureRuntime(specs[i], { log, refresh, env, provider: entry.provider });
     const runtime = { ...resolved, label: entry.label || resolved.version };
     if (runtimes.some((r) => r.label === runtime.label)) {
       throw new UserError(`Runtimes "${runtimes.find((r) => r.label === runtime.label).spec}" and "${entry.spec}" are both Node ${runtime.version}; list it once, or give them different labels with different flag sets.`);

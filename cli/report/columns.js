@@ -8,10 +8,12 @@ import { pairedRatio, pairedPrior } from '../stats/compare.js';
 // interrupted before it, or is still going. Said in words, never as a status with no reason.
 export const isUnfinished = (cell) => cell.status === 'pending' || cell.status === 'running';
 
+// matrix, run and exec all continue a file with --resume.
 export function unfinishedReason(result) {
+  const how = 'continue it with the command that started it (matrix, run or exec) plus --resume <file>';
   return result.status === 'running'
-    ? 'the run was still going (or was killed) when this file was last written; continue it with the command that started it (matrix, run or exec) plus --resume <file>'
-    : 'the run was interrupted before this cell was measured; continue it with the command that started it (matrix, run or exec) plus --resume <file>';
+    ? `the run was still going (or was killed) when this file was last written; ${how}`
+    : `the run was interrupted before this cell was measured; ${how}`;
 }
 
 export function columnsOf(result) {
@@ -26,9 +28,35 @@ export function columnsOf(result) {
 
 export const inColumn = (cell, col) => cell.runtimeLabel === col.runtimeLabel && cell.flagSet === col.flagSet;
 
+// Every report reads each cell once through these, so that a report is linear in cells (a result
+// of a million cells is a few seconds, not hours of find() in a loop; bench/scale.js).
+const columnKeyOf = (cell) => `${cell.runtimeLabel}\u0000${cell.flagSet}`;
+
+// Cells by suite, suites in the order they first appear.
+export function cellsBySuite(cells) {
+  const bySuite = new Map();
+  for (const cell of cells) {
+    if (!bySuite.has(cell.suite)) bySuite.set(cell.suite, []);
+    bySuite.get(cell.suite).push(cell);
+  }
+  return bySuite;
+}
+
+// One suite's cells: its benchmarks in order, and the cell of a benchmark in a column.
+export function suiteIndex(cells) {
+  const byKey = new Map(cells.map((c) => [`${c.benchmark}\u0000${columnKeyOf(c)}`, c]));
+  return {
+    benchmarks: [...new Set(cells.map((c) => c.benchmark))],
+    cellAt: (benchmark, col) => byKey.get(`${benchmark}\u0000${col.runtimeLabel}\u0000${col.flagSet}`)
+  };
+}
+
 // The columns that have cells among `cells` (one suite's): a flag set planned for some suites only
 // (matrix.yaml flagSets.X.suites) is no column of the others.
-export const columnsWithCells = (columns, cells) => columns.filter((col) => cells.some((c) => inColumn(c, col)));
+export function columnsWithCells(columns, cells) {
+  const present = new Set(cells.map(columnKeyOf));
+  return columns.filter((col) => present.has(`${col.runtimeLabel}\u0000${col.flagSet}`));
+}
 
 // Default: the first runtime with the flag set called "baseline" (or the first flag set).
 export function baselineColumn(result, requested) {
@@ -44,13 +72,11 @@ export function baselineColumn(result, requested) {
 export function grid(result, { baseline } = {}) {
   const allColumns = columnsOf(result);
   const base = baselineColumn(result, baseline);
-  const suites = [...new Set(result.cells.map((c) => c.suite))];
-  return suites.map((suite) => {
-    const cells = result.cells.filter((c) => c.suite === suite);
+  return [...cellsBySuite(result.cells)].map(([suite, cells]) => {
     const columns = columnsWithCells(allColumns, cells);
-    const benchmarks = [...new Set(cells.map((c) => c.benchmark))];
+    const { benchmarks, cellAt } = suiteIndex(cells);
     const okCell = (benchmark, col) => {
-      const cell = cells.find((c) => c.benchmark === benchmark && inColumn(c, col));
+      const cell = cellAt(benchmark, col);
       return cell?.status === 'ok' ? cell : null;
     };
     // The ratios of one suite share a variance prior, as its cells do (stats/moderate.js).
@@ -59,7 +85,7 @@ export function grid(result, { baseline } = {}) {
       return baseOk ? columns.map((col) => okCell(benchmark, col)).filter((c) => c && c !== baseOk).map((c) => [baseOk, c]) : [];
     }));
     const rows = benchmarks.map((benchmark) => {
-      const find = (col) => cells.find((c) => c.benchmark === benchmark && inColumn(c, col));
+      const find = (col) => cellAt(benchmark, col);
       const baseOk = okCell(benchmark, base);
       return {
         benchmark,

@@ -16,14 +16,21 @@ const COLUMNS = [
   ['servicePeakRssBytes', (c) => c.service?.peakRssBytes], ['error', (c) => c.error]
 ];
 
-function quote(value) {
+// A text field that starts with = + - @ (or a tab or carriage return) is a formula to a spreadsheet
+// ("=cmd|' /C calc'!A0" runs a program): it is prefixed with ' as OWASP's CSV injection guidance
+// recommends, and quoted. Numbers are written as numbers, so a negative figure stays a number.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function csvField(value) {
   if (value === null || value === undefined) return '';
-  const s = String(value);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  if (typeof value === 'number') return String(value);
+  const text = String(value);
+  const safe = FORMULA_START.test(text) ? `'${text}` : text;
+  return /[",\n\r']/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 export function renderCsv(result) {
   const v8 = new Map(result.runtimes.map((r) => [r.label, r.v8]));
   const rows = result.cells.map((c) => COLUMNS.map(([, value]) => value(c, v8, c.summary || {}, c.metrics || {})));
-  return `${[COLUMNS.map(([name]) => name), ...rows].map((r) => r.map(quote).join(',')).join('\n')}\n`;
+  return `${[COLUMNS.map(([name]) => name), ...rows].map((r) => r.map(csvField).join(',')).join('\n')}\n`;
 }

@@ -2,6 +2,7 @@
 // difference between columns may be that default, not the release (concurrent marking was off by
 // default from Node 16.0.0 to 16.13.2).
 import { formatDefault } from '../flags/diff.js';
+import { terminalText } from './escape.js';
 
 function listNames(names) {
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
@@ -20,7 +21,7 @@ export function flagDefaultNotes(result) {
     }
     if (byValue.size < 2) continue;
     const parts = [...byValue].map(([value, labels]) => `${value} on ${listNames(labels)}`);
-    lines.push(`  V8 flag default differs: --${name} is ${parts.join(', ')}`);
+    lines.push(terminalText(`  V8 flag default differs: --${name} is ${parts.join(', ')}`));
   }
   return lines.length ? `${lines.join('\n')}\n\n` : '';
 }

@@ -40,3 +40,13 @@ export function formatPct(pct) {
   if (!Number.isFinite(pct)) return 'n/a';
   return `${pct < 10 ? pct.toFixed(1) : pct.toFixed(0)}%`;
 }
+
+// A size in bytes with a binary unit: 512 B, 63.5 KiB, 2.0 GiB.
+export function formatBytes(bytes) {
+  if (!Number.isFinite(bytes)) return 'n/a';
+  const units = [[2 ** 30, 'GiB'], [2 ** 20, 'MiB'], [2 ** 10, 'KiB']];
+  for (const [size, unit] of units) {
+    if (bytes >= size) return `${(bytes / size).toFixed(1)} ${unit}`;
+  }
+  return `${bytes} B`;
+}

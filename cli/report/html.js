@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { columnsOf, columnsWithCells, inColumn } from './columns.js';
+import { columnsOf, columnsWithCells, cellsBySuite, suiteIndex } from './columns.js';
 import { renderTables } from './table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { renderServiceTables } from './service-table.js';
@@ -24,16 +24,15 @@ const scriptJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
 // Per benchmark: one point per column with the interval and the per-process rates (ops/s).
 export function chartData(result) {
   const columns = columnsOf(result);
-  const suites = [...new Set(result.cells.map((c) => c.suite))];
-  return suites.map((suite) => {
-    const cells = result.cells.filter((c) => c.suite === suite);
+  return [...cellsBySuite(result.cells)].map(([suite, cells]) => {
     const suiteColumns = columnsWithCells(columns, cells);
+    const { benchmarks, cellAt } = suiteIndex(cells);
     return {
       suite,
-      benchmarks: [...new Set(cells.map((c) => c.benchmark))].map((benchmark) => ({
+      benchmarks: benchmarks.map((benchmark) => ({
         benchmark,
         columns: suiteColumns.map((col) => {
-          const cell = cells.find((c) => c.benchmark === benchmark && inColumn(c, col));
+          const cell = cellAt(benchmark, col);
           if (!cell || cell.status !== 'ok') return { key: col.key, status: cell ? cell.status : 'absent' };
           const s = cell.summary;
           return {
@@ -81,7 +80,7 @@ window.nodebenchCharts = charts;
 `;
 
 export function htmlPage({ title, intro, charts, sections }) {
-  const chartBlocks = charts.map((c) => `<figure><figcaption>${escapeHtml(c.title)}</figcaption><canvas id="${c.id}" width="${Math.max(420, 120 * c.labels.length)}" height="300"></canvas>${c.note ? `<p class="note">${escapeHtml(c.note)}</p>` : ''}</figure>`);
+  const chartBlocks = new Map(charts.map((c) => [c.id, `<figure><figcaption>${escapeHtml(c.title)}</figcaption><canvas id="${c.id}" width="${Math.max(420, 120 * c.labels.length)}" height="300"></canvas>${c.note ? `<p class="note">${escapeHtml(c.note)}</p>` : ''}</figure>`]));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}figure{display:inline-block;margin:0 1em 1em 0;vertical-align:top}figcaption{font-weight:600}
@@ -89,7 +88,7 @@ pre{background:#f6f6f6;padding:1em;overflow:auto;font-size:12px}table.env th{tex
 </head><body>
 <h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(intro)}</p>
-${sections.map((s) => `<section><h2>${escapeHtml(s.title)}</h2>${(s.chartIds || []).map((id) => chartBlocks[charts.findIndex((c) => c.id === id)]).join('\n')}${s.html || ''}</section>`).join('\n')}
+${sections.map((s) => `<section><h2>${escapeHtml(s.title)}</h2>${(s.chartIds || []).map((id) => chartBlocks.get(id)).join('\n')}${s.html || ''}</section>`).join('\n')}
 <script>${chartLibrary()}</script>
 <script type="application/json" id="nodebench-data">${scriptJson({ charts })}</script>
 <script>${PAGE_SCRIPT}</script>

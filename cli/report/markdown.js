@@ -4,28 +4,26 @@ import { formatRate, formatRatio, formatPct } from './format.js';
 import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
+import { markdownText, markdownFence, markdownTable } from './escape.js';
 
 function text(value, isBaseline) {
   if (value.status === 'absent') return '';
-  if (value.status !== 'ok') return `${value.status}${value.error ? `: ${value.error.replace(/\|/g, '\\|')}` : ''}`;
+  if (value.status !== 'ok') return `${value.status}${value.error ? `: ${value.error}` : ''}`;
   const rme = Number.isFinite(value.rme) ? ` ±${value.rme.toFixed(1)}%` : '';
   const ratioMargin = Number.isFinite(value.ratioRme) ? ` ±${formatPct(value.ratioRme)}` : '';
   return `${formatRate(value.opsPerSec)}${rme}${isBaseline ? ' (base)' : value.ratio ? ` **${formatRatio(value.ratio)}**${ratioMargin}` : ''}`;
 }
 
 export function renderMarkdown(result, { baseline } = {}) {
-  const out = [`Runtimes: ${result.runtimes.map((r) => `${r.label} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. ops/s ±95% margin, ratio to baseline.`, ''];
+  const out = [markdownText(`Runtimes: ${result.runtimes.map((r) => `${r.label} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. ops/s ±95% margin, ratio to baseline.`), ''];
   for (const table of grid(result, { baseline })) {
     const form = suiteFormLabel(result, table.suite);
-    out.push(`### ${table.suite}${form ? ` ${form}` : ''}`, '', `| benchmark | ${table.columns.map((c) => c.key).join(' | ')} |`, `|---|${table.columns.map(() => '---:').join('|')}|`);
-    for (const row of table.rows) {
-      out.push(`| ${row.benchmark} | ${row.values.map((v, i) => text(v, table.columns[i].key === table.baseline.key)).join(' | ')} |`);
-    }
-    out.push('');
+    const rows = table.rows.map((row) => [row.benchmark, ...row.values.map((v, i) => text(v, table.columns[i].key === table.baseline.key))]);
+    out.push(`### ${markdownText(table.suite)}${form ? ` ${markdownText(form)}` : ''}`, '', ...markdownTable(['benchmark', ...table.columns.map((c) => c.key)], rows, { align: ['---', ...table.columns.map(() => '---:')] }), '');
   }
   // The service and metrics grids are aligned text: a fenced block keeps their columns on GitHub.
   const service = renderServiceTables(result);
-  if (service) out.push('### Service latencies', '', '```', service.trimEnd(), '```', '');
-  if (result.cells.some((c) => c.metrics)) out.push('### GC, CPU, event-loop delay and memory', '', '```', renderMetricsTables(result).trimEnd(), '```', '');
+  if (service) out.push('### Service latencies', '', ...markdownFence(service.trimEnd()), '');
+  if (result.cells.some((c) => c.metrics)) out.push('### GC, CPU, event-loop delay and memory', '', ...markdownFence(renderMetricsTables(result).trimEnd()), '');
   return `${out.join('\n')}\n`;
 }

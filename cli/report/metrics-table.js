@@ -5,6 +5,8 @@
 // (cli/stats/metrics.js).
 import { textTable } from './text-table.js';
 import { summarizeMetricRuns } from '../stats/metrics.js';
+import { terminalText } from './escape.js';
+import { cellsBySuite } from './columns.js';
 
 const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : 'n/a');
 const num = (x) => (Number.isFinite(x) ? (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(1)) : 'n/a');
@@ -39,15 +41,14 @@ function row(cell) {
 
 export function renderMetricsTables(result, { suites } = {}) {
   const out = [];
-  const names = [...new Set(result.cells.map((c) => c.suite))].filter((s) => !suites || suites.includes(s));
   const header = ['benchmark', 'column', ...COLUMNS.map(([label]) => label)];
-  for (const suite of names) {
-    const cells = result.cells.filter((c) => c.suite === suite);
+  for (const [suite, cells] of cellsBySuite(result.cells)) {
+    if (suites && !suites.includes(suite)) continue;
     if (!cells.some((c) => c.metrics)) continue;
     const rows = cells.filter((c) => c.status !== 'unsupported').map(row);
     const windowMs = result.suites?.find((s) => s.name === suite)?.sampler?.metricsMs ?? result.run?.metricsMs ?? 1000;
     const processes = Math.max(...cells.map((c) => c.metrics?.processes?.length ?? (c.metrics ? 1 : 0)));
-    out.push(`${suite} metrics  (${processes > 1 ? `up to ${processes} metrics processes per cell, mean [95% interval]` : 'one metrics process per cell'}, with --trace-gc: main-thread GC time within a ${windowMs} ms window; mark-compact time includes incremental marking)`);
+    out.push(`${terminalText(suite)} metrics  (${processes > 1 ? `up to ${processes} metrics processes per cell, mean [95% interval]` : 'one metrics process per cell'}, with --trace-gc: main-thread GC time within a ${windowMs} ms window; mark-compact time includes incremental marking)`);
     out.push(...textTable([header, ...rows], { rightFrom: 2 }), '');
   }
   return out.join('\n');

@@ -3,6 +3,8 @@
 // and warnings counted by code rather than listed cell by cell.
 // Cell warnings are { code, message } (results/cell.js, stats/summary.js); files of schema version 1
 // kept plain strings, which count under their own text.
+import { terminalText } from './escape.js';
+
 const WARNING_LABELS = {
   outliers: 'had far-outlier samples (other programs competing for the CPU)',
   'warmup-unstable': 'never settled during warm-up (raise run.warmupMaxMs)',
@@ -15,9 +17,9 @@ const WARNING_LABELS = {
 
 const asWarning = (w) => (typeof w === 'string' ? { code: w, message: w } : w);
 
-// "unsupported on Node 4.9.1 (...)" already says its status; "threw: boom" does not.
+// "unsupported on Node 4.9.1 (...)" already says its status; "threw: boom" does not. An unfinished
+// cell's reason comes from the grid (columns.js unfinishedReason), which knows how its run resumes.
 function describe(v) {
-  if (v.status === 'pending' || v.status === 'running') return 'unfinished: the run stopped before this cell finished (the run was killed or is still going); continue it with the command that started it (matrix, run or exec) plus --resume <file>';
   if (!v.error) return v.status;
   return String(v.error).startsWith(v.status) ? v.error : `${v.status}: ${v.error}`;
 }
@@ -49,7 +51,7 @@ export function reasonNotes(table) {
     });
   }
   const flagSetCount = new Set(table.columns.map((c) => c.flagSet)).size;
-  return notes.map((n) => (typeof n === 'string' ? n
+  return notes.map((n) => terminalText(typeof n === 'string' ? n
     : `  ${n.benchmark} on ${n.runtime}${n.flagSets.length === flagSetCount && flagSetCount > 1 ? '' : `/${n.flagSets.join(',')}`}: ${n.text}`));
 }
 
@@ -66,9 +68,9 @@ export function warningSummary(table, { verbose = false } = {}) {
       }
     });
   }
-  if (verbose || !counts.size) return lines;
+  if (verbose || !counts.size) return lines.map((line) => terminalText(line));
   const parts = [...counts].map(([label, n]) => `${n} cell${n === 1 ? '' : 's'} ${label}`);
-  return [`  warnings: ${parts.join('; ')}. Details: nodebench report <file> --warnings`];
+  return [terminalText(`  warnings: ${parts.join('; ')}. Details: nodebench report <file> --warnings`)];
 }
 
 const FORM_NAMES = { esm: 'ES module', typescript: 'TypeScript', 'typescript-commonjs': 'TypeScript' };

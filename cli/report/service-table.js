@@ -1,6 +1,8 @@
 // Service suites: one row per runtime x flag set x benchmark with the columns production teams read
 // (req/s, p50/p90/p95/p99, errors, CPU, peak RSS).
 import { textTable } from './text-table.js';
+import { terminalText } from './escape.js';
+
 export function renderServiceTables(result) {
   const cells = result.cells.filter((c) => c.service || c.benchmarkType === 'service');
   if (!cells.length) return '';
@@ -13,5 +15,5 @@ export function renderServiceTables(result) {
       String(s.errors + s.non2xx), s.cpuPercent.toFixed(0), `${(s.peakRssBytes / 1048576).toFixed(0)}MB`];
   });
   const suites = [...new Set(cells.map((c) => c.suite))].join(', ');
-  return [`${suites} under load  (loopback, autocannon; latency percentiles of the measured window, CPU % of one core)`, ...textTable([header, ...rows], { rightFrom: 2 }), ''].join('\n');
+  return [`${terminalText(suites)} under load  (loopback, autocannon; latency percentiles of the measured window, CPU % of one core)`, ...textTable([header, ...rows], { rightFrom: 2 }), ''].join('\n');
 }

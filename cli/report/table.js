@@ -4,6 +4,7 @@
 import chalk from 'chalk';
 import { grid } from './columns.js';
 import { textTable } from './text-table.js';
+import { terminalText } from './escape.js';
 import { formatRate, formatRatio, formatPct, formatDuration } from './format.js';
 import { reasonNotes, warningSummary, suiteFormLabel } from './notes.js';
 
@@ -43,8 +44,8 @@ function layout(table, columnIndexes, color, perRun) {
 }
 
 function tableWidth(table, columnIndexes) {
-  const benchWidth = Math.max(9, ...table.rows.map((r) => r.benchmark.length));
-  return columnIndexes.reduce((sum, i) => sum + 2 + Math.max(table.columns[i].key.length, ...table.rows.map((r) => cellText(r.values[i], false).length + 7)), benchWidth);
+  const benchWidth = Math.max(9, ...table.rows.map((r) => terminalText(r.benchmark).length));
+  return columnIndexes.reduce((sum, i) => sum + 2 + Math.max(terminalText(table.columns[i].key).length, ...table.rows.map((r) => cellText(r.values[i], false).length + 7)), benchWidth);
 }
 
 export function renderTables(result, { baseline, color = false, width = process.stdout.columns || 160, verbose = false } = {}) {
@@ -52,16 +53,17 @@ export function renderTables(result, { baseline, color = false, width = process.
   for (const table of grid(result, { baseline })) {
     const all = table.columns.map((_, i) => i);
     const form = suiteFormLabel(result, table.suite);
-    const title = `${color ? chalk.bold(table.suite) : table.suite}${form ? ` ${form}` : ''}`;
+    const suite = terminalText(table.suite);
+    const title = `${color ? chalk.bold(suite) : suite}${form ? ` ${form}` : ''}`;
     const perRun = result.suites.find((s) => s.name === table.suite)?.kind === 'command';
     const legend = perRun
-      ? `(time per run ±95% margin, speed ratio to ${table.baseline.key} ±95% margin: above 1x is faster)`
-      : `(ops/s ±95% margin, ratio to ${table.baseline.key} ±95% margin)`;
+      ? `(time per run ±95% margin, speed ratio to ${terminalText(table.baseline.key)} ±95% margin: above 1x is faster)`
+      : `(ops/s ±95% margin, ratio to ${terminalText(table.baseline.key)} ±95% margin)`;
     if (tableWidth(table, all) <= width) {
       out.push(`${title}  ${legend}`, ...layout(table, all, color, perRun));
     } else {
       for (const flagSet of [...new Set(table.columns.map((c) => c.flagSet))]) {
-        out.push(`${title} [${flagSet}]  ${legend}`, ...layout(table, all.filter((i) => table.columns[i].flagSet === flagSet), color, perRun), '');
+        out.push(`${title} [${terminalText(flagSet)}]  ${legend}`, ...layout(table, all.filter((i) => table.columns[i].flagSet === flagSet), color, perRun), '');
       }
       out.pop();
     }

@@ -6,9 +6,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { runtimesDir, tmpDir } from '../paths.js';
-import { readJsonIfExists } from '../fs-atomic.js';
+import { readJsonIfExists, writeFileAtomic } from '../fs-atomic.js';
 import { cacheKey } from './platform.js';
-import { inspectBinary, sha256File } from './inspect.js';
+import { inspectBinary, askBinary, sha256File } from './inspect.js';
+import { labelMismatch } from './verify.js';
 import { UserError } from '../errors.js';
 
 export const RECORD = 'nodebench-runtime.json';
@@ -27,8 +28,13 @@ async function readRecord(dir) {
 
 // The state of one cache entry: ok, incomplete (no or unreadable record: an install that never
 // finished, or a damaged record) or damaged (the binary is not the one the record describes).
-// The binary's sha256 is compared with the record's; the stat it had when it last matched is kept
-// beside the record, so the check costs a stat unless the file changed.
+// The binary's sha256 is compared with the record's, and the binary is asked its version, so that an
+// entry copied under another version's name with its record relabelled is caught. What the binary
+// was when it last passed (size, mtime, ctime, inode, device, with the record's version and sha256)
+// is kept beside the record, so the check costs a stat unless the file or the record changed: a
+// binary patched in place with its mtime put back still has a new ctime, which no user can set.
+export const VERIFIED = 'nodebench-verified.json';
+
 export async function checkEntry(dir, expectedVersion) {
   const binary = path.join(dir, 'bin', 'node');
   const record = await readRecord(dir);
@@ -44,13 +50,23 @@ export async function checkEntry(dir, expectedVersion) {
   } catch {
     return { state: 'damaged', reason: 'its bin/node is missing', record, dir };
   }
-  const stamp = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
-  const stampFile = path.join(dir, 'nodebench-verified');
-  const verified = await fs.readFile(stampFile, 'utf8').catch(() => null);
-  if (verified !== `${record.sha256} ${stamp}`) {
+  const stamp = [record.version, record.sha256, stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino, stat.dev].join(':');
+  const stampFile = path.join(dir, VERIFIED);
+  const verified = await readJsonIfExists(stampFile).catch(() => null);
+  if (verified?.stamp !== stamp) {
     const actual = await sha256File(binary);
     if (actual !== record.sha256) return { state: 'damaged', reason: `its bin/node changed since it was installed (sha256 ${actual.slice(0, 12)}…, recorded ${record.sha256.slice(0, 12)}…)`, record, dir };
-    await fs.writeFile(stampFile, `${record.sha256} ${stamp}`).catch(() => {});
+    let answer;
+    try {
+      answer = await askBinary(binary);
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      return { state: 'damaged', reason: 'its bin/node does not run as Node', record, dir };
+    }
+    const mismatch = labelMismatch(record.version, answer.version, 'record');
+    if (mismatch) return { state: 'damaged', reason: mismatch, record, dir };
+    // Another nodebench may be checking the same entry: the stamp is replaced whole, never torn.
+    await writeFileAtomic(stampFile, JSON.stringify({ stamp })).catch(() => {});
   }
   return { state: 'ok', record, dir };
 }

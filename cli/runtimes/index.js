@@ -12,8 +12,9 @@ import { availableVersions } from './version-index.js';
 import { cachedRuntime, listCached } from './cache.js';
 import { installFromNpm } from './npm-registry.js';
 import { configuredMirror, installFromMirror } from './mirror.js';
-import { nvmVersions, nvmBinary } from './nvm.js';
+import { nvmVersions, nvmBinary, installWithNvm } from './nvm.js';
 import { inspectBinary } from './inspect.js';
+import { labelMismatch, repairAdvice } from './verify.js';
 import { npmPackageName } from './platform.js';
 
 function whichNode(env) {
@@ -43,17 +44,33 @@ async function installedVersions(env) {
   return [...new Set([...cached.map((r) => r.version), ...(await nvmVersions(env))])];
 }
 
+// Where a runtime may come from: by default the nodebench cache, then the user's nvm, then a
+// download into the cache; `nvm` asks nvm itself (the user's nvm, installing with nvm's installer).
+export const PROVIDERS = ['nvm'];
+
+// An nvm folder is labelled by its name only: the binary inside is asked, like a cache entry's.
+async function nvmRuntime(version, env, binary = nvmBinary(version, env)) {
+  const info = await inspectBinary(binary);
+  const mismatch = labelMismatch(version, info.version, 'nvm folder');
+  if (mismatch) {
+    throw new UserError(`Node ${version} in your nvm (${binary}) is damaged: ${mismatch}; ${repairAdvice({ provider: 'nvm', version })}.`);
+  }
+  return { ...info, provider: 'nvm', source: binary, path: binary };
+}
+
 async function existingRuntime(version, env) {
   const cached = await cachedRuntime(version, env);
   if (cached) return cached;
-  if ((await nvmVersions(env)).includes(version)) {
-    const binary = nvmBinary(version, env);
-    return { ...(await inspectBinary(binary)), provider: 'nvm', source: binary, path: binary };
-  }
+  if ((await nvmVersions(env)).includes(version)) return nvmRuntime(version, env);
   return null;
 }
 
-export async function installVersion(version, { env = process.env, log = () => {} } = {}) {
+export async function installVersion(version, { env = process.env, log = () => {}, provider } = {}) {
+  if (provider === 'nvm') {
+    if ((await nvmVersions(env)).includes(version)) return nvmRuntime(version, env);
+    log(`installing Node ${version} with nvm (nvm install ${version}) ...`);
+    return nvmRuntime(version, env, await installWithNvm(version, { env }));
+  }
   const existing = await existingRuntime(version, env);
   if (existing) return existing;
   const mirror = configuredMirror(env);
@@ -63,8 +80,9 @@ export async function installVersion(version, { env = process.env, log = () => {
 
 // Which exact versions a parsed spec may mean, newest first (more than one only for "lts", whose
 // newest candidate is confirmed by the binary itself).
-async function candidateVersions(spec, { env, refresh, log }) {
-  if (spec.kind === 'exact' && (await existingRuntime(spec.version, env))) return [spec.version];
+async function candidateVersions(spec, { env, refresh, log, provider }) {
+  // nvm installs an exact version itself: no list of versions is needed for one.
+  if (spec.kind === 'exact' && (provider === 'nvm' || (await existingRuntime(spec.version, env)))) return [spec.version];
   const source = indexSource(env);
   let listing;
   try {
@@ -93,15 +111,22 @@ async function candidateVersions(spec, { env, refresh, log }) {
 
 // `spec` is a string or what parseRuntimeSpec made of one; an invalid spec is refused before any
 // version list is fetched.
-export async function ensureRuntime(spec, { env = process.env, refresh = false, log = () => {} } = {}) {
+// provider: undefined (the cache, then nvm, then a download) or 'nvm' (nvm only, installing with it).
+export async function ensureRuntime(spec, { env = process.env, refresh = false, log = () => {}, provider } = {}) {
   const parsed = parseKnownRuntimeSpec(spec);
+  if (provider !== undefined && provider !== null && !PROVIDERS.includes(provider)) {
+    throw new UserError(`Provider "${provider}" is not known; the one provider to ask for is ${PROVIDERS.join(', ')} (leave it out for the nodebench cache and downloads).`);
+  }
+  if ((parsed.kind === 'system' || parsed.kind === 'path') && provider) {
+    throw new UserError(`Runtime "${parsed.text}" names a binary, so provider ${provider} has nothing to install; give a version (e.g. 16.20.2) or leave the provider out.`);
+  }
   if (parsed.kind === 'system' || parsed.kind === 'path') {
     const binary = parsed.kind === 'system' ? whichNode(env) : parsed.path;
     return { spec: parsed.text, ...(await inspectBinary(binary)), provider: parsed.kind, source: binary, path: binary };
   }
-  const candidates = await candidateVersions(parsed, { env, refresh, log });
+  const candidates = await candidateVersions(parsed, { env, refresh, log, provider });
   for (const version of candidates) {
-    const runtime = await installVersion(version, { env, log });
+    const runtime = await installVersion(version, { env, log, provider });
     if (parsed.kind !== 'lts' || runtime.lts) return { spec: parsed.text, ...runtime };
     log(`Node ${version} is not an LTS release yet (process.release.lts is empty); trying the previous LTS line.`);
   }

@@ -1,9 +1,15 @@
-// Provider: versions the user's nvm already installed ($NVM_DIR/versions/node/v<version>/bin/node).
-// They are used in place (nvm owns them), never copied or changed. nvm itself is a shell function
-// (nvm.sh) that only runs inside a shell, and nodebench starts no shells, so a version nvm does not
-// have is installed by nodebench's own providers instead (which honour nvm's NVM_NODEJS_ORG_MIRROR).
+// Provider: nvm. Versions the user's nvm already installed ($NVM_DIR/versions/node/v<version>/bin/node)
+// are used in place (nvm owns them: never copied or changed), and on request (`runtimes install
+// --via nvm`, `provider: nvm` in matrix.yaml) nvm's own installer runs: nvm is a shell function
+// (nvm.sh), so it runs in bash, sourced with --no-use (no default version switched on), with the
+// version as an argument, never pasted into the script. It honours NVM_DIR and
+// NVM_NODEJS_ORG_MIRROR as the user's own shell would. Whatever nvm installed is then asked its
+// version like every other runtime (index.js).
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
+import { UserError } from '../errors.js';
 
 export function nvmDir(env = process.env) {
   return env.NVM_DIR || null;
@@ -22,4 +28,36 @@ export async function nvmVersions(env = process.env) {
 
 export function nvmBinary(version, env = process.env) {
   return path.join(nvmDir(env), 'versions', 'node', `v${version}`, 'bin', 'node');
+}
+
+// nvm's progress goes to stderr, so that stdout is only `nvm which`'s answer: the binary's path.
+const INSTALL_SCRIPT = 'source "$NVM_DIR/nvm.sh" --no-use && nvm install "$1" 1>&2 && nvm which "$1"';
+const INSTALL_TIMEOUT_MS = 15 * 60 * 1000;
+
+// Runs `nvm install <version>` and returns the path of the binary nvm says it installed.
+export async function installWithNvm(version, { env = process.env } = {}) {
+  const dir = env.NVM_DIR || path.join(env.HOME || os.homedir(), '.nvm');
+  try {
+    await fs.access(path.join(dir, 'nvm.sh'));
+  } catch {
+    throw new UserError(`nvm is not installed in ${dir} (no nvm.sh there); install nvm, or set NVM_DIR to its folder, or leave out --via nvm / provider: nvm.`);
+  }
+  let run;
+  try {
+    run = await execa('bash', ['-c', INSTALL_SCRIPT, 'nodebench', version], {
+      env: { ...env, NVM_DIR: dir }, extendEnv: false, stdin: 'ignore', reject: false, timeout: INSTALL_TIMEOUT_MS
+    });
+  } catch (err) {
+    throw new UserError(`bash could not be started (${err.code || err.message}); nvm is a bash function, so --via nvm needs bash on PATH.`, { cause: err });
+  }
+  const lastLine = (text) => String(text || '').split('\n').map((l) => l.trim()).filter(Boolean).pop();
+  if (run.exitCode !== 0 || run.timedOut) {
+    const why = run.timedOut ? `it ran longer than ${INSTALL_TIMEOUT_MS / 60_000} minutes` : `exit ${run.exitCode}: ${lastLine(run.stderr) || 'no message'}`;
+    throw new UserError(`nvm install ${version} failed (${why}); run it in your shell to see why${env.NVM_NODEJS_ORG_MIRROR ? ` (NVM_NODEJS_ORG_MIRROR is ${env.NVM_NODEJS_ORG_MIRROR})` : ''}, or install without nvm.`);
+  }
+  const binary = lastLine(run.stdout);
+  if (!binary || !path.isAbsolute(binary)) {
+    throw new UserError(`nvm install ${version} finished but nvm which ${version} named no binary (it printed ${binary ? `"${binary.slice(0, 80)}"` : 'nothing'}); check the nvm in ${dir}.`);
+  }
+  return binary;
 }

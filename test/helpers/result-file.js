@@ -8,6 +8,14 @@ export function runtimeRecord(label, version = label) {
   return { spec: version, label, version, v8: '9.4.146.26-node.26', arch: 'x64', provider: 'npm', sha256: '0'.repeat(64) };
 }
 
+// A cell that passes the schema: `ok` with three processes and a summary, or another status without.
+export const okCell = (benchmark, status = 'ok', { suite = 's', runtimeLabel = '16.20.2', flagSet = 'baseline', opsPerSec = 1e7 } = {}) => ({
+  id: 0,
+  runtime: runtimeLabel, runtimeLabel, flagSet, flags: [], suite, benchmark, status,
+  processes: status === 'ok' ? [1, 2, 3].map((round) => ({ round, iterationsPerSample: 10, warmup: { batches: 1, ms: 1, stable: true }, samplesNsPerOp: [100 + round, 101, 99] })) : [],
+  ...(status === 'ok' ? { summary: { unit: 'ns/op', opsPerSec, median: 100, mean: 100, rme: 1, samples: 9, processes: 3, ci: { level: 0.95, low: 99, high: 101, method: 't' } } } : {})
+});
+
 export function resultObject(cells, { runtimes = [runtimeRecord('16.20.2')], status = 'complete', hostname = 'test-host' } = {}) {
   return {
     schemaVersion: 1,
