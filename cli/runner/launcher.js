@@ -15,6 +15,7 @@ import { parseTraceGc, gcSummary } from './gc-trace.js';
 import { interpretLaunch } from './outcome.js';
 import { runServiceLaunch } from './service.js';
 import { runCommandLaunch } from './command.js';
+import { reportedVersionProblem } from '../runtimes/verify.js';
 
 // The run's sampler options with the suite's own needs over them (e.g. longer samples for GC).
 export function suiteSampler(sampler, suite) {
@@ -74,12 +75,11 @@ async function runMicro(cell, runtime, suite, { sampler, timeoutMs, expectedMs, 
   return { ...outcome, wallMs: launched.wallMs, survivors: launched.survivors, phasesMs: processPhases(launched, outcome.result?.measurement) };
 }
 
-// The binary must be the runtime its cache entry claims: numbers are never labelled with another
-// version.
+// The binary must be the runtime its label claims: numbers are never labelled with another version
+// (the advice fits where the runtime came from: a cache entry, an nvm folder, a path).
 function checkVersion(outcome, runtime) {
-  const reported = outcome.hello?.runtime?.node;
-  if (outcome.status !== 'ok' || !reported || reported === runtime.version) return outcome;
-  return { ...outcome, status: 'failed', result: undefined, error: `the binary ran as Node ${reported}, not ${runtime.version} as its cache entry says; repair it with nodebench runtimes install ${runtime.version} --repair` };
+  const problem = outcome.status === 'ok' ? reportedVersionProblem(runtime, outcome.hello?.runtime?.node) : null;
+  return problem ? { ...outcome, status: 'failed', result: undefined, error: problem } : outcome;
 }
 
 // runtimes: label -> runtime; suites: name -> suite (as described by matrix/plan.js);
