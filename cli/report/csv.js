@@ -16,7 +16,8 @@ const COLUMNS = [
   ['servicePeakRssBytes', (c) => c.service?.peakRssBytes], ['error', (c) => c.error]
 ];
 
-function quote(value) {
+// One CSV field: quoted when it holds a quote, comma or line break.
+export function quote(value) {
   if (value === null || value === undefined) return '';
   const s = String(value);
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

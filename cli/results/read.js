@@ -40,15 +40,24 @@ export function validateResult(data, file) {
 }
 
 export async function readResult(file) {
-  let text;
+  return parseResult(await readResultText(file), file);
+}
+
+// The file's text as written (history add keeps it byte for byte), or a UserError.
+export async function readResultText(file) {
   try {
-    text = await fs.readFile(file, 'utf8');
+    return await fs.readFile(file, 'utf8');
   } catch (err) {
     if (err.code === 'ENOENT') throw new UserError(`Result file ${file} does not exist; give the path of a file written by nodebench matrix or run.`);
     if (err.code === 'EISDIR') throw new UserError(`${file} is a directory; give the path of a result file inside it (results/*.json).`);
     if (err.code === 'EACCES') throw new UserError(`Result file ${file} cannot be read (permission denied); check its permissions.`);
     throw err;
   }
+}
+
+// The text of a result file (read from disk, or from a history store's compressed copy) as the
+// current schema's object; `file` names it in errors.
+export function parseResult(text, file) {
   let data;
   try {
     data = JSON.parse(text);
