@@ -23,7 +23,8 @@ import { readResultText, parseResult } from '../results/read.js';
 import { lockResultFile } from '../results/lock.js';
 import { writeFileAtomic } from '../fs-atomic.js';
 import { UserError, isUserError } from '../errors.js';
-import { ENTRY_VERSION, entryFrom, canonicalJson, describeHost } from './entry.js';
+import { ENTRY_VERSION, entryFrom, canonicalJson, describeHost, hostFingerprint } from './entry.js';
+import { hostInfo } from '../results/host.js';
 
 export const DEFAULT_STORE = path.join('results', 'history');
 export const STORE_FORMAT = 1;
@@ -188,6 +189,18 @@ function mixing(entry, existing, { allowOtherHost, allowOtherParams, file, dir }
     }
   }
   return null;
+}
+
+// Before a matrix run with --history: the store can be written and holds this machine's runs (or
+// none yet), so that the finished result will not be refused after hours of measuring.
+export async function checkStoreForRun(dir) {
+  await openForWriting(dir);
+  const here = hostFingerprint(hostInfo());
+  const existing = await readStore(dir, { cells: false });
+  const hosts = existing.flatMap((e) => e.hosts);
+  if (hosts.length && !hosts.some((h) => h.id === here.id)) {
+    throw new UserError(`The history store ${dir} holds runs of another host (${describeHost(hosts[0])}), not of this one (${describeHost(here)}); leave out --history, then add the result with nodebench history add --allow-other-host if you mean to.`);
+  }
 }
 
 // files: result files to add, in order. Every file is read and checked before anything is
