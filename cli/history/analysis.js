@@ -5,6 +5,7 @@
 import semver from 'semver';
 import { buildSeries, analyse } from './series.js';
 import { releasesBetween } from '../commands/bisect.js';
+import { builtInSuites } from '../matrix/discover-suites.js';
 
 // Shell-safe words for a command a user copies.
 export function shellWord(text) {
@@ -35,7 +36,9 @@ function bisectHint(series, from, to, releases) {
   const between = releases ? releasesBetween(releases, good, bad).length - 2 : null;
   if (between === 0) return { between, command: null };
   const flags = series.flags.length ? ` --flags ${shellWord(series.flags.join(' '))}` : '';
-  return { between, command: `nodebench bisect --good ${good} --bad ${bad} --suite ${shellWord(series.suite)} --benchmark ${shellWord(series.benchmark)}${flags}` };
+  // bisect takes a shipped suite by name, any other by its file.
+  const suite = builtInSuites().includes(series.suite) || !series.suiteFile ? series.suite : series.suiteFile;
+  return { between, command: `nodebench bisect --good ${good} --bad ${bad} --suite ${shellWord(suite)} --benchmark ${shellWord(series.benchmark)}${flags}` };
 }
 
 // Whether two change points of one series are the same: their "after" points at most one point

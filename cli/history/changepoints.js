@@ -32,9 +32,10 @@ const CHI2_1_MEDIAN = 0.454936423119572;
 const MAX_EXTRA = 1;
 
 // The excess spread of the series beyond its points' variances, as a standard deviation on the log
-// scale (0.01 = 1%), from its successive differences; 0 for fewer than 3 points.
+// scale (0.01 = 1%), from its successive differences; 0 for fewer than 4 points (the median of two
+// differences is their mean, which one shift moves as much as any scatter).
 export function extraSpread(points) {
-  if (points.length < 3) return 0;
+  if (points.length < 4) return 0;
   const diffs = points.slice(1).map((p, i) => ({ d2: (p.y - points[i].y) ** 2, v: p.v + points[i].v }));
   const medianZ2 = (extra) => median(diffs.map(({ d2, v }) => d2 / (v + 2 * extra * extra)));
   if (medianZ2(0) <= CHI2_1_MEDIAN) return 0;

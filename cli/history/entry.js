@@ -73,7 +73,7 @@ export function entryFrom(result, meta) {
     kernel: result.host.kernel,
     runtimes: result.runtimes.map((r) => ({ spec: r.spec, label: r.label, version: r.version, v8: r.v8 })),
     flagSets: result.flagSets.map((f) => ({ name: f.name, flags: f.flags })),
-    suites: result.suites.map((s) => ({ name: s.name, params: s.params || {} })),
+    suites: result.suites.map((s) => ({ name: s.name, params: s.params || {}, file: s.file })),
     cells
   };
 }

@@ -49,7 +49,9 @@ for (const spec of data.charts) {
         ctx.beginPath(); ctx.moveTo(at, y.top); ctx.lineTo(at, y.bottom); ctx.stroke();
         ctx.setLineDash([]);
         ctx.font = '12px system-ui, sans-serif';
-        ctx.fillText(c.text, at + 3, y.top + 12 + 14 * row);
+        // Beside the line, on whichever side has room.
+        const width = ctx.measureText(c.text).width;
+        ctx.fillText(c.text, at + 3 + width > chart.chartArea.right ? Math.max(chart.chartArea.left, at - 3 - width) : at + 3, y.top + 12 + 14 * row);
         marks.changes++;
       });
       ctx.restore();
@@ -106,7 +108,7 @@ export function trendCharts(analysis) {
     return {
       id: `trend-${i}`,
       suite: series[0].suite,
-      title: seriesTitle(series[0], analysis, { withFlagSet: false }),
+      title: seriesTitle(series[0], analysis, { withFlagSet: false, withLine: false }),
       unit: 'ops/s',
       labels,
       width: Math.min(1400, Math.max(420, 60 * labels.length)),
@@ -125,7 +127,7 @@ export function trendCharts(analysis) {
 
 function runsTable(analysis) {
   const rows = analysis.entries.map((e) => [e.createdAt, e.label || '', e.commit || '', e.nodebench, e.runtimes.map((r) => r.version).join(', '), e.source, e.id]);
-  return `<table class="env"><tr>${['run', 'label', 'commit', 'nodebench', 'runtimes', 'added from', 'id'].map((h) => `<th>${h}</th>`).join('')}</tr>${rows.map((r) => `<tr>${r.map((v) => `<td>${escapeHtml(v)}</td>`).join('')}</tr>`).join('')}</table>`;
+  return `<table class="env"><tr>${['run', 'label', 'commit', 'nodebench', 'runtimes', 'added from', 'id'].map((h) => `<th>${h}</th>`).join('')}</tr>${rows.map((r) => `<tr>${r.map((v) => `<td>${escapeHtml(printable(v))}</td>`).join('')}</tr>`).join('')}</table>`;
 }
 
 export function renderHistoryHtml(analysis, { store, text }) {

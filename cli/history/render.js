@@ -14,10 +14,10 @@ const ORDER_WORDS = { version: 'runtime version (the runs of one version pooled)
 
 // Distinguishes series that share a benchmark name: their host and parameters when the history
 // has several of them, their runtime line when ordered by date.
-export function seriesTitle(s, analysis, { withBenchmark = true, withFlagSet = true } = {}) {
+export function seriesTitle(s, analysis, { withBenchmark = true, withFlagSet = true, withLine = true } = {}) {
   const parts = withBenchmark ? [`${s.suite}/${s.benchmark}`] : [];
   if (withFlagSet) parts.push(`[${s.flagSet}]`);
-  if (s.line !== null) parts.push(`on ${s.line}`);
+  if (withLine && s.line !== null) parts.push(`on ${s.line}`);
   const sameSuite = analysis.series.filter((o) => o.suite === s.suite);
   if (new Set(sameSuite.map((o) => o.params)).size > 1) parts.push(`params ${s.params}`);
   if (analysis.hosts.length > 1) parts.push(`host ${s.host}`);
@@ -28,7 +28,7 @@ export const changeText = (c) => `${formatChange(c.ratio)} (95% CI ${formatChang
 
 // One sentence per change point: where, between what, how much, what else changed, what to run.
 export function changeLine(s, c, analysis, { withBenchmark = true } = {}) {
-  const words = [`${seriesTitle(s, analysis, { withBenchmark })}: ${printable(c.from.name)} -> ${printable(c.to.name)} ${changeText(c)}${c.isNew ? ' NEW' : ''}`];
+  const words = [`${seriesTitle(s, analysis, { withBenchmark })}${withBenchmark ? ':' : ','} ${printable(c.from.name)} -> ${printable(c.to.name)} ${changeText(c)}${c.isNew ? ' NEW' : ''}`];
   if (c.also.length) words.push(`also changed there: ${printable(c.also.join(', '))}`);
   if (c.bisect?.command) words.push(`${c.bisect.between === null ? 'releases between them may hold it' : `${c.bisect.between} release(s) between`}: ${printable(c.bisect.command)}`);
   else if (c.bisect) words.push('adjacent releases');
@@ -117,7 +117,8 @@ export function renderJson(analysis, { store }) {
 
 const CSV_COLUMNS = ['suite', 'benchmark', 'params', 'flagSet', 'flags', 'line', 'host', 'x', 'name', 'runtimes', 'status', 'opsPerSec', 'low', 'high', 'runs', 'changeRatio', 'changeLow', 'changeHigh', 'changeNew'];
 
-// One row per point; the change columns are filled on the first point after a change point.
+// One row per point; the change columns are filled on the first point after a change point. Text
+// fields go through printable() too: a spreadsheet or a terminal has no use for control codes.
 export function renderCsv(analysis) {
   const rows = analysis.series.flatMap((s) => {
     const changeAt = new Map(s.changes.map((c) => [c.to, c]));
@@ -127,5 +128,5 @@ export function renderCsv(analysis) {
         p.opsPerSec, p.low, p.high, p.runs.length, c?.ratio, c?.low, c?.high, c ? c.isNew : undefined];
     });
   });
-  return `${[CSV_COLUMNS, ...rows].map((r) => r.map(quote).join(',')).join('\n')}\n`;
+  return `${[CSV_COLUMNS, ...rows].map((r) => r.map((v) => quote(typeof v === 'string' ? printable(v) : v)).join(',')).join('\n')}\n`;
 }

@@ -31,10 +31,12 @@ export function poolRuns(runs, drift = INVOCATION_DRIFT) {
   return { y: runs.reduce((a, r, i) => a + ws[i] * r.y, 0) / sws, v: 1 / sws, spread };
 }
 
-// How a run is named on a chart or in a sentence: its date, and its label or commit if it has one.
+// How a run is named on a chart or in a sentence: its date and time, and its label or commit if it
+// has one (else the time to the second, so that runs of one minute differ).
 export function runName(entry) {
   const tag = entry.label || (entry.commit ? String(entry.commit).slice(0, 10) : null);
-  return `${entry.createdAt.slice(0, 16).replace('T', ' ')}${tag ? ` ${tag}` : ''}`;
+  const when = entry.createdAt.replace('T', ' ');
+  return tag ? `${when.slice(0, 16)} ${tag}` : when.slice(0, 19);
 }
 
 // The runtime "line" of a cell for --by date: the label the matrix gave it, else its spec.
@@ -51,11 +53,12 @@ const matches = (list, ...names) => !list || names.some((n) => list.includes(n))
 export function selectCells(entries, { suites, benchmarks, flagSets } = {}) {
   const out = [];
   for (const entry of entries) {
-    const params = new Map(entry.suites.map((s) => [s.name, canonicalJson(s.params)]));
+    const suiteOf = new Map(entry.suites.map((s) => [s.name, s]));
     const flagsOf = new Map(entry.flagSets.map((f) => [f.name, f.flags]));
     for (const cell of entry.cells) {
       if (!matches(suites, cell.suite) || !matches(benchmarks, cell.benchmark, `${cell.suite}/${cell.benchmark}`) || !matches(flagSets, cell.flagSet)) continue;
-      out.push({ entry, cell, params: params.get(cell.suite) ?? '{}', flags: flagsOf.get(cell.flagSet) || [] });
+      const suite = suiteOf.get(cell.suite);
+      out.push({ entry, cell, params: canonicalJson(suite?.params ?? {}), suiteFile: suite?.file ?? null, flags: flagsOf.get(cell.flagSet) || [] });
     }
   }
   return out;
@@ -77,11 +80,13 @@ function makePoint(group, by) {
   if (!ok.length) return { ...point, status: group.at(-1).cell.status, reason: group.at(-1).cell.reason };
   const pooled = poolRuns(ok.map(({ cell }) => ({ y: Math.log(cell.opsPerSec), se: cell.logSe })));
   const half = Z95 * Math.sqrt(pooled.v);
-  return { ...point, status: 'ok', y: pooled.y, v: pooled.v, opsPerSec: Math.exp(pooled.y), low: Math.exp(pooled.y - half), high: Math.exp(pooled.y + half), okRuns: ok.length };
+  // One run: its own estimate, as report prints it (not its exp(log()), which rounds).
+  const opsPerSec = ok.length === 1 ? ok[0].cell.opsPerSec : Math.exp(pooled.y);
+  return { ...point, status: 'ok', y: pooled.y, v: pooled.v, opsPerSec, low: Math.exp(pooled.y - half), high: Math.exp(pooled.y + half), okRuns: ok.length };
 }
 
-// The series of the selected cells, each { key, host, suite, params, benchmark, flagSet, flags,
-// line, points }, in a stable order (suite, benchmark, flag set, line).
+// The series of the selected cells, each { key, host, suite, suiteFile, params, benchmark, flagSet,
+// flags, line, points }, in a stable order (suite, benchmark, flag set, line).
 export function buildSeries(entries, { by = 'version', ...filters } = {}) {
   const groups = new Map();
   for (const item of selectCells(entries, filters)) {
@@ -89,7 +94,10 @@ export function buildSeries(entries, { by = 'version', ...filters } = {}) {
     const line = by === 'date' ? lineOf(entry, cell) : null;
     const key = canonicalJson([cell.host, cell.suite, params, cell.benchmark, cell.flagSet, flags, line]);
     if (!groups.has(key)) groups.set(key, { key, host: cell.host, suite: cell.suite, params, benchmark: cell.benchmark, flagSet: cell.flagSet, flags, line, cells: [] });
-    groups.get(key).cells.push(item);
+    const group = groups.get(key);
+    group.cells.push(item);
+    // Where the suite was loaded from in its newest run (entries come oldest first).
+    group.suiteFile = item.suiteFile ?? group.suiteFile ?? null;
   }
   const series = [...groups.values()].map(({ cells, ...s }) => {
     const byX = new Map();
