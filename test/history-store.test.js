@@ -67,7 +67,7 @@ test('a result file of schemaVersion 1, written by an older nodebench, is migrat
   const store = path.join(dir, 'store-v1');
   // The fixture was measured on the machine that wrote it; here it stands for an older run of this one.
   const here = hostInfo();
-  const old = variant(V1_FILE, 'v1.json', (data) => {
+  const old = variant(V1_FILE, dir, 'v1.json', (data) => {
     Object.assign(data.host, { cpuModel: here.cpuModel, cores: here.cores, memoryBytes: here.memoryBytes, os: here.os });
     data.suites[0].file = path.join(TREND_SUITE, 'index.js');
   });
@@ -93,7 +93,7 @@ test('a result file of schemaVersion 1, written by an older nodebench, is migrat
 test('another host or other suite parameters are refused in one sentence unless allowed; each keeps its own series', async () => {
   const store = path.join(dir, 'store-mixing');
   assert.equal((await history(['add', first, '--store', store])).exitCode, 0);
-  const elsewhere = variant(first, 'elsewhere.json', (data) => { data.host.cpuModel = 'Other CPU 9000'; data.host.cores = 64; });
+  const elsewhere = variant(first, dir, 'elsewhere.json', (data) => { data.host.cpuModel = 'Other CPU 9000'; data.host.cores = 64; });
   assertUserError(await history(['add', elsewhere, '--store', store]), /elsewhere\.json was measured on another host \(Other CPU 9000, 64 cores, .*\) than the runs in .*; use another --store, or pass --allow-other-host/);
   // A real run of the same suite with another size.
   const otherParams = path.join(dir, 'other-params.json');
@@ -120,7 +120,7 @@ test('matrix --history adds the finished run, and refuses a store of another hos
   assert.equal(shown.runs[0].source, path.basename(out));
 
   const foreign = path.join(dir, 'store-foreign');
-  const elsewhere = variant(first, 'elsewhere-2.json', (data) => { data.host.cpuModel = 'Other CPU 9000'; });
+  const elsewhere = variant(first, dir, 'elsewhere-2.json', (data) => { data.host.cpuModel = 'Other CPU 9000'; });
   assert.equal((await history(['add', elsewhere, '--store', foreign])).exitCode, 0);
   const started = Date.now();
   const run = await execa(process.execPath, [cliPath, 'matrix', '--matrix', path.join(dir, 'trend.yaml'), '--out', path.join(dir, 'never.json'), '--history', foreign], { reject: false, env: { NO_COLOR: '1' } });
@@ -136,7 +136,7 @@ test('damaged or unfinished result files, bad stores and bad options: one senten
   assertUserError(await history(['add', first, truncated, '--store', store]), /truncated\.json is not valid JSON .*it may be truncated/);
   assert.ok(!fs.existsSync(path.join(store, 'index')) || indexFiles(store).length === 0, 'a batch with a damaged file adds nothing');
   assertUserError(await history(['add', path.join(dir, 'nope.json'), '--store', store]), /nope\.json does not exist/);
-  const running = variant(first, 'running.json', (data) => { data.status = 'running'; });
+  const running = variant(first, dir, 'running.json', (data) => { data.status = 'running'; });
   assertUserError(await history(['add', running, '--store', store]), /running\.json is an unfinished run \(status running\); complete it with its matrix command plus --resume/);
   const notResult = path.join(dir, 'package.json');
   fs.writeFileSync(notResult, '{"name": "x"}');
@@ -168,7 +168,7 @@ test('damaged or unfinished result files, bad stores and bad options: one senten
 
 test('two, and four, history add at once: every file is added, the store stays whole', async () => {
   const store = path.join(dir, 'store-concurrent');
-  const copies = ['a', 'b', 'c', 'd'].map((n) => variant(first, `copy-${n}.json`, (data) => { data.createdAt = `2026-01-0${'abcd'.indexOf(n) + 1}T00:00:00.000Z`; }));
+  const copies = ['a', 'b', 'c', 'd'].map((n) => variant(first, dir, `copy-${n}.json`, (data) => { data.createdAt = `2026-01-0${'abcd'.indexOf(n) + 1}T00:00:00.000Z`; }));
   const pair = await Promise.all(copies.slice(0, 2).map((file) => history(['add', file, '--store', store])));
   for (const run of pair) assert.equal(run.exitCode, 0, run.stderr);
   const four = await Promise.all([...copies.slice(2), copies[0], copies[2]].map((file) => history(['add', file, '--store', store])));
@@ -221,7 +221,7 @@ test('a history add killed with SIGKILL at any moment leaves a store that reads,
 
 test('names with escape codes are shown escaped, never sent to the terminal', async () => {
   const store = path.join(dir, 'store-escapes');
-  const hostile = variant(first, 'hostile.json', (data) => {
+  const hostile = variant(first, dir, 'hostile.json', (data) => {
     for (const cell of data.cells) cell.benchmark = `${cell.benchmark}\u001b[31m\u0007`;
   });
   assert.equal((await history(['add', hostile, '--store', store, '--label', 'x\u001b]0;title\u0007'])).exitCode, 0);

@@ -29,6 +29,7 @@ import { hostInfo } from '../results/host.js';
 export const DEFAULT_STORE = path.join('results', 'history');
 export const STORE_FORMAT = 1;
 const MARKER = 'nodebench-history.json';
+const LOCK_NAME = 'store';
 const LOCK_WAIT_MS = 60_000;
 
 const brotli = promisify(zlib.brotliCompress);
@@ -58,19 +59,32 @@ function checkMarker(marker, dir) {
 }
 
 // Creates the store on first use; refuses a folder that holds other things (a typo in --store must
-// not scatter files into, say, results/).
-async function openForWriting(dir) {
+// not scatter files into, say, results/). Called with the store's lock held, so that two first
+// adds do not race: the lock file and a killed writer's temporary files are not "other things".
+async function initStore(dir) {
+  const marker = await readMarker(dir);
+  if (marker) return checkMarker(marker, dir);
+  const present = (await fs.readdir(dir)).filter((name) => !name.startsWith('.') && name !== `${LOCK_NAME}.lock` && !name.endsWith('.tmp'));
+  if (present.length) throw new UserError(`${dir} is not a nodebench history store and is not empty (it has ${present.slice(0, 3).join(', ')}${present.length > 3 ? ', ...' : ''}); give --store a new or empty folder.`);
+  await writeFileAtomic(path.join(dir, MARKER), `${JSON.stringify({ format: 'nodebench-history', version: STORE_FORMAT }, null, 1)}\n`);
+}
+
+// Runs fn with the store created (if new), its lock held, and what killed writers left removed.
+async function whileLocked(dir, fn) {
   try {
     await fs.mkdir(dir, { recursive: true });
     fsSync.accessSync(dir, fsSync.constants.W_OK);
   } catch (err) {
     throw new UserError(`Cannot write the history store ${dir} (${err.code}); choose another --store or fix its permissions.`);
   }
-  const marker = await readMarker(dir);
-  if (marker) return checkMarker(marker, dir);
-  const present = (await fs.readdir(dir)).filter((name) => !name.startsWith('.'));
-  if (present.length) throw new UserError(`${dir} is not a nodebench history store and is not empty (it has ${present.slice(0, 3).join(', ')}${present.length > 3 ? ', ...' : ''}); give --store a new or empty folder.`);
-  await writeFileAtomic(path.join(dir, MARKER), `${JSON.stringify({ format: 'nodebench-history', version: STORE_FORMAT }, null, 1)}\n`);
+  const release = await lockStore(dir);
+  try {
+    await initStore(dir);
+    await removeLeftovers(dir);
+    return await fn();
+  } finally {
+    release();
+  }
 }
 
 function lockHolder(lock) {
@@ -83,7 +97,7 @@ function lockHolder(lock) {
 
 // The store's lock; while another writer holds it, wait (adds take well under a second each).
 async function lockStore(dir) {
-  const lockBase = path.join(dir, 'store');
+  const lockBase = path.join(dir, LOCK_NAME);
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
@@ -100,7 +114,7 @@ async function lockStore(dir) {
 
 // Temporary files of a writer killed mid-write (fs-atomic.js names them <file>.<pid>.<n>.tmp).
 async function removeLeftovers(dir) {
-  for (const sub of ['results', 'index']) {
+  for (const sub of ['.', 'results', 'index']) {
     const names = await fs.readdir(path.join(dir, sub)).catch(() => []);
     await Promise.all(names.filter((n) => n.endsWith('.tmp')).map((n) => fs.rm(path.join(dir, sub, n), { force: true })));
   }
@@ -194,10 +208,8 @@ function mixing(entry, existing, { allowOtherHost, allowOtherParams, file, dir }
 // Before a matrix run with --history: the store can be written and holds this machine's runs (or
 // none yet), so that the finished result will not be refused after hours of measuring.
 export async function checkStoreForRun(dir) {
-  await openForWriting(dir);
   const here = hostFingerprint(hostInfo());
-  const existing = await readStore(dir, { cells: false });
-  const hosts = existing.flatMap((e) => e.hosts);
+  const hosts = await whileLocked(dir, async () => (await readStore(dir, { cells: false })).flatMap((e) => e.hosts));
   if (hosts.length && !hosts.some((h) => h.id === here.id)) {
     throw new UserError(`The history store ${dir} holds runs of another host (${describeHost(hosts[0])}), not of this one (${describeHost(here)}); leave out --history, then add the result with nodebench history add --allow-other-host if you mean to.`);
   }
@@ -205,7 +217,7 @@ export async function checkStoreForRun(dir) {
 
 // files: result files to add, in order. Every file is read and checked before anything is
 // written, so a damaged or refused file adds nothing. Returns [{ file, id, added, entry }].
-export async function addToStore(dir, files, { label, commit, allowOtherHost = false, allowOtherParams = false, now = new Date() } = {}) {
+export async function addToStore(dir, files, { label, commit, allowOtherHost = false, allowOtherParams = false, now } = {}) {
   const prepared = [];
   for (const file of files) {
     const text = await readResultText(file);
@@ -217,13 +229,11 @@ export async function addToStore(dir, files, { label, commit, allowOtherHost = f
     const id = crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
     prepared.push({ file, text, result, id, schemaVersion: written });
   }
-  await openForWriting(dir);
-  const release = await lockStore(dir);
-  try {
-    await removeLeftovers(dir);
+  return whileLocked(dir, async () => {
     const existing = await readStore(dir, { cells: false });
     const known = new Set(existing.map((e) => e.id));
-    const addedAt = now.toISOString();
+    // Taken under the lock, so that the order of adds is the order of their batches.
+    const addedAt = (now ?? new Date()).toISOString();
     const batch = `${addedAt}/${crypto.randomBytes(4).toString('hex')}`;
     const outcomes = prepared.map(({ file, result, id, schemaVersion }) => {
       if (known.has(id)) return { file, id, added: false, entry: existing.find((e) => e.id === id) };
@@ -240,7 +250,5 @@ export async function addToStore(dir, files, { label, commit, allowOtherHost = f
       await writeFileAtomic(entryPath(dir, outcome.id), entryText(outcome.entry));
     }
     return outcomes;
-  } finally {
-    release();
-  }
+  });
 }

@@ -32,11 +32,11 @@ export async function trendRun(dir, name, { runtimes = 'system', slow = false, s
   return out;
 }
 
-// A copy of a result file with `change` applied to its parsed JSON.
-export function variant(file, name, change) {
+// A copy of a result file, as dir/name, with `change` applied to its parsed JSON.
+export function variant(file, dir, name, change) {
   const data = JSON.parse(fs.readFileSync(file, 'utf8'));
   change(data);
-  const out = path.join(path.dirname(file), name);
+  const out = path.join(dir, name);
   fs.writeFileSync(out, JSON.stringify(data, null, 1));
   return out;
 }
