@@ -260,8 +260,10 @@ export function synthesize(template, index, random) {
   const runDrift = INVOCATION_DRIFT * normal();
   const cells = [];
   for (const [suite, benchmark, flagSet] of ROWS) {
+    // A row's rate (100 to 1M ops/s), and each runtime within a factor of 0.6 to 1.6 of it.
+    const rowRate = 10 ** (2 + 4 * base());
     for (const version of RUNTIMES) {
-      const rate = 10 ** (2 + 4 * base());
+      const rate = rowRate * (0.6 + base());
       const id = cells.length;
       const common = { id, runtime: version, runtimeLabel: version, flagSet, flags: FLAGS[flagSet], suite, benchmark };
       if (unsupportedCell(suite, benchmark, flagSet, version)) {

@@ -12,15 +12,15 @@ export function shellWord(text) {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${String(text).replace(/'/g, "'\\''")}'`;
 }
 
-const setOf = (runs, field) => new Set(runs.map((r) => r[field]).filter((v) => v !== null && v !== undefined));
+const setOf = (runs, fact) => new Set(runs.map(fact).filter((v) => v !== null && v !== undefined));
 
 // Facts that differ on the two sides of a change, besides what the series is ordered by.
 function alsoChanged(from, to, by) {
-  const fields = [['nodebench', 'nodebench'], ['kernel', 'kernel'], ...(by === 'date' ? [['runtime', 'Node']] : [])];
+  const facts = [['nodebench', (r) => r.entry.nodebench], ['kernel', (r) => r.entry.kernel], ...(by === 'date' ? [['Node', (r) => r.cell.runtime]] : [])];
   const notes = [];
-  for (const [field, name] of fields) {
-    const before = setOf(from.runs, field);
-    const after = setOf(to.runs, field);
+  for (const [name, fact] of facts) {
+    const before = setOf(from.runs, fact);
+    const after = setOf(to.runs, fact);
     if (before.size && after.size && ![...after].some((v) => before.has(v))) notes.push(`${name} ${[...before].join('/')} -> ${[...after].join('/')}`);
   }
   return notes;
@@ -53,15 +53,16 @@ function sameChange(change, earlier, points) {
 // where each change has { from, to, ratio, low, high, p, also, bisect, isNew }.
 export function analyseHistory(entries, { by = 'version', releases = null, minSegment, ...filters } = {}) {
   const newestBatch = entries.length ? entries.reduce((a, e) => (e.addedAt > a.addedAt ? e : a)).batch : null;
+  const found = buildSeries(entries, { by, ...filters }).map((s) => ({ ...s, ...analyse(s, { minSegment }) }));
+  // The same search without the newest add, for the series that have change points now.
+  const keys = new Set(found.filter((s) => s.changes.length).map((s) => s.key));
   const earlierEntries = entries.filter((e) => e.batch !== newestBatch);
-  const earlier = new Map(buildSeries(earlierEntries, { by, ...filters }).map((s) => [s.key, analyse(s, { minSegment }).changes]));
-  const series = buildSeries(entries, { by, ...filters }).map((s) => {
-    const { extra, changes } = analyse(s, { minSegment });
+  const earlier = new Map(keys.size ? buildSeries(earlierEntries, { by, keys, ...filters }).map((s) => [s.key, analyse(s, { minSegment }).changes]) : []);
+  const series = found.map((s) => {
     const okPoints = s.points.filter((p) => p.status === 'ok');
     return {
       ...s,
-      extra,
-      changes: changes.map((c) => ({
+      changes: s.changes.map((c) => ({
         ...c,
         also: alsoChanged(c.from, c.to, by),
         bisect: bisectHint(s, c.from, c.to, releases),

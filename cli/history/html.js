@@ -3,10 +3,10 @@
 // history has several), one line per flag set (per runtime line and flag set by date), every point
 // with its 95% interval drawn as an error bar, every change point as a dashed line labelled with
 // its shift. The tables and change points in words follow, then the runs.
-import semver from 'semver';
 import { htmlPage, escapeHtml } from '../report/html.js';
 import { formatChange } from '../report/format.js';
-import { seriesTitle, allChanges, changeLine, printable } from './render.js';
+import { compareVersions } from './series.js';
+import { seriesTitle, allChanges, changeLine, changeText, printable } from './render.js';
 
 // Draws the intervals and change points over Chart.js's lines; counts what it drew per chart
 // (test/history-html.test.js reads chart.nodebenchMarks).
@@ -41,17 +41,25 @@ for (const spec of data.charts) {
           marks.intervals++;
         });
       });
-      spec.changes.forEach((c, row) => {
+      // Each label in the first row where it overlaps no other, on a white ground.
+      ctx.font = '12px system-ui, sans-serif';
+      const rows = [];
+      spec.changes.forEach((c) => {
         const at = (x.getPixelForValue(spec.labels.indexOf(c.from)) + x.getPixelForValue(spec.labels.indexOf(c.to))) / 2;
         ctx.strokeStyle = c.slower ? 'rgb(200,30,30)' : 'rgb(30,140,60)';
-        ctx.fillStyle = ctx.strokeStyle;
         ctx.setLineDash([5, 4]);
         ctx.beginPath(); ctx.moveTo(at, y.top); ctx.lineTo(at, y.bottom); ctx.stroke();
         ctx.setLineDash([]);
-        ctx.font = '12px system-ui, sans-serif';
-        // Beside the line, on whichever side has room.
-        const width = ctx.measureText(c.text).width;
-        ctx.fillText(c.text, at + 3 + width > chart.chartArea.right ? Math.max(chart.chartArea.left, at - 3 - width) : at + 3, y.top + 12 + 14 * row);
+        const width = ctx.measureText(c.text).width + 4;
+        const left = at + 2 + width > chart.chartArea.right ? Math.max(chart.chartArea.left, at - 2 - width) : at + 2;
+        let row = rows.findIndex((spans) => spans.every(([a, b]) => left + width < a || left > b));
+        if (row < 0) row = rows.push([]) - 1;
+        rows[row].push([left, left + width]);
+        const top = y.top + 2 + 15 * row;
+        ctx.fillStyle = 'rgba(255,255,255,0.85)';
+        ctx.fillRect(left, top, width, 14);
+        ctx.fillStyle = ctx.strokeStyle;
+        ctx.fillText(c.text, left + 2, top + 11);
         marks.changes++;
       });
       ctx.restore();
@@ -80,7 +88,7 @@ window.nodebenchCharts = charts;
 // Category labels must be unique: two runs in the same minute without a label get a suffix.
 function labelsOf(points, by) {
   const xs = [...new Map(points.map((p) => [p.x, p])).values()];
-  xs.sort(by === 'version' ? (a, b) => (semver.valid(a.x) && semver.valid(b.x) ? semver.compare(a.x, b.x) : a.x.localeCompare(b.x)) : (a, b) => a.x.localeCompare(b.x));
+  xs.sort(by === 'version' ? (a, b) => compareVersions(a.x, b.x) : (a, b) => (a.x < b.x ? -1 : a.x > b.x ? 1 : 0));
   const used = new Map();
   const labelOf = new Map();
   for (const p of xs) {
@@ -104,6 +112,10 @@ export function trendCharts(analysis) {
     const ok = series.flatMap((s) => s.points.filter((p) => p.status === 'ok'));
     const values = ok.flatMap((p) => [p.low, p.high, p.opsPerSec]).filter((v) => v > 0);
     const [min, max] = [Math.min(...values), Math.max(...values)];
+    // Room above the data for the change points' labels (a row each at most, four at most).
+    const labelRows = Math.min(4, series.reduce((n, s) => n + s.changes.length, 0));
+    const logScale = max / min > 3;
+    const top = logScale ? max * (max / min) ** (0.09 * labelRows) : max + (max - min || max) * 0.09 * labelRows;
     const missing = series.flatMap((s) => s.points.filter((p) => p.status !== 'ok').map((p) => `${p.name} ${s.flagSet}: ${p.status}`));
     return {
       id: `trend-${i}`,
@@ -113,14 +125,16 @@ export function trendCharts(analysis) {
       labels,
       width: Math.min(1400, Math.max(420, 60 * labels.length)),
       min,
-      max,
-      logScale: max / min > 3,
+      max: top,
+      logScale,
       lines: series.map((s) => ({
         label: printable(s.line !== null ? `${s.line} ${s.flagSet}` : s.flagSet),
         points: s.points.filter((p) => p.status === 'ok').map((p) => ({ x: labelOf.get(p.x), y: p.opsPerSec, low: p.low, high: p.high }))
       })),
-      changes: series.flatMap((s) => s.changes.map((c) => ({ from: labelOf.get(c.from.x), to: labelOf.get(c.to.x), slower: c.ratio < 1, text: `${series.length > 1 ? `${printable(s.flagSet)} ` : ''}${formatChange(c.ratio)} [${formatChange(c.low)}, ${formatChange(c.high)}]${c.isNew ? ' new' : ''}` }))),
-      note: missing.length ? `No value: ${printable(missing.join(', '))}.` : ''
+      // On the chart the shift only; with its interval in the note under it.
+      changes: series.flatMap((s) => s.changes.map((c) => ({ from: labelOf.get(c.from.x), to: labelOf.get(c.to.x), slower: c.ratio < 1, text: `${series.length > 1 ? `${printable(s.flagSet)} ` : ''}${formatChange(c.ratio)}${c.isNew ? ' new' : ''}` }))),
+      note: [...series.flatMap((s) => s.changes.map((c) => `${series.length > 1 ? `${s.flagSet} ` : ''}${c.from.name} -> ${c.to.name}: ${changeText(c)}${c.isNew ? ' (new)' : ''}.`)),
+        missing.length ? `No value: ${missing.join(', ')}.` : ''].filter(Boolean).map(printable).join(' ')
     };
   });
 }

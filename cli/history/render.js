@@ -109,7 +109,7 @@ export function renderJson(analysis, { store }) {
     hosts: analysis.hosts,
     series: analysis.series.map((s) => ({
       suite: s.suite, benchmark: s.benchmark, params: JSON.parse(s.params), flagSet: s.flagSet, flags: s.flags, line: s.line, host: s.host, extraSpread: s.extra,
-      points: s.points.map((p) => ({ x: p.x, name: p.name, runtimes: p.runtimes, status: p.status, reason: p.reason, opsPerSec: p.opsPerSec ?? null, low: p.low ?? null, high: p.high ?? null, runs: p.runs.map((r) => r.id) })),
+      points: s.points.map((p) => ({ x: p.x, name: p.name, runtimes: p.runtimes, status: p.status, reason: p.reason, opsPerSec: p.opsPerSec ?? null, low: p.low ?? null, high: p.high ?? null, runs: p.runs.map((r) => r.entry.id) })),
       changes: s.changes.map(changeJson)
     }))
   }, null, 1)}\n`;

@@ -64,35 +64,57 @@ export function selectCells(entries, { suites, benchmarks, flagSets } = {}) {
   return out;
 }
 
-function compareVersions(a, b) {
-  return semver.valid(a) && semver.valid(b) ? semver.compare(a, b) : a.localeCompare(b);
+export function compareVersions(a, b) {
+  return semver.valid(a) && semver.valid(b) ? semver.compare(a, b) : byText(a, b);
 }
 
+// group: the { entry, cell } of one point. A point keeps them as its runs.
 function makePoint(group, by) {
-  const ok = group.filter(({ cell }) => cell.status === 'ok' && cell.logSe > 0);
   const first = group[0];
+  const runtimes = [];
+  const ok = [];
+  for (const run of group) {
+    if (!runtimes.includes(run.cell.runtime)) runtimes.push(run.cell.runtime);
+    if (run.cell.status === 'ok' && run.cell.logSe > 0) ok.push(run.cell);
+  }
   const point = {
     x: by === 'version' ? first.cell.runtime : first.entry.createdAt,
     name: by === 'version' ? first.cell.runtime : runName(first.entry),
-    runtimes: [...new Set(group.map(({ cell }) => cell.runtime))],
-    runs: group.map(({ entry, cell }) => ({ id: entry.id, createdAt: entry.createdAt, label: entry.label, commit: entry.commit, nodebench: entry.nodebench, kernel: entry.kernel, batch: entry.batch, runtime: cell.runtime, status: cell.status, reason: cell.reason }))
+    runtimes,
+    runs: group.map(({ entry, cell }) => ({ entry, cell })),
+    status: 'ok'
   };
-  if (!ok.length) return { ...point, status: group.at(-1).cell.status, reason: group.at(-1).cell.reason };
-  const pooled = poolRuns(ok.map(({ cell }) => ({ y: Math.log(cell.opsPerSec), se: cell.logSe })));
+  if (!ok.length) {
+    const last = group.at(-1).cell;
+    // Measured, but with a margin over 100%: an interval without bounds weighs nothing.
+    point.status = last.status === 'ok' ? 'unbounded' : last.status;
+    point.reason = last.status === 'ok' ? 'its interval has no upper bound (margin over 100%); measure with more processes' : last.reason;
+    return point;
+  }
+  const pooled = poolRuns(ok.map((cell) => ({ y: Math.log(cell.opsPerSec), se: cell.logSe })));
   const half = Z95 * Math.sqrt(pooled.v);
+  point.y = pooled.y;
+  point.v = pooled.v;
   // One run: its own estimate, as report prints it (not its exp(log()), which rounds).
-  const opsPerSec = ok.length === 1 ? ok[0].cell.opsPerSec : Math.exp(pooled.y);
-  return { ...point, status: 'ok', y: pooled.y, v: pooled.v, opsPerSec, low: Math.exp(pooled.y - half), high: Math.exp(pooled.y + half), okRuns: ok.length };
+  point.opsPerSec = ok.length === 1 ? ok[0].opsPerSec : Math.exp(pooled.y);
+  point.low = Math.exp(pooled.y - half);
+  point.high = Math.exp(pooled.y + half);
+  return point;
 }
 
+const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+
 // The series of the selected cells, each { key, host, suite, suiteFile, params, benchmark, flagSet,
-// flags, line, points }, in a stable order (suite, benchmark, flag set, line).
-export function buildSeries(entries, { by = 'version', ...filters } = {}) {
+// flags, line, points: [{ x, name, runtimes, runs: [{ entry, cell }], status, and when ok y, v,
+// opsPerSec, low, high }] }, in a stable order (suite, benchmark, flag set, line).
+// keys: build only the series with these keys (a Set), or all.
+export function buildSeries(entries, { by = 'version', keys = null, ...filters } = {}) {
   const groups = new Map();
   for (const item of selectCells(entries, filters)) {
     const { entry, cell, params, flags } = item;
     const line = by === 'date' ? lineOf(entry, cell) : null;
     const key = canonicalJson([cell.host, cell.suite, params, cell.benchmark, cell.flagSet, flags, line]);
+    if (keys && !keys.has(key)) continue;
     if (!groups.has(key)) groups.set(key, { key, host: cell.host, suite: cell.suite, params, benchmark: cell.benchmark, flagSet: cell.flagSet, flags, line, cells: [] });
     const group = groups.get(key);
     group.cells.push(item);
@@ -107,7 +129,7 @@ export function buildSeries(entries, { by = 'version', ...filters } = {}) {
       byX.get(x).push(item);
     }
     const points = [...byX.values()].map((group) => makePoint(group, by));
-    points.sort(by === 'version' ? (a, b) => compareVersions(a.x, b.x) : (a, b) => a.x.localeCompare(b.x));
+    points.sort(by === 'version' ? (a, b) => compareVersions(a.x, b.x) : (a, b) => byText(a.x, b.x));
     return { ...s, points };
   });
   const order = (s) => [s.suite, s.benchmark, s.flagSet === 'baseline' ? '' : s.flagSet, s.line ?? '', s.params, s.host];

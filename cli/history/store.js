@@ -177,7 +177,7 @@ export async function readStore(dir, { cells = true } = {}) {
   checkMarker(marker, dir);
   const names = (await fs.readdir(path.join(dir, 'index')).catch(() => [])).filter((n) => n.endsWith('.json'));
   const entries = await Promise.all(names.map((name) => readEntryFile(dir, name, { cells })));
-  return entries.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.addedAt.localeCompare(b.addedAt));
+  return entries.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.addedAt < b.addedAt ? -1 : a.addedAt > b.addedAt ? 1 : 0));
 }
 
 const suiteParams = (entry) => new Map(entry.suites.map((s) => [s.name, canonicalJson(s.params)]));
