@@ -4,6 +4,7 @@
 // placed between the right two releases, with the bisect command that would close the gap.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { historyDir, trendRun, history, TREND_SUITE } from './helpers/history.js';
 
@@ -20,8 +21,14 @@ test('by date: a new slowdown fails the gate once, in one line per benchmark; an
 
   const slow = [await trendRun(dir, 'r4', { slow: true }), await trendRun(dir, 'r5', { slow: true })];
   assert.equal((await history(['add', ...slow, '--store', store, '--label', 'after'])).exitCode, 0);
-  const failed = await history(['check', '--store', store, '--by', 'date']);
+  const summary = path.join(dir, 'summary.md');
+  const failed = await history(['check', '--store', store, '--by', 'date'], { env: { GITHUB_STEP_SUMMARY: summary } });
   assert.equal(failed.exitCode, 1, failed.stdout + failed.stderr);
+  // The job summary gets the change points as a table, not every series.
+  const markdown = fs.readFileSync(summary, 'utf8');
+  assert.match(markdown, /^### nodebench history/m);
+  assert.match(markdown, /^\| trend\/sum \[baseline\] on system \| .* before \| .* after \| -\d+\.\d% \| .* \| \*\*new\*\* \|$/m);
+  assert.doesNotMatch(markdown, /<details>/);
   const lines = failed.stderr.trim().split('\n');
   assert.match(lines[0], /^nodebench: \d benchmark\(s\) have a new change point slower by more than 5% in /);
   const sumLine = lines.find((l) => l.startsWith('  trend/sum: '));

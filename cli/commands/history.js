@@ -117,8 +117,9 @@ Examples:
       const analysis = await analysisOf(opts);
       const fresh = analysis.series.flatMap((s) => s.changes.filter((c) => c.isNew).map((c) => ({ s, c })));
       process.stdout.write(fresh.length ? `new change points:\n${fresh.map(({ s, c }) => `  ${changeLine(s, c, analysis)}`).join('\n')}\n` : `no new change points in ${printable(opts.store)} (${analysis.entries.length} run(s), by ${analysis.by})\n`);
-      // GitHub Actions shows this file on the run's summary page.
-      if (process.env.GITHUB_STEP_SUMMARY) await fs.appendFile(process.env.GITHUB_STEP_SUMMARY, renderMarkdown(analysis, { store: opts.store }));
+      // GitHub Actions shows this file on the run's summary page: the change points (the series
+      // are in history show --format md or html).
+      if (process.env.GITHUB_STEP_SUMMARY) await fs.appendFile(process.env.GITHUB_STEP_SUMMARY, renderMarkdown(analysis, { store: opts.store, series: false }));
       const failures = gateFailures(analysis, limit);
       if (failures.length) {
         const lines = failures.map((f) => `  ${printable(f.label)}: ${f.changes.map(({ series, change }) => changeLine(series, change, analysis, { withBenchmark: false })).join('; ')}`);

@@ -75,8 +75,9 @@ export function renderText(analysis, { store }) {
   return `${[headline(analysis, store).join('\n'), ...blocks, changeSummary(analysis).join('\n')].join('\n\n')}\n`;
 }
 
-// For a pull request or the job summary: the change points first, the series folded per suite.
-export function renderMarkdown(analysis, { store }) {
+// For a pull request or the job summary: the change points first, the series folded per suite
+// (series: false leaves them out: a job summary takes 1 MiB, and 200 runs of 150 series are more).
+export function renderMarkdown(analysis, { store, series: withSeries = true }) {
   const out = [`### nodebench history`, '', headline(analysis, store).join('  \n'), ''];
   const changes = allChanges(analysis);
   if (changes.length) {
@@ -90,6 +91,7 @@ export function renderMarkdown(analysis, { store }) {
     out.push('No change points.');
   }
   out.push('');
+  if (!withSeries) return `${out.join('\n')}\n`;
   for (const suite of [...new Set(analysis.series.map((s) => s.suite))]) {
     const series = analysis.series.filter((s) => s.suite === suite);
     out.push(`<details><summary>${printable(suite)}: ${series.length} series</summary>`, '', '```', ...series.map((s) => `${seriesTitle(s, analysis)}\n${seriesTable(s, analysis)}\n`), '```', '', '</details>', '');
