@@ -14,6 +14,7 @@ import * as merge from './commands/merge.js';
 import * as doctor from './commands/doctor.js';
 import * as flags from './commands/flags.js';
 import * as bisect from './commands/bisect.js';
+import * as history from './commands/history.js';
 
 // `nodebench report r.json | head`: a reader that stops early is not an error.
 process.stdout.on('error', (err) => {
@@ -33,7 +34,7 @@ program
   // `exec -- CMD --its-own-options`: what follows the command is the command's.
   .enablePositionalOptions();
 
-for (const command of [matrix, run, exec, diff, report, merge, runtimes, doctor, flags, bisect]) command.register(program);
+for (const command of [matrix, run, exec, diff, report, merge, runtimes, doctor, flags, bisect, history]) command.register(program);
 
 program.addHelpText('after', `
 Examples:
@@ -48,6 +49,7 @@ Examples:
   nodebench flags 16.13.2 --grep marking         V8 flags with type, default, description
   nodebench flags diff 16.13.2 16.14.0             flags added, removed, defaults changed
   nodebench bisect --flag concurrent-marking --good 14.21.3 --bad 16.13.2
+  nodebench history add results/*.json             keep runs; then history show --format html --out trend.html
 
 Runtimes come from the nodebench cache (~/.cache/nodebench), your nvm, or are installed from the npm
 registry's node-<os>-<arch> packages (or NODE_MIRROR, a nodejs.org-layout mirror).`);

@@ -118,6 +118,12 @@ export function addRunOptions(command) {
     .option('--no-color', 'plain output even on a terminal');
 }
 
+// Not a run option (it changes nothing about how cells are measured): where `matrix` also keeps
+// the finished result (cli/history/store.js).
+export function addHistoryOption(command) {
+  return command.option('--history <dir>', 'when the run is complete, add its result file to this history store (nodebench history; created on first use; the commit is $GITHUB_SHA when that is set)');
+}
+
 // CLI options win over the file's run options; --quick sits between the two.
 export function runOptionsFrom(fileRun, opts) {
   const run = { ...fileRun, ...(opts.quick ? QUICK_RUN : {}) };

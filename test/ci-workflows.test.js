@@ -28,7 +28,13 @@ function repoCopy() {
   for (const file of fs.readdirSync(path.join(root, '.github', 'workflows'))) {
     fs.copyFileSync(path.join(root, '.github', 'workflows', file), path.join(dir, '.github', 'workflows', file));
   }
+  // Example workflows (to copy into another repository) are checked as workflows of this one.
+  for (const file of exampleWorkflows()) fs.copyFileSync(path.join(root, 'examples', file), path.join(dir, '.github', 'workflows', file));
   return dir;
+}
+
+function exampleWorkflows() {
+  return fs.readdirSync(path.join(root, 'examples')).filter((f) => f.endsWith('-workflow.yml'));
 }
 
 const lint = (dir) => execa(actionlint, ['-no-color'], { cwd: dir, reject: false });
@@ -58,13 +64,21 @@ test('action.yml and the example workflows pass actionlint', { skip }, async () 
   const typo = await lint(dir);
   assert.equal(typo.exitCode, 1);
   assert.match(typo.stdout, /input "treshold" is not defined in action "nodebench upgrade check"/);
+
+  // The history example too: its inputs are checked against action.yml.
+  const example = path.join(dir, '.github', 'workflows', 'history-workflow.yml');
+  fs.writeFileSync(example, fs.readFileSync(example, 'utf8').replace('history: .nodebench-history/store', 'histroy: .nodebench-history/store'));
+  const wrongInput = await lint(dir);
+  assert.equal(wrongInput.exitCode, 1);
+  assert.match(wrongInput.stdout, /history-workflow\.yml.*input "histroy" is not defined in action "nodebench upgrade check"/);
 });
 
 test('the workflows call only commands and options the README documents', () => {
   const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-  const texts = [path.join(root, 'action.yml'), ...fs.readdirSync(path.join(root, '.github', 'workflows')).map((f) => path.join(root, '.github', 'workflows', f))]
+  const texts = [path.join(root, 'action.yml'), ...fs.readdirSync(path.join(root, '.github', 'workflows')).map((f) => path.join(root, '.github', 'workflows', f)),
+    ...exampleWorkflows().map((f) => path.join(root, 'examples', f))]
     .map((f) => fs.readFileSync(f, 'utf8'));
-  const calls = texts.flatMap((t) => [...t.matchAll(/(?:npx nodebench|"\$NODEBENCH") (matrix|diff|merge|report|run)\b([^\n]*)/g)]);
+  const calls = texts.flatMap((t) => [...t.matchAll(/(?:npx nodebench|"\$NODEBENCH") (matrix|diff|merge|report|run|history (?:add|show|check))\b([^\n]*)/g)]);
   assert.ok(calls.length >= 5);
   for (const [, command, rest] of calls) {
     assert.match(readme, new RegExp(`nodebench ${command}\\b`), command);

@@ -8,6 +8,9 @@ import { UserError } from '../errors.js';
 import { list, runOptionsFrom, addRunOptions, addResumeOption, resultPathFrom } from './shared.js';
 import { printOutcome } from './output.js';
 import { parseShard } from '../matrix/shard.js';
+import { addHistoryOption } from '../options.js';
+import { checkStoreForRun } from '../history/store.js';
+import { addAndSay } from './history.js';
 
 function pickFlagSets(flagSets, names, file) {
   if (!names) return flagSets;
@@ -26,7 +29,7 @@ export function register(program) {
     .option('--flags <names>', 'comma-separated flag set names from the file, e.g. baseline')
     .option('--suites <names>', 'comma-separated suites (names under suites/ or paths), e.g. promises,json')
     .option('--shard <i/n>', 'run only this runner\'s share of the benchmarks (e.g. 2/4, or auto from GitLab, Buildkite, CircleCI, Kubernetes or NODEBENCH_SHARD_INDEX/_COUNT); join the files with nodebench merge');
-  addRunOptions(addResumeOption(command)).action(async (opts) => {
+  addHistoryOption(addRunOptions(addResumeOption(command))).action(async (opts) => {
     const file = path.resolve(opts.matrix || defaultMatrixFile());
     const matrix = await loadMatrix(file);
     for (const option of ['runtimes', 'flags', 'suites']) {
@@ -40,8 +43,17 @@ export function register(program) {
     if (opts.shard) matrix.shard = parseShard(opts.shard);
     const out = resultPathFrom(opts);
     if (!opts.resume) checkOutput(out, { force: opts.force });
+    // Before hours of measuring: a store this run could not be added to is refused now.
+    if (opts.history) await checkStoreForRun(opts.history);
     const progress = createProgress();
     const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
     process.exitCode = printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline || matrix.run.baseline, color: opts.color, progress });
+    if (opts.history && outcome.interrupted) {
+      progress.log(`not added to the history ${opts.history}: the run is unfinished; complete it with --resume ${out} --history ${opts.history}`);
+    } else if (opts.history) {
+      await addAndSay(opts.history, [out], { commit: process.env.GITHUB_SHA || undefined }).catch((err) => {
+        throw err instanceof UserError ? new UserError(`${out} is written but not in the history: ${err.message}`) : err;
+      });
+    }
   });
 }

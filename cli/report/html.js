@@ -79,8 +79,10 @@ for (const spec of data.charts) {
 window.nodebenchCharts = charts;
 `;
 
-export function htmlPage({ title, intro, charts, sections }) {
-  const chartBlocks = new Map(charts.map((c) => [c.id, `<figure><figcaption>${escapeHtml(c.title)}</figcaption><canvas id="${c.id}" width="${Math.max(420, 120 * c.labels.length)}" height="300"></canvas>${c.note ? `<p class="note">${escapeHtml(c.note)}</p>` : ''}</figure>`]));
+// script: the page's own chart code (default: the report's interval charts; history/html.js
+// draws trends); it reads the charts from #nodebench-data. A chart may set its own width.
+export function htmlPage({ title, intro, charts, sections, script = PAGE_SCRIPT }) {
+  const chartBlocks = new Map(charts.map((c) => [c.id, `<figure><figcaption>${escapeHtml(c.title)}</figcaption><canvas id="${c.id}" width="${c.width ?? Math.max(420, 120 * c.labels.length)}" height="300"></canvas>${c.note ? `<p class="note">${escapeHtml(c.note)}</p>` : ''}</figure>`]));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}figure{display:inline-block;margin:0 1em 1em 0;vertical-align:top}figcaption{font-weight:600}
@@ -91,7 +93,7 @@ pre{background:#f6f6f6;padding:1em;overflow:auto;font-size:12px}table.env th{tex
 ${sections.map((s) => `<section><h2>${escapeHtml(s.title)}</h2>${(s.chartIds || []).map((id) => chartBlocks.get(id)).join('\n')}${s.html || ''}</section>`).join('\n')}
 <script>${chartLibrary()}</script>
 <script type="application/json" id="nodebench-data">${scriptJson({ charts })}</script>
-<script>${PAGE_SCRIPT}</script>
+<script>${script}</script>
 </body></html>
 `;
 }

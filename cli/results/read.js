@@ -94,6 +94,38 @@ function checkMemory(file, size) {
   throw new UserError(`Reading ${file} (${formatBytes(size)})${others} needs about ${formatBytes(needed)} of memory, more than this Node's heap limit of ${formatBytes(limit)}; give Node more with NODE_OPTIONS=--max-old-space-size=${Math.ceil(needed / 2 ** 20 / 1024) * 1024 + 1024}, or pass smaller files.`);
 }
 
+// The file's text as written (history add keeps it byte for byte), or a UserError.
+export async function readResultText(file) {
+  try {
+    return await fsp.readFile(file, 'utf8');
+  } catch (err) {
+    throw readFailure(err, file);
+  }
+}
+
+// A parsed result file as the current schema's object; `file` names it in errors.
+function checkedResult(data, file) {
+  if (!data || typeof data !== 'object' || typeof data.schemaVersion !== 'number' || !Array.isArray(data.cells)) {
+    throw new UserError(`${file} is not a nodebench result file (no schemaVersion or cells); pass a file written by nodebench.`);
+  }
+  if (data.schemaVersion > SCHEMA_VERSION) {
+    throw new UserError(`${file} has schemaVersion ${data.schemaVersion}, newer than this nodebench understands (${SCHEMA_VERSION}); upgrade nodebench.`);
+  }
+  return validateResult(migrate(data, SCHEMA_VERSION, file), file);
+}
+
+// The text of a result file (read from disk, or from a history store's compressed copy) as the
+// current schema's object; `file` names it in errors.
+export function parseResult(text, file) {
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw notJson(file, err);
+  }
+  return checkedResult(data, file);
+}
+
 export async function readResult(file) {
   let size;
   try {
@@ -105,27 +137,6 @@ export async function readResult(file) {
   }
   checkMemory(file, size);
   bytesRead += size;
-  let data;
-  if (size > streamReadBytes()) {
-    data = await parseStreaming(file);
-  } else {
-    let text;
-    try {
-      text = await fsp.readFile(file, 'utf8');
-    } catch (err) {
-      throw readFailure(err, file);
-    }
-    try {
-      data = JSON.parse(text);
-    } catch (err) {
-      throw notJson(file, err);
-    }
-  }
-  if (!data || typeof data !== 'object' || typeof data.schemaVersion !== 'number' || !Array.isArray(data.cells)) {
-    throw new UserError(`${file} is not a nodebench result file (no schemaVersion or cells); pass a file written by nodebench.`);
-  }
-  if (data.schemaVersion > SCHEMA_VERSION) {
-    throw new UserError(`${file} has schemaVersion ${data.schemaVersion}, newer than this nodebench understands (${SCHEMA_VERSION}); upgrade nodebench.`);
-  }
-  return validateResult(migrate(data, SCHEMA_VERSION, file), file);
+  if (size > streamReadBytes()) return checkedResult(await parseStreaming(file), file);
+  return parseResult(await readResultText(file), file);
 }

@@ -1,0 +1,79 @@
+// What the history store's index keeps of one result file: who measured it where (host
+// fingerprint, nodebench version, label, commit), what ran (runtimes, flag sets, suite parameters)
+// and, per cell, the estimate with its interval and the standard error on the log scale that the
+// change-point search weighs it by. Everything here is derived from the result file, which the
+// store keeps beside it: the index is a view, never a second source of truth.
+import crypto from 'node:crypto';
+import { isUnfinished } from '../report/columns.js';
+import { Z95 } from './changepoints.js';
+
+// Bumped when an entry's meaning changes; older entries are rebuilt from their stored result.
+export const ENTRY_VERSION = 1;
+
+// JSON with object keys sorted, so that equal parameters give equal text.
+export function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+  return JSON.stringify(value ?? null);
+}
+
+// The facts about a machine that make its figures comparable with another run's. The hostname is
+// left out: CI runners get a new one every job. The kernel too: an update is something a history
+// should span (and show), not a reason to start another series.
+export function hostFingerprint(host) {
+  const facts = { cpuModel: host.cpuModel, cores: host.cores, memoryGiB: Math.round(host.memoryBytes / 2 ** 30), os: host.os };
+  return { id: crypto.createHash('sha256').update(canonicalJson(facts)).digest('hex').slice(0, 12), ...facts };
+}
+
+export const describeHost = (h) => `${h.cpuModel}, ${h.cores} cores, ${h.memoryGiB} GiB, ${h.os}`;
+
+// A cell's estimate as a point of a series: rate and 95% interval in ops/s, and the standard error
+// of the log rate that the interval implies when read as ±1.96 standard errors. For a cell of few
+// processes the interval is a t interval, wider than that: such a point then counts for less in a
+// series, which is right, as its own spread is known only roughly. A one-process cell (--quick)
+// has a bootstrap interval over its samples that leaves out the spread between processes; the
+// drift between runs that series.js adds covers part of it.
+export function cellPoint(summary) {
+  const { low, high } = summary.ci;
+  return {
+    opsPerSec: summary.opsPerSec,
+    low: high > 0 ? 1e9 / high : null,
+    high: low > 0 ? 1e9 / low : null,
+    logSe: low > 0 && high > low ? Math.log(high / low) / (2 * Z95) : null,
+    processes: summary.processes
+  };
+}
+
+// Each cell's host: a merged file names the shard host of every cell.
+function hostOfCell(result) {
+  const hosts = new Map((result.hosts || [result.host]).map((h) => [h.hostname, hostFingerprint(h)]));
+  const fallback = hostFingerprint(result.host);
+  return (cell) => (cell.host && hosts.get(cell.host)) || fallback;
+}
+
+// result: a result file already migrated and validated (results/read.js). meta: { id, label,
+// commit, addedAt, batch, source (the path it was added from), schemaVersion (as written) }.
+export function entryFrom(result, meta) {
+  const hostOf = hostOfCell(result);
+  const hosts = new Map();
+  const cells = result.cells.map((cell) => {
+    const host = hostOf(cell);
+    hosts.set(host.id, host);
+    const base = { suite: cell.suite, benchmark: cell.benchmark, runtime: cell.runtime, runtimeLabel: cell.runtimeLabel, flagSet: cell.flagSet, host: host.id };
+    if (cell.status === 'ok') return { ...base, status: 'ok', ...cellPoint(cell.summary) };
+    return { ...base, status: isUnfinished(cell) ? 'unfinished' : cell.status, reason: cell.error ? String(cell.error).slice(0, 200) : undefined };
+  });
+  return {
+    entryVersion: ENTRY_VERSION,
+    ...meta,
+    createdAt: result.createdAt,
+    status: result.status,
+    nodebench: result.nodebench.version,
+    hosts: [...hosts.values()],
+    kernel: result.host.kernel,
+    runtimes: result.runtimes.map((r) => ({ spec: r.spec, label: r.label, version: r.version, v8: r.v8 })),
+    flagSets: result.flagSets.map((f) => ({ name: f.name, flags: f.flags })),
+    suites: result.suites.map((s) => ({ name: s.name, params: s.params || {}, file: s.file })),
+    cells
+  };
+}

@@ -1,0 +1,134 @@
+// `history show` as text, Markdown, JSON and CSV (html.js draws the charts). Every format carries
+// the same series and change points (analysis.js).
+import { textTable } from '../report/text-table.js';
+import { formatRate, formatChange } from '../report/format.js';
+import { csvField as quote } from '../report/csv.js';
+import { describeHost, canonicalJson } from './entry.js';
+
+// Names come from suite files and result files someone else may have written: control characters
+// (a terminal escape sequence, say) are shown as escapes, never sent to the terminal.
+// eslint-disable-next-line no-control-regex
+export const printable = (text) => String(text).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+
+const ORDER_WORDS = { version: 'runtime version (the runs of one version pooled)', date: 'date (one point per run)' };
+
+// Distinguishes series that share a benchmark name: their host and parameters when the history
+// has several of them, their runtime line when ordered by date.
+export function seriesTitle(s, analysis, { withBenchmark = true, withFlagSet = true, withLine = true } = {}) {
+  const parts = withBenchmark ? [`${s.suite}/${s.benchmark}`] : [];
+  if (withFlagSet) parts.push(`[${s.flagSet}]`);
+  if (withLine && s.line !== null) parts.push(`on ${s.line}`);
+  const sameSuite = analysis.series.filter((o) => o.suite === s.suite);
+  if (new Set(sameSuite.map((o) => o.params)).size > 1) parts.push(`params ${s.params}`);
+  if (analysis.hosts.length > 1) parts.push(`host ${s.host}`);
+  return printable(parts.join(' '));
+}
+
+export const changeText = (c) => `${formatChange(c.ratio)} (95% CI ${formatChange(c.low)} .. ${formatChange(c.high)})`;
+
+// One sentence per change point: where, between what, how much, what else changed, what to run.
+export function changeLine(s, c, analysis, { withBenchmark = true } = {}) {
+  const words = [`${seriesTitle(s, analysis, { withBenchmark })}${withBenchmark ? ':' : ','} ${printable(c.from.name)} -> ${printable(c.to.name)} ${changeText(c)}${c.isNew ? ' NEW' : ''}`];
+  if (c.also.length) words.push(`also changed there: ${printable(c.also.join(', '))}`);
+  if (c.bisect?.command) words.push(`${c.bisect.between === null ? 'releases between them may hold it' : `${c.bisect.between} release(s) between`}: ${printable(c.bisect.command)}`);
+  else if (c.bisect) words.push('adjacent releases');
+  return words.join('; ');
+}
+
+export const allChanges = (analysis) => analysis.series.flatMap((s) => s.changes.map((c) => ({ s, c })));
+
+function pointValue(p) {
+  if (p.status !== 'ok') return [printable(p.status), ''];
+  return [formatRate(p.opsPerSec), `${formatRate(p.low)} .. ${formatRate(p.high)}`];
+}
+
+function seriesTable(s, analysis) {
+  const changeAt = new Map(s.changes.map((c) => [c.to, c]));
+  const header = analysis.by === 'version' ? ['runtime', 'ops/s', '95% interval', 'runs', 'change'] : ['run', 'runtime', 'ops/s', '95% interval', 'change'];
+  const rows = s.points.map((p) => {
+    const c = changeAt.get(p);
+    const change = c ? `${c.ratio < 1 ? 'v' : '^'} ${changeText(c)}${c.isNew ? ' NEW' : ''}` : '';
+    const [value, interval] = pointValue(p);
+    return analysis.by === 'version' ? [printable(p.name), value, interval, String(p.runs.length), change] : [printable(p.name), printable(p.runtimes.join('/')), value, interval, change];
+  });
+  return textTable([header, ...rows]).join('\n');
+}
+
+function headline(analysis, store) {
+  const { entries } = analysis;
+  const dates = entries.length ? `, ${entries[0].createdAt.slice(0, 10)} .. ${entries.at(-1).createdAt.slice(0, 10)}` : '';
+  return [`nodebench history: ${entries.length} run(s) in ${printable(store)}${dates}, by ${ORDER_WORDS[analysis.by]}`,
+    ...analysis.hosts.map((h) => `host ${h.id}: ${printable(describeHost(h))}`),
+    'values: ops/s with a 95% interval across runs (each run\'s own interval, widened by the drift between runs)'];
+}
+
+function changeSummary(analysis) {
+  const changes = allChanges(analysis);
+  if (!changes.length) return ['no change points'];
+  const fresh = changes.filter(({ c }) => c.isNew).length;
+  return [`change points: ${changes.length}${fresh ? ` (${fresh} new with the newest history add)` : ''}`, ...changes.map(({ s, c }) => `  ${changeLine(s, c, analysis)}`)];
+}
+
+export function renderText(analysis, { store }) {
+  if (!analysis.series.length) return `${headline(analysis, store).join('\n')}\n\nno series match the filters\n`;
+  const blocks = analysis.series.map((s) => `${seriesTitle(s, analysis)}\n${seriesTable(s, analysis)}`);
+  return `${[headline(analysis, store).join('\n'), ...blocks, changeSummary(analysis).join('\n')].join('\n\n')}\n`;
+}
+
+// For a pull request or the job summary: the change points first, the series folded per suite
+// (series: false leaves them out: a job summary takes 1 MiB, and 200 runs of 150 series are more).
+export function renderMarkdown(analysis, { store, series: withSeries = true }) {
+  const out = [`### nodebench history`, '', headline(analysis, store).join('  \n'), ''];
+  const changes = allChanges(analysis);
+  if (changes.length) {
+    out.push('| series | from | to | change | 95% CI | |', '|---|---|---|---:|---|---|');
+    const cell = (text) => printable(text).replace(/\|/g, '\\|');
+    for (const { s, c } of changes) {
+      const note = [c.isNew ? '**new**' : '', ...c.also, c.bisect?.command ? `\`${c.bisect.command}\`` : ''].filter(Boolean).join('; ');
+      out.push(`| ${cell(seriesTitle(s, analysis))} | ${cell(c.from.name)} | ${cell(c.to.name)} | ${formatChange(c.ratio)} | ${formatChange(c.low)} .. ${formatChange(c.high)} | ${cell(note)} |`);
+    }
+  } else {
+    out.push('No change points.');
+  }
+  out.push('');
+  if (!withSeries) return `${out.join('\n')}\n`;
+  for (const suite of [...new Set(analysis.series.map((s) => s.suite))]) {
+    const series = analysis.series.filter((s) => s.suite === suite);
+    out.push(`<details><summary>${printable(suite)}: ${series.length} series</summary>`, '', '```', ...series.map((s) => `${seriesTitle(s, analysis)}\n${seriesTable(s, analysis)}\n`), '```', '', '</details>', '');
+  }
+  return `${out.join('\n')}\n`;
+}
+
+const changeJson = (c) => ({
+  from: c.from.name, to: c.to.name, ratio: c.ratio, low: c.low, high: c.high, p: c.p, isNew: c.isNew, alsoChanged: c.also, bisect: c.bisect
+});
+
+export function renderJson(analysis, { store }) {
+  return `${JSON.stringify({
+    store,
+    by: analysis.by,
+    runs: analysis.entries.map((e) => ({ id: e.id, createdAt: e.createdAt, addedAt: e.addedAt, label: e.label, commit: e.commit, nodebench: e.nodebench, schemaVersion: e.schemaVersion, source: e.source })),
+    hosts: analysis.hosts,
+    series: analysis.series.map((s) => ({
+      suite: s.suite, benchmark: s.benchmark, params: JSON.parse(s.params), flagSet: s.flagSet, flags: s.flags, line: s.line, host: s.host, extraSpread: s.extra,
+      points: s.points.map((p) => ({ x: p.x, name: p.name, runtimes: p.runtimes, status: p.status, reason: p.reason, opsPerSec: p.opsPerSec ?? null, low: p.low ?? null, high: p.high ?? null, runs: p.runs.map((r) => r.entry.id) })),
+      changes: s.changes.map(changeJson)
+    }))
+  }, null, 1)}\n`;
+}
+
+const CSV_COLUMNS = ['suite', 'benchmark', 'params', 'flagSet', 'flags', 'line', 'host', 'x', 'name', 'runtimes', 'status', 'opsPerSec', 'low', 'high', 'runs', 'changeRatio', 'changeLow', 'changeHigh', 'changeNew'];
+
+// One row per point; the change columns are filled on the first point after a change point. Text
+// fields go through printable() too: a spreadsheet or a terminal has no use for control codes.
+export function renderCsv(analysis) {
+  const rows = analysis.series.flatMap((s) => {
+    const changeAt = new Map(s.changes.map((c) => [c.to, c]));
+    return s.points.map((p) => {
+      const c = changeAt.get(p);
+      return [s.suite, s.benchmark, s.params === canonicalJson({}) ? '' : s.params, s.flagSet, s.flags.join(' '), s.line, s.host, p.x, p.name, p.runtimes.join(' '), p.status,
+        p.opsPerSec, p.low, p.high, p.runs.length, c?.ratio, c?.low, c?.high, c ? c.isNew : undefined];
+    });
+  });
+  return `${[CSV_COLUMNS, ...rows].map((r) => r.map((v) => quote(typeof v === 'string' ? printable(v) : v)).join(',')).join('\n')}\n`;
+}

@@ -1,0 +1,152 @@
+// From the store's entries to series: per host, suite (with its parameters), benchmark and flag
+// set, the estimates in order
+//   --by version: one point per runtime version, the runs that measured it pooled;
+//   --by date:    one point per run, one line per runtime as the matrix names it (its label, else
+//                 its spec: "lts" stays one line while it moves from 22.x to 24.x).
+// Series never mix hosts or suite parameters (the store refuses to hold both unless told to).
+//
+// Every point carries the variance the change-point search weighs it by: its own interval's, plus
+// the drift between runs. Within a run, a cell's interval is about its processes; two runs of the
+// same cell differ by more (INVOCATION_DRIFT, measured by the harness benchmark; and more on some
+// hosts). Pooling runs of one version is a random-effects mean: the spread between the runs beyond
+// their own intervals is estimated (DerSimonian-Laird), never below that drift.
+import semver from 'semver';
+import { INVOCATION_DRIFT } from '../stats/drift.js';
+import { changePoints, Z95 } from './changepoints.js';
+import { canonicalJson } from './entry.js';
+
+export const ORDERS = ['version', 'date'];
+
+// runs: [{ y, se }] of one point. Returns { y, v, spread }.
+export function poolRuns(runs, drift = INVOCATION_DRIFT) {
+  if (runs.length === 1) return { y: runs[0].y, v: runs[0].se ** 2 + drift ** 2, spread: drift };
+  const w = runs.map((r) => 1 / r.se ** 2);
+  const sw = w.reduce((a, b) => a + b, 0);
+  const mean = runs.reduce((a, r, i) => a + w[i] * r.y, 0) / sw;
+  const q = runs.reduce((a, r, i) => a + w[i] * (r.y - mean) ** 2, 0);
+  const between = (q - (runs.length - 1)) / (sw - w.reduce((a, b) => a + b * b, 0) / sw);
+  const spread = Math.sqrt(Math.max(drift ** 2, between));
+  const ws = runs.map((r) => 1 / (r.se ** 2 + spread ** 2));
+  const sws = ws.reduce((a, b) => a + b, 0);
+  return { y: runs.reduce((a, r, i) => a + ws[i] * r.y, 0) / sws, v: 1 / sws, spread };
+}
+
+// How a run is named on a chart or in a sentence: its date and time, and its label or commit if it
+// has one (else the time to the second, so that runs of one minute differ).
+export function runName(entry) {
+  const tag = entry.label || (entry.commit ? String(entry.commit).slice(0, 10) : null);
+  const when = entry.createdAt.replace('T', ' ');
+  return tag ? `${when.slice(0, 16)} ${tag}` : when.slice(0, 19);
+}
+
+// The runtime "line" of a cell for --by date: the label the matrix gave it, else its spec.
+function lineOf(entry, cell) {
+  const runtime = entry.runtimes.find((r) => r.label === cell.runtimeLabel);
+  if (!runtime) return cell.runtimeLabel;
+  return runtime.label !== runtime.version ? runtime.label : runtime.spec;
+}
+
+const matches = (list, ...names) => !list || names.some((n) => list.includes(n));
+
+// filters: { suites, benchmarks, flagSets } (arrays or undefined); a benchmark matches by its name
+// or suite/name.
+export function selectCells(entries, { suites, benchmarks, flagSets } = {}) {
+  const out = [];
+  for (const entry of entries) {
+    const suiteOf = new Map(entry.suites.map((s) => [s.name, s]));
+    const flagsOf = new Map(entry.flagSets.map((f) => [f.name, f.flags]));
+    for (const cell of entry.cells) {
+      if (!matches(suites, cell.suite) || !matches(benchmarks, cell.benchmark, `${cell.suite}/${cell.benchmark}`) || !matches(flagSets, cell.flagSet)) continue;
+      const suite = suiteOf.get(cell.suite);
+      out.push({ entry, cell, params: canonicalJson(suite?.params ?? {}), suiteFile: suite?.file ?? null, flags: flagsOf.get(cell.flagSet) || [] });
+    }
+  }
+  return out;
+}
+
+export function compareVersions(a, b) {
+  return semver.valid(a) && semver.valid(b) ? semver.compare(a, b) : byText(a, b);
+}
+
+// group: the { entry, cell } of one point. A point keeps them as its runs.
+function makePoint(group, by) {
+  const first = group[0];
+  const runtimes = [];
+  const ok = [];
+  for (const run of group) {
+    if (!runtimes.includes(run.cell.runtime)) runtimes.push(run.cell.runtime);
+    if (run.cell.status === 'ok' && run.cell.logSe > 0) ok.push(run.cell);
+  }
+  const point = {
+    x: by === 'version' ? first.cell.runtime : first.entry.createdAt,
+    name: by === 'version' ? first.cell.runtime : runName(first.entry),
+    runtimes,
+    runs: group.map(({ entry, cell }) => ({ entry, cell })),
+    status: 'ok'
+  };
+  if (!ok.length) {
+    const last = group.at(-1).cell;
+    // Measured, but with a margin over 100%: an interval without bounds weighs nothing.
+    point.status = last.status === 'ok' ? 'unbounded' : last.status;
+    point.reason = last.status === 'ok' ? 'its interval has no upper bound (margin over 100%); measure with more processes' : last.reason;
+    return point;
+  }
+  const pooled = poolRuns(ok.map((cell) => ({ y: Math.log(cell.opsPerSec), se: cell.logSe })));
+  const half = Z95 * Math.sqrt(pooled.v);
+  point.y = pooled.y;
+  point.v = pooled.v;
+  // One run: its own estimate, as report prints it (not its exp(log()), which rounds).
+  point.opsPerSec = ok.length === 1 ? ok[0].opsPerSec : Math.exp(pooled.y);
+  point.low = Math.exp(pooled.y - half);
+  point.high = Math.exp(pooled.y + half);
+  return point;
+}
+
+const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+
+// The series of the selected cells, each { key, host, suite, suiteFile, params, benchmark, flagSet,
+// flags, line, points: [{ x, name, runtimes, runs: [{ entry, cell }], status, and when ok y, v,
+// opsPerSec, low, high }] }, in a stable order (suite, benchmark, flag set, line).
+// keys: build only the series with these keys (a Set), or all.
+export function buildSeries(entries, { by = 'version', keys = null, ...filters } = {}) {
+  const groups = new Map();
+  for (const item of selectCells(entries, filters)) {
+    const { entry, cell, params, flags } = item;
+    const line = by === 'date' ? lineOf(entry, cell) : null;
+    const key = canonicalJson([cell.host, cell.suite, params, cell.benchmark, cell.flagSet, flags, line]);
+    if (keys && !keys.has(key)) continue;
+    if (!groups.has(key)) groups.set(key, { key, host: cell.host, suite: cell.suite, params, benchmark: cell.benchmark, flagSet: cell.flagSet, flags, line, cells: [] });
+    const group = groups.get(key);
+    group.cells.push(item);
+    // Where the suite was loaded from in its newest run (entries come oldest first).
+    group.suiteFile = item.suiteFile ?? group.suiteFile ?? null;
+  }
+  const series = [...groups.values()].map(({ cells, ...s }) => {
+    const byX = new Map();
+    for (const item of cells) {
+      const x = by === 'version' ? item.cell.runtime : item.entry.id;
+      if (!byX.has(x)) byX.set(x, []);
+      byX.get(x).push(item);
+    }
+    const points = [...byX.values()].map((group) => makePoint(group, by));
+    points.sort(by === 'version' ? (a, b) => compareVersions(a.x, b.x) : (a, b) => byText(a.x, b.x));
+    return { ...s, points };
+  });
+  const order = (s) => [s.suite, s.benchmark, s.flagSet === 'baseline' ? '' : s.flagSet, s.line ?? '', s.params, s.host];
+  return series.sort((a, b) => {
+    const [oa, ob] = [order(a), order(b)];
+    for (let i = 0; i < oa.length; i++) if (oa[i] !== ob[i]) return oa[i] < ob[i] ? -1 : 1;
+    return 0;
+  });
+}
+
+// The change points of a series, over its ok points: { extra, changes: [{ ..., from, to (the
+// points either side), beforePoints, afterPoints }] }.
+export function analyse(series, options) {
+  const ok = series.points.filter((p) => p.status === 'ok');
+  const found = changePoints(ok, options);
+  return {
+    extra: found.extra,
+    changes: found.changes.map((c) => ({ ...c, from: ok[c.index - 1], to: ok[c.index], beforePoints: ok.slice(...c.before), afterPoints: ok.slice(...c.after) }))
+  };
+}

@@ -1,0 +1,255 @@
+// The history store: a folder any CI can keep (a cache, an artifact, a branch) and no server.
+//   DIR/nodebench-history.json   marks the folder as a store (format version)
+//   DIR/results/<id>.json.br     each result file as it was added, brotli-compressed (the evidence)
+//   DIR/index/<id>.json          what `history show` and `check` read of it (entry.js)
+// <id> is the start of the file's sha256, so adding the same file twice is a no-op. One file per
+// result rather than one index file: an add writes two new files and rewrites nothing, which keeps
+// a store in a git branch append-only and makes a crash leave nothing half-changed. Why not an
+// embedded database: SQLite would need a native module (or node:sqlite, which Node 20 lacks), a
+// binary file that a git branch or an artifact diff cannot show, and its own locking; the index
+// of 200 runs of 150 cells reads in well under a second as JSON (docs/history.md).
+//
+// Writers take the store's lock (results/lock.js; a second `history add` waits for the first) and
+// write every file by rename (fs-atomic.js), the result before its index entry: a writer killed at
+// any point leaves the store as it was, or with a result that has no entry yet (invisible, and
+// written again by the next add of that file). Readers take no lock: they see whole entries only.
+import fs from 'node:fs/promises';
+import fsSync from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import crypto from 'node:crypto';
+import { promisify } from 'node:util';
+import { readResultText, parseResult } from '../results/read.js';
+import { lockResultFile } from '../results/lock.js';
+import { writeFileAtomic } from '../fs-atomic.js';
+import { UserError, isUserError } from '../errors.js';
+import { ENTRY_VERSION, entryFrom, canonicalJson, describeHost, hostFingerprint } from './entry.js';
+import { hostInfo } from '../results/host.js';
+
+export const DEFAULT_STORE = path.join('results', 'history');
+export const STORE_FORMAT = 1;
+const MARKER = 'nodebench-history.json';
+const LOCK_NAME = 'store';
+const LOCK_WAIT_MS = 60_000;
+
+const brotli = promisify(zlib.brotliCompress);
+const unbrotli = promisify(zlib.brotliDecompress);
+// Quality 5 of 11: a 150-cell file of 1.88 MB becomes 175 KB in under 0.1 s; quality 11 saves
+// another quarter in 4 s, gzip -9 is 64% larger (docs/history.md).
+const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT } };
+
+const resultPath = (dir, id) => path.join(dir, 'results', `${id}.json.br`);
+const entryPath = (dir, id) => path.join(dir, 'index', `${id}.json`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function readMarker(dir) {
+  try {
+    return JSON.parse(await fs.readFile(path.join(dir, MARKER), 'utf8'));
+  } catch (err) {
+    if (err.code === 'ENOENT') return null;
+    if (err instanceof SyntaxError) throw new UserError(`${path.join(dir, MARKER)} is damaged (not JSON); restore the history store from its copy, or start another --store.`);
+    throw err;
+  }
+}
+
+function checkMarker(marker, dir) {
+  if (marker?.format !== 'nodebench-history' || !Number.isInteger(marker.version)) {
+    throw new UserError(`${path.join(dir, MARKER)} does not describe a nodebench history store; give --store a store's folder, or a new or empty one.`);
+  }
+  if (marker.version > STORE_FORMAT) throw new UserError(`The history store ${dir} has format ${marker.version}, newer than this nodebench understands (${STORE_FORMAT}); upgrade nodebench.`);
+}
+
+// Creates the store on first use; refuses a folder that holds other things (a typo in --store must
+// not scatter files into, say, results/). Called with the store's lock held, so that two first
+// adds do not race: the lock file and a killed writer's temporary files are not "other things".
+async function initStore(dir) {
+  const marker = await readMarker(dir);
+  if (marker) return checkMarker(marker, dir);
+  const present = (await fs.readdir(dir)).filter((name) => !name.startsWith('.') && name !== `${LOCK_NAME}.lock` && !name.endsWith('.tmp'));
+  if (present.length) throw new UserError(`${dir} is not a nodebench history store and is not empty (it has ${present.slice(0, 3).join(', ')}${present.length > 3 ? ', ...' : ''}); give --store a new or empty folder.`);
+  await writeFileAtomic(path.join(dir, MARKER), `${JSON.stringify({ format: 'nodebench-history', version: STORE_FORMAT }, null, 1)}\n`);
+}
+
+// Runs fn with the store created (if new), its lock held, and what killed writers left removed.
+async function whileLocked(dir, fn) {
+  try {
+    await fs.mkdir(dir, { recursive: true });
+    fsSync.accessSync(dir, fsSync.constants.W_OK);
+  } catch (err) {
+    throw new UserError(`Cannot write the history store ${dir} (${err.code}); choose another --store or fix its permissions.`);
+  }
+  const release = await lockStore(dir);
+  try {
+    await initStore(dir);
+    await removeLeftovers(dir);
+    return await fn();
+  } finally {
+    release();
+  }
+}
+
+function lockHolder(lock) {
+  try {
+    return JSON.parse(fsSync.readFileSync(lock, 'utf8')).pid;
+  } catch {
+    return null;
+  }
+}
+
+// The store's lock; while another writer holds it, wait (adds take well under a second each).
+async function lockStore(dir) {
+  const lockBase = path.join(dir, LOCK_NAME);
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      return lockResultFile(lockBase);
+    } catch (err) {
+      if (!isUserError(err)) throw err;
+      const holder = lockHolder(`${lockBase}.lock`);
+      if (holder === null && !fsSync.existsSync(`${lockBase}.lock`)) throw new UserError(`Cannot lock the history store ${dir}; check that it is writable.`);
+      if (Date.now() > deadline) throw new UserError(`The history store ${dir} has been locked by another nodebench (pid ${holder}) for ${LOCK_WAIT_MS / 1000} s; wait for it, or remove ${lockBase}.lock if no nodebench is running.`);
+    }
+    await sleep(50 + Math.random() * 100);
+  }
+}
+
+// Temporary files of a writer killed mid-write (fs-atomic.js names them <file>.<pid>.<n>.tmp).
+async function removeLeftovers(dir) {
+  for (const sub of ['.', 'results', 'index']) {
+    const names = await fs.readdir(path.join(dir, sub)).catch(() => []);
+    await Promise.all(names.filter((n) => n.endsWith('.tmp')).map((n) => fs.rm(path.join(dir, sub, n), { force: true })));
+  }
+}
+
+// An index entry is two lines of JSON: the run (id, host, runtimes, suites, ...), then its cells.
+// `history add` needs only the first line of every entry to check what a new result would mix.
+function entryText(entry) {
+  const { cells, ...head } = entry;
+  return `${JSON.stringify(head)}\n${JSON.stringify(cells)}\n`;
+}
+
+async function readEntryFile(dir, name, { cells = true } = {}) {
+  const file = path.join(dir, 'index', name);
+  const text = await fs.readFile(file, 'utf8');
+  const newline = text.indexOf('\n');
+  let entry;
+  try {
+    entry = JSON.parse(text.slice(0, newline));
+    if (cells) entry.cells = JSON.parse(text.slice(newline + 1));
+  } catch (err) {
+    throw new UserError(`History index entry ${file} is damaged (${err.message}); delete it and add its result file again.`);
+  }
+  if (!entry || typeof entry !== 'object' || typeof entry.id !== 'string' || !Array.isArray(entry.hosts) || (cells && !Array.isArray(entry.cells))) {
+    throw new UserError(`History index entry ${file} is not a nodebench index entry; delete it and add its result file again.`);
+  }
+  if (entry.entryVersion > ENTRY_VERSION) throw new UserError(`History index entry ${file} was written by a newer nodebench (entry version ${entry.entryVersion}); upgrade nodebench.`);
+  if (entry.entryVersion < ENTRY_VERSION) return rebuildEntry(dir, entry);
+  return entry;
+}
+
+// An entry of an older format, made again from the result file it came from.
+async function rebuildEntry(dir, entry) {
+  const stored = await readStoredResult(dir, entry.id);
+  const { id, label, commit, addedAt, batch, source, schemaVersion } = entry;
+  return entryFrom(stored, { id, label, commit, addedAt, batch, source, schemaVersion });
+}
+
+// The result file kept for `id`, migrated to the current schema.
+export async function readStoredResult(dir, id) {
+  const file = resultPath(dir, id);
+  let text;
+  try {
+    text = (await unbrotli(await fs.readFile(file))).toString('utf8');
+  } catch (err) {
+    if (err.code === 'ENOENT') throw new UserError(`The history store ${dir} has an index entry ${id} without its result file ${file}; delete ${entryPath(dir, id)} and add the result again.`);
+    throw new UserError(`The stored result ${file} is damaged (${err.code || err.message}); delete it and ${entryPath(dir, id)}, and add the result again.`);
+  }
+  return parseResult(text, file);
+}
+
+// Every entry in the store, oldest run first (without their cells when cells is false). A missing
+// store is an error with the command that makes one.
+export async function readStore(dir, { cells = true } = {}) {
+  const marker = await readMarker(dir).catch((err) => {
+    if (err.code === 'ENOTDIR') throw new UserError(`${dir} is a file, not a history store; give --store the store's folder.`);
+    throw err;
+  });
+  if (!marker) throw new UserError(`There is no history store at ${dir}; add result files first: nodebench history add RESULT.json --store ${dir}`);
+  checkMarker(marker, dir);
+  const names = (await fs.readdir(path.join(dir, 'index')).catch(() => [])).filter((n) => n.endsWith('.json'));
+  const entries = await Promise.all(names.map((name) => readEntryFile(dir, name, { cells })));
+  return entries.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.addedAt < b.addedAt ? -1 : a.addedAt > b.addedAt ? 1 : 0));
+}
+
+const suiteParams = (entry) => new Map(entry.suites.map((s) => [s.name, canonicalJson(s.params)]));
+
+// What an added result would mix silently with the store: another host, or a suite run with other
+// parameters. Returns a sentence, or null.
+function mixing(entry, existing, { allowOtherHost, allowOtherParams, file, dir }) {
+  if (!existing.length) return null;
+  if (!allowOtherHost) {
+    const known = new Set(existing.flatMap((e) => e.hosts.map((h) => h.id)));
+    const other = entry.hosts.find((h) => !known.has(h.id));
+    if (other) {
+      const theirs = existing.flatMap((e) => e.hosts).find((h) => h.id !== other.id);
+      return `${file} was measured on another host (${describeHost(other)}) than the runs in ${dir} (${describeHost(theirs)}); use another --store, or pass --allow-other-host to keep both (a series never mixes hosts).`;
+    }
+  }
+  if (!allowOtherParams) {
+    for (const [suite, params] of suiteParams(entry)) {
+      const seen = existing.map((e) => suiteParams(e).get(suite)).filter((p) => p !== undefined);
+      if (seen.length && !seen.includes(params)) {
+        return `${file} ran suite ${suite} with parameters ${params} but the runs in ${dir} used ${seen[seen.length - 1]}; use another --store, or pass --allow-other-params to keep both (a series never mixes parameters).`;
+      }
+    }
+  }
+  return null;
+}
+
+// Before a matrix run with --history: the store can be written and holds this machine's runs (or
+// none yet), so that the finished result will not be refused after hours of measuring.
+export async function checkStoreForRun(dir) {
+  const here = hostFingerprint(hostInfo());
+  const hosts = await whileLocked(dir, async () => (await readStore(dir, { cells: false })).flatMap((e) => e.hosts));
+  if (hosts.length && !hosts.some((h) => h.id === here.id)) {
+    throw new UserError(`The history store ${dir} holds runs of another host (${describeHost(hosts[0])}), not of this one (${describeHost(here)}); leave out --history, then add the result with nodebench history add --allow-other-host if you mean to.`);
+  }
+}
+
+// files: result files to add, in order. Every file is read and checked before anything is
+// written, so a damaged or refused file adds nothing. Returns [{ file, id, added, entry }].
+export async function addToStore(dir, files, { label, commit, allowOtherHost = false, allowOtherParams = false, now } = {}) {
+  const prepared = [];
+  for (const file of files) {
+    const text = await readResultText(file);
+    const result = parseResult(text, file);
+    if (result.status !== 'complete') {
+      throw new UserError(`${file} is an unfinished run (status ${result.status}); complete it with its matrix command plus --resume ${file}, then add it.`);
+    }
+    const written = JSON.parse(text).schemaVersion;
+    const id = crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
+    prepared.push({ file, text, result, id, schemaVersion: written });
+  }
+  return whileLocked(dir, async () => {
+    const existing = await readStore(dir, { cells: false });
+    const known = new Set(existing.map((e) => e.id));
+    // Taken under the lock, so that the order of adds is the order of their batches.
+    const addedAt = (now ?? new Date()).toISOString();
+    const batch = `${addedAt}/${crypto.randomBytes(4).toString('hex')}`;
+    const outcomes = prepared.map(({ file, result, id, schemaVersion }) => {
+      if (known.has(id)) return { file, id, added: false, entry: existing.find((e) => e.id === id) };
+      known.add(id);
+      const entry = entryFrom(result, { id, label: label ?? null, commit: commit ?? null, addedAt, batch, source: path.basename(file), schemaVersion });
+      const problem = mixing(entry, existing, { allowOtherHost, allowOtherParams, file, dir });
+      if (problem) throw new UserError(problem);
+      existing.push(entry);
+      return { file, id, added: true, entry };
+    });
+    for (const [i, outcome] of outcomes.entries()) {
+      if (!outcome.added) continue;
+      await writeFileAtomic(resultPath(dir, outcome.id), await brotli(Buffer.from(prepared[i].text), BROTLI));
+      await writeFileAtomic(entryPath(dir, outcome.id), entryText(outcome.entry));
+    }
+    return outcomes;
+  });
+}
