@@ -35,6 +35,8 @@ export const RUN_OPTIONS = [
     help: 'set aside a process that ran while the machine was disturbed (slow clock reads, steal or run-queue time) and run a replacement' },
   { name: 'disturbancePct', type: 'number', min: 1, max: 1000, default: 10,
     help: 'how much of a sample may go to run-queue waits, or of a CPU to steal, before it counts as disturbed, in percent; a process\'s reference (clock reads) counts as slow beyond this or 25% over its cell\'s quiet processes, whichever is larger' },
+  { name: 'pairing', type: 'string', values: ['sequential', 'duet', 'concurrent'], default: 'sequential', cli: '--pairing <mode>',
+    help: 'how processes share the machine: sequential (one at a time), duet (a row\'s baseline and one other cell at once, one per core, compared as pairs), concurrent (two unrelated processes at once); docs/precision.md has what each buys' },
   { name: 'seed', type: 'integer', min: 0, max: 2 ** 31 - 1, cli: '--seed <n>', doc: 'random',
     help: 'seed of the shuffled launch order (recorded in the result file)' },
   { name: 'baseline', type: 'string', cli: '--baseline <column>', doc: 'first runtime / `baseline`',
@@ -62,6 +64,7 @@ export function checkRunOption(key, value) {
   const rule = BY_NAME.get(key);
   if (!rule) return `unknown run option "${key}"; known options: ${RUN_OPTIONS.map((o) => o.name).join(', ')}`;
   if (rule.type === 'boolean') return typeof value === 'boolean' ? null : `run.${key} must be true or false`;
+  if (rule.type === 'string' && rule.values && !rule.values.includes(value)) return `run.${key} must be one of ${rule.values.join(', ')}, not ${JSON.stringify(value)}`;
   if (rule.type === 'string') return typeof value === 'string' ? null : `run.${key} must be a string (${rule.help})`;
   if (typeof value !== 'number' || Number.isNaN(value)) return `run.${key} must be a number (${rule.help})`;
   if (rule.type === 'integer' && !Number.isInteger(value)) return `run.${key} must be a whole number (${rule.help})`;
@@ -92,6 +95,7 @@ function commanderKey(option) {
 function parserFor(option) {
   const flag = option.cli.split(' ')[0];
   return (text) => {
+    if (option.type === 'string' && option.values && !option.values.includes(text)) throw new UserError(`${flag} must be one of ${option.values.join(', ')}, not "${text}".`);
     if (option.type === 'string') return text;
     const n = Number(text);
     const whole = option.type === 'integer';

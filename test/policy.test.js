@@ -269,3 +269,41 @@ test('a cell above the target is told why: the budget when the budget stopped it
   assert.ok(freeMissed.length > 0 && freeMissed.every((w) => /maxProcesses/.test(w.message)));
   assert.ok(free.cells.every((c) => c.processes.filter((p) => !p.rerun).length === 4));
 });
+
+test('duet: a row\'s baseline and one other cell run as a pair on the two cores, every cell gets its rounds, a pair is set aside and replaced together (property)', async () => {
+  await fc.assert(fc.asyncProperty(worlds, async (w) => {
+    const { cells, log, run, world } = await runFake({ ...w, serviceRows: 0, run: { processes: w.processes, maxProcesses: w.maxProcesses, pairing: 'duet' } });
+    const byId = new Map(cells.map((c) => [c.id, c]));
+    const isBase = (c) => `${c.runtimeLabel}/${c.flagSet}` === world.baselineKey;
+    const groups = new Map();
+    for (const l of timingOf(log)) if (l.group) groups.set(l.group, [...(groups.get(l.group) || []), l]);
+    for (const [id, pair] of groups) {
+      assert.ok(pair.length <= 2, `group ${id} has ${pair.length} launches`);
+      if (pair.length < 2) continue; // the other side's cell had failed: it ran alone
+      const [a, b] = pair;
+      assert.notEqual(a.cpu, b.cpu, 'a pair on one core');
+      assert.equal(a.round, b.round);
+      const [ca, cb] = [byId.get(a.cellId), byId.get(b.cellId)];
+      assert.equal(ca.benchmark, cb.benchmark, 'a pair across rows');
+      assert.ok(isBase(ca) !== isBase(cb), 'a pair without exactly one baseline');
+      assert.equal(a.duetWith, b.cellId);
+      assert.equal(b.duetWith, a.cellId);
+    }
+    for (const cell of cells.filter((c) => c.status === 'ok' && !isBase(c))) {
+      for (let round = 0; round < run.processes; round++) assert.ok(cell.processes.some((p) => !p.rerun && p.round === round), `cell ${cell.id} lacks round ${round}`);
+    }
+    // Both sides of a pair are kept, or neither.
+    for (const cell of cells) {
+      for (const p of cell.processes.filter((x) => x.pair !== undefined)) {
+        const other = byId.get(p.duetWith);
+        const partner = other.processes.find((q) => q.pair === p.pair);
+        // Only a side that hung or failed leaves its partner's process unpaired.
+        if (!partner) {
+          assert.ok(other.hangs?.length || other.status !== 'ok', `the other side of pair ${p.pair} was not recorded`);
+          continue;
+        }
+        if (partner && cell.status === 'ok' && byId.get(p.duetWith).status === 'ok') assert.equal(!!partner.setAside, !!p.setAside, `pair ${cell.id}/${p.duetWith} round ${p.round} kept on one side only`);
+      }
+    }
+  }), { numRuns: 100 });
+});

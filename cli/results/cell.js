@@ -27,7 +27,7 @@ export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess,
 export const perProcessOf = (cell) => cell.perProcess || 'median';
 
 // What the result file keeps of one finished worker process (timing or service).
-export function processRecord(round, result, wallMs, { rerunOf, startedAt, phasesMs } = {}) {
+export function processRecord(round, result, wallMs, { rerunOf, startedAt, phasesMs, duetWith, pair, cpu } = {}) {
   const m = result.measurement;
   const record = {
     round,
@@ -50,6 +50,12 @@ export function processRecord(round, result, wallMs, { rerunOf, startedAt, phase
   };
   if (m.disturbance) record.disturbance = m.disturbance;
   if (rerunOf !== undefined) record.rerun = true;
+  // Ran at the same time as another process (run.pairing): its duet partner's cell, the core it had.
+  if (duetWith !== undefined) {
+    record.duetWith = duetWith;
+    record.pair = pair;
+  }
+  if (cpu !== undefined) record.cpu = cpu;
   if (result.service) record.service = result.service;
   if (result.command) record.command = result.command;
   return record;
@@ -72,7 +78,7 @@ export function failCell(cell, { status, error, stack }) {
 export function noteLaunch(cell, launch) {
   if (!cell.launchedAt) cell.launchedAt = new Date().toISOString();
   if (launch.rerunOf === undefined) return;
-  const replaced = cell.processes.find((p) => p.round === launch.rerunOf && p.setAside && !p.replaced);
+  const replaced = cell.processes.find((p) => p.round === launch.rerunOf && p.duetWith === launch.duetWith && p.setAside && !p.replaced);
   if (replaced) replaced.replaced = true;
 }
 
@@ -93,7 +99,9 @@ export function recordOutcome(cell, launch, outcome) {
     return;
   }
   if (outcome.status === 'ok') {
-    recordProcess(cell, processRecord(launch.round, outcome.result, outcome.wallMs, { rerunOf: launch.rerunOf, startedAt: outcome.startedAt, phasesMs: outcome.phasesMs }), outcome.result.benchmarkType);
+    recordProcess(cell, processRecord(launch.round, outcome.result, outcome.wallMs, {
+      rerunOf: launch.rerunOf, startedAt: outcome.startedAt, phasesMs: outcome.phasesMs, duetWith: launch.duetWith, pair: launch.group, cpu: outcome.cpu ?? undefined
+    }), outcome.result.benchmarkType);
   } else {
     failCell(cell, outcome);
   }
@@ -123,11 +131,19 @@ export function judgeCell(cell, quietReferences, { thresholdPct, cores }) {
   return newly;
 }
 
-// Judges the processes of every pending cell against the run's current quiet references.
+// Judges the processes of every pending cell against the run's current quiet references. The two
+// processes of a duet pair stand or fall together: a pair's ratio needs both sides quiet.
 export function judgeCells(cells, { thresholdPct, cores }) {
   const quiet = quietReferences(cells);
-  for (const cell of cells) {
-    if (cell.status === 'pending') judgeCell(cell, quiet, { thresholdPct, cores });
+  const pending = cells.filter((c) => c.status === 'pending');
+  for (const cell of pending) judgeCell(cell, quiet, { thresholdPct, cores });
+  const byId = new Map(cells.map((c) => [c.id, c]));
+  for (const cell of pending) {
+    for (const record of cell.processes) {
+      if (record.pair === undefined || record.setAside) continue;
+      const partner = byId.get(record.duetWith)?.processes.find((p) => p.pair === record.pair && p.setAside);
+      if (partner) record.setAside = { reason: `its duet partner (${byId.get(record.duetWith).runtimeLabel}/${byId.get(record.duetWith).flagSet}) ran on a disturbed machine: ${partner.setAside.reason}` };
+    }
   }
 }
 

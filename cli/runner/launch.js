@@ -35,14 +35,15 @@ export async function superviseWorker(child, { timeoutMs, stdoutLimit = TAIL_BYT
 
 const FULL_STDOUT_LIMIT = 64 * 1024 * 1024;
 
-// Returns { messages, arrivalsMs, exitCode, signal, timedOut, stdoutTail, stderrTail, stdout?, wallMs, survivors }
+// Returns { messages, arrivalsMs, exitCode, signal, timedOut, stdoutTail, stderrTail, stdout?, wallMs, survivors,
+// cpu (the core it was pinned to, or null) }
 // (survivors: pids of detached children that outlived the worker and were killed).
 // collectStdout: keep all of stdout (bounded), for a metrics process's --trace-gc lines.
-export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_000, cwd, env, collectStdout = false } = {}) {
+export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_000, cwd, env, collectStdout = false, cpu } = {}) {
   const started = performance.now();
-  const child = spawnWorker(nodePath, [...flags, workerEntry], { stdin: 'pipe', cwd, env });
+  const child = spawnWorker(nodePath, [...flags, workerEntry], { stdin: 'pipe', cwd, env, cpu });
   sendRequest(child, request);
   const { stdout: stdoutOf, ...watched } = await superviseWorker(child, { timeoutMs, stdoutLimit: collectStdout ? FULL_STDOUT_LIMIT : TAIL_BYTES });
   const stdout = stdoutOf();
-  return { ...watched, stdoutTail: stdout.slice(-TAIL_BYTES), stdout: collectStdout ? stdout : undefined, wallMs: performance.now() - started };
+  return { ...watched, stdoutTail: stdout.slice(-TAIL_BYTES), stdout: collectStdout ? stdout : undefined, wallMs: performance.now() - started, cpu: child.nodebenchCpu };
 }

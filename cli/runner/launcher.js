@@ -66,13 +66,13 @@ export function processPhases(launched, measurement) {
   };
 }
 
-async function runMicro(cell, runtime, suite, { sampler, timeoutMs, expectedMs, env }) {
+async function runMicro(cell, runtime, suite, { sampler, timeoutMs, expectedMs, env, cpu }) {
   const launched = await launchWorker(runtime.path, cell.flags, {
     mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
     sampler: { ...suiteSampler(sampler, suite), recordDisturbance: true }
-  }, { timeoutMs, cwd: path.dirname(suite.file), env });
+  }, { timeoutMs, cwd: path.dirname(suite.file), env, cpu });
   const outcome = interpretLaunch(launched, { timeoutMs, expectedMs });
-  return { ...outcome, wallMs: launched.wallMs, survivors: launched.survivors, phasesMs: processPhases(launched, outcome.result?.measurement) };
+  return { ...outcome, wallMs: launched.wallMs, survivors: launched.survivors, phasesMs: processPhases(launched, outcome.result?.measurement), cpu: launched.cpu };
 }
 
 // The binary must be the runtime its label claims: numbers are never labelled with another version
@@ -106,7 +106,7 @@ export function createProcessLauncher({ runtimes, suites, sampler, run, runDir }
       }
       const outcome = suite.service
         ? await runServiceLaunch(runtime.path, cell.flags, { suiteFile: suite.file, benchmark: cell.benchmark, params: suite.params }, { timeoutMs, cwd: path.dirname(suite.file), env })
-        : await runMicro(cell, runtime, suite, { sampler, timeoutMs, expectedMs, env });
+        : await runMicro(cell, runtime, suite, { sampler, timeoutMs, expectedMs, env, cpu: launch.cpu });
       return { ...checkVersion(outcome, runtime), startedAt };
     }
   };

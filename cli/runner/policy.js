@@ -23,6 +23,7 @@ import { shuffle, prng } from '../stats/random.js';
 import { columnKey } from '../stats/disturbance.js';
 import { keptProcesses, currentSummary, variancePriors } from '../results/cell.js';
 import { processCostMs, metricsCostMs, topUpPriority } from './budget.js';
+import { hasSlot, roundLaunches, arrangeReplacements } from './pairing.js';
 
 // How many metrics processes a cell gets: run.metricsProcesses, or more where its suite's findings
 // are its metrics (suite sampler.metricsProcesses, e.g. gc); none for a service cell (it measures
@@ -41,13 +42,14 @@ const lacksMetrics = (cell, options) => metricsDone(cell) < metricsWanted(cell, 
 const metricsWindowMs = (suite, runMetricsMs) => suite.sampler?.metricsMs ?? runMetricsMs;
 
 const firstRounds = (cell) => cell.processes.filter((p) => !p.rerun);
-const hasRound = (cell, round) => firstRounds(cell).some((p) => p.round === round);
 const lastRound = (cells) => Math.max(-1, ...cells.flatMap((c) => firstRounds(c).map((p) => p.round)));
 
-// The first of the `processes` rounds some pending cell still lacks, or null when all have run.
-function missingRound(pending, processes) {
-  for (let round = 0; round < processes; round++) {
-    if (pending.some((c) => !hasRound(c, round))) return round;
+// The first of the `processes` rounds with a launch still to make, and its launches; null when
+// every round has run.
+function missingRound(pending, options) {
+  for (let round = 0; round < options.run.processes; round++) {
+    const launches = roundLaunches(pending, round, options);
+    if (launches.length) return { round, launches };
   }
   return null;
 }
@@ -83,16 +85,17 @@ function replacements(cells, pending, due, options) {
       if (left <= 0) break;
       if (!record.setAside || record.replaced || !due(record.round)) continue;
       left--;
-      candidates.push({ cell, round: record.round });
+      candidates.push({ cell, round: record.round, duetWith: record.duetWith });
     }
   }
   if (!candidates.length) return [];
   const order = new Map(scheduleRound(candidates.map((c) => c.cell), 0, run.seed + 1).map((l, i) => [l.cellId, i]));
   candidates.sort((x, y) => order.get(x.cell.id) - order.get(y.cell.id) || x.round - y.round);
   const taken = budget.fit(candidates, (c) => processCostMs(c.cell), {
-    reserveMs: reserveMs(cells, options), kind: 'replacements', key: (c) => `${c.cell.id}@${c.round}`
+    reserveMs: reserveMs(cells, options), kind: 'replacements', key: (c) => `${c.cell.id}@${c.round}/${c.duetWith ?? ''}`
   });
-  return taken.map((c) => ({ cellId: c.cell.id, kind: 'timing', round: c.round, rerunOf: c.round }));
+  const launches = taken.map((c) => ({ cellId: c.cell.id, kind: 'timing', round: c.round, rerunOf: c.round, duetWith: c.duetWith }));
+  return arrangeReplacements(launches, new Map(cells.map((c) => [c.id, c])), options);
 }
 
 // With no room for more processes (--quick), there is no target to miss.
@@ -130,7 +133,7 @@ function topUps(cells, pending, round, options) {
   const chosen = new Set(taken.map((c) => c.cell));
   const rows = new Set(taken.map((c) => rowKey(c.cell)));
   for (const cell of pending) if (isBaseline(cell) && rows.has(rowKey(cell))) chosen.add(cell);
-  return scheduleRound([...chosen], round, run.seed).map((l) => ({ ...l, kind: 'timing' }));
+  return roundLaunches([...chosen], round, options);
 }
 
 // A hang should cost seconds, not run.timeoutSec: once a cell has processes, the next one may take
@@ -152,7 +155,7 @@ export function launchTimeout(cell, run, launch) {
 // have failed the cell.
 export function stillWanted(cell, launch) {
   if (launch.kind === 'metrics') return cell.status === 'ok' && metricsDone(cell) === launch.metricsIndex;
-  return cell.status === 'pending' && (launch.rerunOf !== undefined || !hasRound(cell, launch.round));
+  return cell.status === 'pending' && (launch.rerunOf !== undefined || !hasSlot(cell, launch.round, launch.duetWith));
 }
 
 // The next step of the run:
@@ -169,12 +172,11 @@ export function nextStep(cells, options) {
   const byId = new Map(cells.map((c) => [c.id, c]));
   const launch = (phase, launches) => ({ kind: 'launch', phase, launches: launches.map((l) => ({ ...l, ...launchTimeout(byId.get(l.cellId), run, l) })) });
   if (pending.length) {
-    const round = missingRound(pending, run.processes);
-    if (round !== null) {
-      const replace = round >= 2 ? replacements(cells, pending, (r) => r < round - 1, options) : [];
+    const missing = missingRound(pending, options);
+    if (missing) {
+      const replace = missing.round >= 2 ? replacements(cells, pending, (r) => r < missing.round - 1, options) : [];
       if (replace.length) return launch('replacements', replace);
-      const due = pending.filter((c) => !hasRound(c, round));
-      return launch('round', scheduleRound(due, round, run.seed).map((l) => ({ ...l, kind: 'timing' })));
+      return launch('round', missing.launches);
     }
     // Once the first rounds are done every disturbed process is due before the first top-up round
     // (which cells need more depends on it); after a top-up round, those of the rounds before it.

@@ -110,10 +110,31 @@ export function forget(pid) {
   if (running.delete(pid) && reaper) tellReaper(`-${pid}`);
 }
 
+// taskset (util-linux) pins a process to one core; where it is missing, pinning is not done and
+// the process record says so (cpu: null).
+let tasksetPath;
+function taskset() {
+  if (tasksetPath === undefined) {
+    tasksetPath = (process.env.PATH || '').split(path.delimiter).map((dir) => path.join(dir, 'taskset')).find((file) => {
+      try {
+        fs.accessSync(file, fs.constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    }) ?? null;
+  }
+  return tasksetPath;
+}
+
 // stdin: 'ignore' for timing workers, 'pipe' for service workers that take commands.
-export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env } = {}) {
+// cpu: the core to pin the worker to (run.pairing), where taskset exists; child.nodebenchCpu says
+// whether it was done.
+export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env, cpu } = {}) {
   const tag = `${process.pid}-${++tagCounter}`;
-  const child = execa(nodePath, args, {
+  const pinned = cpu !== undefined && taskset() !== null;
+  const [file, argv] = pinned ? [taskset(), ['-c', String(cpu), nodePath, ...args]] : [nodePath, args];
+  const child = execa(file, argv, {
     stdio: [stdin, 'pipe', 'pipe', 'pipe'],
     detached: true,
     cleanup: true,
@@ -127,6 +148,7 @@ export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env } = {})
   running.add(child.pid);
   tellReaper(`+${child.pid}`);
   child.nodebenchTag = tag;
+  child.nodebenchCpu = pinned ? cpu : null;
   child.nodebenchCgroup = adopt(child.pid);
   if (child.nodebenchCgroup) {
     cgroups.add(child.nodebenchCgroup);

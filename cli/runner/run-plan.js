@@ -1,7 +1,7 @@
-// The run loop: asks the launch policy (policy.js) for the next step, runs its launches one at a
-// time through the launcher (launcher.js; parallel processes would compete for the same cores and
-// skew each other), records each outcome on its cell (results/cell.js) and saves the result file
-// as it goes. What runs when is the policy's; how a process runs is the launcher's.
+// The run loop: asks the launch policy (policy.js) for the next step, runs its launches through the
+// launcher (launcher.js) one at a time, or two at once where the policy groups them (run.pairing:
+// a duet pair, pairing.js), records each outcome on its cell (results/cell.js) and saves the result
+// file as it goes. What runs when is the policy's; how a process runs is the launcher's.
 import { killAllGroups } from './process-group.js';
 import { nextStep, stillWanted, knownAhead, budgetLimitedCells, targetOf } from './policy.js';
 import { createProcessLauncher } from './launcher.js';
@@ -39,26 +39,35 @@ export async function runCells(cells, options) {
       continue;
     }
     const ahead = knownAhead(cells, policy, step);
-    for (const [i, launch] of step.launches.entries()) {
+    for (let i = 0; i < step.launches.length;) {
       if (shouldStop()) return cells;
-      const cell = byId.get(launch.cellId);
+      // Launches of one group (run.pairing, pairing.js) run at the same time, one per core.
+      const batch = [step.launches[i]];
+      while (batch[0].group && step.launches[i + batch.length]?.group === batch[0].group) batch.push(step.launches[i + batch.length]);
       const total = done + (step.launches.length - i) + ahead;
-      if (!stillWanted(cell, launch)) {
-        done++;
-        continue;
+      i += batch.length;
+      const wanted = batch.filter((launch) => stillWanted(byId.get(launch.cellId), launch));
+      done += batch.length - wanted.length;
+      if (!wanted.length) continue;
+      for (const launch of wanted) {
+        progress({ done, total, cell: byId.get(launch.cellId), starting: true, round: launch.round });
+        noteLaunch(byId.get(launch.cellId), launch);
       }
-      progress({ done, total, cell, starting: true, round: launch.round });
-      noteLaunch(cell, launch);
-      const outcome = await launcher.launch(launch, cell);
+      // A partner whose cell failed meanwhile is not waited for: the other runs alone.
+      const alone = wanted.length === 1 ? [{ ...wanted[0], group: undefined, cpu: undefined, duetWith: undefined }] : wanted;
+      const outcomes = await Promise.all(alone.map((launch) => launcher.launch(launch, byId.get(launch.cellId))));
       // A process killed by the interruption is not evidence about the benchmark.
       if (shouldStop()) return cells;
-      recordOutcome(cell, launch, outcome);
-      done++;
+      alone.forEach((launch, k) => {
+        const cell = byId.get(launch.cellId);
+        recordOutcome(cell, launch, outcomes[k]);
+        done++;
+        progress({ done, total, cell, outcome: launch.kind === 'metrics' ? { status: 'ok' } : outcomes[k] });
+      });
       if (now() - lastSave >= SAVE_EVERY_MS) {
         lastSave = now();
         await options.save();
       }
-      progress({ done, total, cell, outcome: launch.kind === 'metrics' ? { status: 'ok' } : outcome });
     }
   }
 }
