@@ -158,7 +158,9 @@ test('cells whose margin is above the target get more processes, up to maxProces
   assert.ok(cell.processes.every((p) => p.round <= 3), 'no round past maxProcesses');
   const quiet = cell.processes.filter((p) => !p.setAside).length;
   assert.equal(cell.summary.processes, quiet >= 2 ? quiet : cell.processes.length);
-  assert.ok(quiet <= 4, 'at most maxProcesses quiet processes');
+  // A replaced process judged quiet again later (the quiet reference moves as processes come in)
+  // counts again, so only the rounds are bounded by maxProcesses.
+  assert.ok(cell.processes.filter((p) => !p.rerun).length <= 4, 'at most maxProcesses rounds');
   // A quiet machine can bring four processes within ±0.1%; the warning must say so exactly when not.
   if (cell.summary.rme > 0.1) assert.match(cell.warnings.map((w) => w.message).join('\n'), new RegExp(`above the 0\\.1% target after ${cell.summary.processes} processes`));
   else assert.doesNotMatch(cell.warnings.map((w) => w.message).join('\n'), /target after/);

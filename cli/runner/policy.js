@@ -79,7 +79,10 @@ function replacements(cells, pending, due, options) {
   const { run, budget } = options;
   if (!run.rerunDisturbed) return [];
   const candidates = [];
+  const maxProcesses = Math.max(run.maxProcesses, run.processes);
   for (const cell of pending) {
+    // A cell with maxProcesses quiet processes (top-ups came after the disturbed one) has enough.
+    if (keptProcesses(cell).length >= maxProcesses) continue;
     let left = run.processes - cell.processes.filter((p) => p.rerun).length;
     for (const record of cell.processes) {
       if (left <= 0) break;
