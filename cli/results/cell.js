@@ -31,6 +31,7 @@ export function processRecord(round, result, wallMs, { rerunOf, startedAt } = {}
   const record = {
     round,
     samplesNsPerOp: m.samplesNsPerOp,
+    emptyNsPerOp: m.emptyNsPerOp,
     iterationsPerSample: m.iterationsPerSample,
     calibrationBatches: m.calibrationBatches,
     warmup: m.warmup,
