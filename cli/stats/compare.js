@@ -6,8 +6,8 @@
 // a view of many comparisons judges them together (decision.js judgeAll: q-values).
 // Within one run, the table's ratios pair the processes that ran in the same block (`pairedRatio`):
 // a slow period of the machine then hits both sides of a pair, and drops out of the ratio.
-import { median, geomean, t975 } from './basic.js';
-import { tTwoSidedP } from './distributions.js';
+import { median, geomean } from './basic.js';
+import { tTwoSidedP, tQuantile } from './distributions.js';
 import { yuen, logInterval, logVariancePrior } from './robust.js';
 import { keptProcesses, perProcessOf } from '../results/cell.js';
 import { processValue } from './summary.js';
@@ -38,7 +38,8 @@ export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, 
   const diff = (ua.center ?? test.meanA) - (ub.center ?? test.meanB);
   const t = test.se > 0 ? diff / test.se : (diff === 0 ? 0 : Infinity * Math.sign(diff));
   const p = test.se > 0 ? tTwoSidedP(t, test.df) : (diff === 0 ? 1 : 0);
-  const half = test.se > 0 ? t975(test.df === Infinity ? 1000 : test.df) * test.se : 0;
+  // The exact quantile for the (fractional) Welch df, so that p < alpha exactly when the interval excludes 1.
+  const half = test.se > 0 ? tQuantile(1 - alpha / 2, test.df) * test.se : 0;
   const ratio = Math.exp(diff);
   const low = Math.exp(diff - half);
   const high = Math.exp(diff + half);
