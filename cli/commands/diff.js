@@ -187,6 +187,8 @@ export function register(program) {
 
 const DIFF_FORMATS = ['table', 'markdown', 'json', 'html'];
 
+const warningCodes = (cell) => (cell?.warnings || []).map((w) => (typeof w === 'string' ? w : w.code));
+
 export const CONFIRM_RULE = 'comparisons that look slower (estimate below 1, 95% interval reaching past -threshold%, not same) are measured again: both columns, interleaved in one run; the gate fails only on those that run decides slower by more than the threshold';
 export const CONFIRM_EVIDENCE = 'the re-measurement alone decides (the first measurement chose the candidates, so counting it again would count the selection as evidence); its comparisons are paired by block and judged together at one false discovery rate';
 
@@ -241,6 +243,7 @@ function diffJson(rows, { fileA, fileB, failures, limit, gate }) {
       bySuite: Object.fromEntries(rows.drift.bySuite),
       summary: describeDrift(rows.drift)
     } : null,
-    rows: rows.map(({ a, b, ...rest }) => ({ ...rest, a: a?.summary || null, b: b?.summary || null }))
+    // warnings: each side's warning codes (optimized-away: its rate is that of an empty benchmark).
+    rows: rows.map(({ a, b, ...rest }) => ({ ...rest, a: a?.summary || null, b: b?.summary || null, warnings: { a: warningCodes(a), b: warningCodes(b) } }))
   };
 }
