@@ -73,3 +73,29 @@ test('folded benchmarks are flagged on the runtimes that fold them, real work of
   const diffMd = await nodebench(['diff', out, '--from', from, '--to', to, '--format', 'markdown']);
   assert.match(diffMd.stdout, /\| folding\/empty \| [^|]+ \| \S+! \| \S+! \| [+-]\S+%! \|/);
 });
+
+test("require('nodebench/blackhole') from a user's suite, Node 4.9.1 to 24: consume() keeps a dropped result alive, opaque() stops constant folding", { timeout: 300_000 }, async () => {
+  const project = fs.mkdtempSync(path.join(tmp, 'project-'));
+  fs.mkdirSync(path.join(project, 'node_modules'));
+  fs.symlinkSync(root, path.join(project, 'node_modules', 'nodebench'), 'dir');
+  const file = path.join(project, 'bench.js');
+  fs.writeFileSync(file, `'use strict';
+var blackhole = require('nodebench/blackhole');
+function step(x) { x ^= x << 13; x ^= x >> 17; return x ^ (x << 5); }
+module.exports = {
+  setup: function () { return { x: 88172645 }; },
+  benchmarks: {
+    dropped: function (ctx) { step(ctx.x); },
+    consumed: function (ctx) { blackhole.consume(step(ctx.x)); },
+    'constant-math': function () { return Math.max(3, 7) + Math.abs(-2); },
+    'opaque-math': function () { return Math.max(blackhole.opaque(3), blackhole.opaque(7)) + Math.abs(blackhole.opaque(-2)); }
+  }
+};
+`);
+  const out = path.join(project, 'r.json');
+  const run = await nodebench(['run', file, '--node', `${OLDEST},24.21.0`, '--processes', '3', '--max-processes', '3', '--samples', '5', '--out', out]);
+  assert.equal(run.exitCode, 0, run.stderr);
+  for (const cell of JSON.parse(fs.readFileSync(out, 'utf8')).cells) {
+    assert.equal(flagged(cell), ['dropped', 'constant-math'].includes(cell.benchmark), `${cell.benchmark} on ${cell.runtime}: ${cell.summary.estimate} ns/op, empty ${cell.summary.emptyNsPerOp}`);
+  }
+});
