@@ -28,14 +28,22 @@ async function runMarked(name, benchmarks) {
   return { out, result: JSON.parse(fs.readFileSync(out, 'utf8')) };
 }
 
-test('a real slowdown is confirmed and fails the gate; the decision and its reasons are in the JSON and the Markdown', { timeout: 300_000 }, async () => {
+test('a real slowdown is confirmed and fails the gate; the decision and its reasons are in the JSON and the Markdown', { timeout: 300_000 }, async (t) => {
   const { out, result } = await runMarked('real', ['steady', 'slows']);
   const from = `${result.runtimes[0].label}/baseline`;
   const to = `${result.runtimes[0].label}/marked`;
   const confirmOut = path.join(tmp, 'real-confirm.json');
-  const gate = await nodebench(['diff', out, '--from', from, '--to', to, '--fail-on-regression', '5', '--confirm', '--confirm-processes', '5', '--confirm-out', confirmOut, '--json']);
-  assert.equal(gate.exitCode, 1, gate.stderr);
+  const gate = await nodebench(['diff', out, '--from', from, '--to', to, '--fail-on-regression', '5', '--confirm', '--confirm-processes', '8', '--confirm-out', confirmOut, '--json']);
   const json = JSON.parse(gate.stdout);
+  const busy = json.gate.confirm.candidates.find((c) => c.label === 'marked/slows' && !c.confirmation);
+  if (busy) {
+    // Other programs held the CPU through most of the re-measurement: not confirmed, and said so.
+    assert.match(busy.problem, /^the machine was too busy to re-measure it/);
+    assert.equal(gate.exitCode, 0);
+    t.diagnostic(`not checked further: ${busy.problem}`);
+    return;
+  }
+  assert.equal(gate.exitCode, 1, gate.stderr);
   assert.deepEqual(json.gate.failures.map((f) => f.label), ['marked/slows']);
   assert.match(json.gate.failures[0].columns[0].problem, /^-\d+\.\d% slower \(re-measured, 95% CI .*q [<=] [\d.]+\); first -\d+\.\d%$/);
   const confirm = json.gate.confirm;
@@ -50,11 +58,12 @@ test('a real slowdown is confirmed and fails the gate; the decision and its reas
   const again = JSON.parse(fs.readFileSync(confirmOut, 'utf8'));
   assert.deepEqual(schemaErrors(again), []);
   assert.deepEqual([...new Set(again.cells.map((c) => `${c.runtimeLabel}/${c.flagSet}`))].sort(), [from, to].sort());
-  assert.ok(again.cells.every((c) => c.processes.length >= 5 && confirm.candidates.some((k) => k.label === `marked/${c.benchmark}`)));
+  assert.ok(again.cells.every((c) => c.processes.length >= 8 && confirm.candidates.some((k) => k.label === `marked/${c.benchmark}`)));
   assert.match(gate.stderr, /nodebench: confirming \d comparison\(s\) that look slower/);
   assert.match(gate.stderr, /1 benchmark\(s\) fail the gate \(decided slower by more than 5% when re-measured/);
 
-  const md = await nodebench(['diff', out, '--from', from, '--to', to, '--fail-on-regression', '5', '--confirm', '--confirm-processes', '5', '--confirm-out', path.join(tmp, 'md-confirm.json'), '--format', 'markdown']);
+  const md = await nodebench(['diff', out, '--from', from, '--to', to, '--fail-on-regression', '5', '--confirm', '--confirm-processes', '8', '--confirm-out', path.join(tmp, 'md-confirm.json'), '--format', 'markdown']);
+  if (/too busy to re-measure it/.test(md.stdout)) return;
   assert.equal(md.exitCode, 1);
   assert.match(md.stdout, /\*\*Gate failed\*\*: 1 benchmark\(s\) slower by more than 5% \(confirmed by re-measuring\)/);
   assert.match(md.stdout, /confirm: \d comparison\(s\) looked slower [^\n]*\n(?: {2}[^\n]*\n)*? {2}marked\/slows [^\n]*re-measured -\d+\.\d% [^\n]*: slower, confirmed/);
@@ -85,14 +94,16 @@ test('a first measurement that only looked slower is re-measured and passes; wit
   const args = ['diff', noisy, ...COLUMNS, '--fail-on-regression', '30'];
   const first = await nodebench(args);
   assert.equal(first.exitCode, 1, 'the made-up first measurement alone fails the gate');
-  const confirmed = await nodebench([...args, '--confirm', '--confirm-processes', '4', '--json']);
+  const confirmed = await nodebench([...args, '--confirm', '--confirm-processes', '5', '--json']);
   assert.equal(confirmed.exitCode, 0, confirmed.stderr);
   const json = JSON.parse(confirmed.stdout);
   assert.equal(json.gate.passed, true);
   const [candidate] = json.gate.confirm.candidates;
   assert.equal(candidate.label, 'marked/steady');
   assert.ok(candidate.first.ratio < 0.6 && candidate.first.verdict === 'slower');
-  assert.ok(candidate.confirmation.ratio > 0.7, `re-measured ${candidate.confirmation.ratio}`);
+  // Re-measured and not slower; or, on a machine too busy to re-measure it, not confirmed either.
+  if (candidate.confirmation) assert.ok(candidate.confirmation.ratio > 0.7, `re-measured ${candidate.confirmation.ratio}`);
+  else assert.match(candidate.problem, /^the machine was too busy to re-measure it: \d+ of \d+ processes of host\/\S+ ran while other programs held the CPU$/);
   assert.ok(fs.existsSync(noisy.replace(/\.json$/, '.confirm.json')), 'the default file sits beside B');
 });
 

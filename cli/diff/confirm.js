@@ -7,8 +7,10 @@
 // toward "slower" among them (they were picked for looking slow); pooling it with the new processes
 // would count that selection as evidence. The new run is independent of the choice, its columns ran
 // in the same blocks (paired ratios, no drift between invocations), and its comparisons are judged
-// together at one false discovery rate (stats/decision.js), so that re-measuring ten unchanged
-// benchmarks does not fail one by chance.
+// together at one false discovery rate (stats/decision.js, on the one-sided p-value of "B is not
+// slower": nothing else can fail the gate), so that re-measuring ten unchanged benchmarks does not
+// fail one by chance. A candidate the machine was too busy to re-measure (fewer than MIN_QUIET
+// quiet processes on a side) is not confirmed, and says so.
 import path from 'node:path';
 import fs from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
@@ -120,35 +122,55 @@ export async function runConfirmation(plans, { out, progress = createProgress(),
   return runs;
 }
 
+// Fewer quiet processes than this on a side, and the cell's estimate leans on processes that ran
+// while other programs held the CPU (results/cell.js keeps them all when too few are quiet).
+export const MIN_QUIET = 3;
+const quiet = (cell) => cell.processes.filter((p) => !p.setAside).length;
+
+// What the re-measurement of a candidate gave: an ok pair of cells with enough quiet processes, or
+// why not. `keep`: the first comparison stands (the benchmark did not run), else it is not confirmed.
+function usable(a, b) {
+  if (a?.status !== 'ok' || b?.status !== 'ok') return { problem: `re-measuring gave ${a ? a.status : 'no cell'} / ${b ? b.status : 'no cell'}${b?.error ? ` (${b.error})` : ''}`, keep: true };
+  const few = [a, b].find((c) => quiet(c) < MIN_QUIET);
+  if (few) return { problem: `the machine was too busy to re-measure it: ${few.processes.length - quiet(few)} of ${few.processes.length} processes of ${few.runtimeLabel}/${few.flagSet} ran while other programs held the CPU`, keep: false };
+  return null;
+}
+
+// The confirmation asks one question, "is B slower?": the p-value of "not slower", from the
+// two-sided p of the paired ratio.
+const slowerP = (ratio) => (ratio.ratio < 1 ? ratio.p / 2 : 1 - ratio.p / 2);
+
 // The confirmation's verdict on each candidate: the paired ratio of side B to side A in the new
-// run, judged over all candidates at one false discovery rate. Returns { byRow: Map row ->
-// comparison (diff's shape: ratio, ci, p, q, verdict, method, pairs), candidates: [...], verdicts }.
-// A candidate whose re-measurement did not give two ok cells keeps its first comparison, and says so.
+// run, judged over all candidates at one false discovery rate (one-sided: only "slower" can fail
+// the gate). Returns { byRow: Map row -> comparison (diff's shape: ratio, ci, p, q, verdict,
+// method, pairs), candidates: [...], verdicts }. A candidate whose benchmark did not run again keeps
+// its first comparison; one the machine was too busy to re-measure is not confirmed; both say so.
 export function judgeConfirmation(runs, { alpha, equivalence } = {}) {
   const entries = [];
   for (const { plan, file, result } of runs) {
-    const pairs = plan.rows.map((row) => ({ row, a: cellOf(result, row, plan.sides.a), b: cellOf(result, row, plan.sides.b) }));
-    const okPairs = pairs.filter((p) => p.a?.status === 'ok' && p.b?.status === 'ok');
+    const pairs = plan.rows.map((row) => ({ row, a: cellOf(result, row, plan.sides.a), b: cellOf(result, row, plan.sides.b) }))
+      .map((p) => ({ ...p, unusable: usable(p.a, p.b) }));
+    const okPairs = pairs.filter((p) => !p.unusable);
     const priors = new Map([...new Set(okPairs.map((p) => p.row.a.suite))].map((suite) => [suite, pairedPrior(okPairs.filter((p) => p.row.a.suite === suite).map((p) => [p.a, p.b]))]));
     for (const p of pairs) {
-      const ok = p.a?.status === 'ok' && p.b?.status === 'ok';
-      entries.push({ ...p, file, ratio: ok ? pairedRatio(p.a, p.b, priors.get(p.row.a.suite)) : null, problem: ok ? null : `re-measuring gave ${p.a ? p.a.status : 'no cell'} / ${p.b ? p.b.status : 'no cell'}${p.b?.error ? ` (${p.b.error})` : ''}` });
+      entries.push({ ...p, file, ratio: p.unusable ? null : pairedRatio(p.a, p.b, priors.get(p.row.a.suite)), problem: p.unusable?.problem || null });
     }
   }
-  const { judged, summary } = judgeAll(entries.map((e) => e.ratio), { alpha, equivalence });
+  const { judged, summary } = judgeAll(entries.map((e) => e.ratio && { ...e.ratio, p: slowerP(e.ratio) }), { alpha, equivalence });
   const byRow = new Map();
   const candidates = entries.map((e, i) => {
     const first = e.row.comparison;
     const confirmation = e.ratio ? {
-      ratio: e.ratio.ratio, ci: { level: 0.95, low: e.ratio.low, high: e.ratio.high }, p: e.ratio.p, q: judged[i].q,
+      ratio: e.ratio.ratio, ci: { level: 0.95, low: e.ratio.low, high: e.ratio.high }, p: slowerP(e.ratio), q: judged[i].q,
       verdict: judged[i].verdict, method: e.ratio.method, pairs: e.ratio.pairs, paired: e.ratio.paired,
       cells: { a: e.a.summary, b: e.b.summary }
     } : null;
-    byRow.set(e.row, confirmation || { ...first, notRemeasured: true });
+    if (confirmation) byRow.set(e.row, confirmation);
+    else if (e.unusable.keep) byRow.set(e.row, { ...first, notRemeasured: true });
     return {
       label: e.row.label, column: e.row.column, file: e.file,
       first: { ratio: first.ratio, ci: first.ci, p: first.p, q: first.q, verdict: first.verdict },
-      confirmation, problem: e.problem
+      confirmation, problem: e.problem, kept: e.unusable ? e.unusable.keep : undefined
     };
   });
   return { byRow, candidates, verdicts: summary };
@@ -161,11 +183,11 @@ const qText = (q) => (q < 0.001 ? 'q < 0.001' : `q = ${q.toFixed(3)}`);
 export function confirmationLines(confirmation, { limit, processes, files }) {
   if (!confirmation.candidates.length) return [`confirm: no comparison looked slower by more than ${limit}% (nothing to re-measure).`];
   const v = confirmation.verdicts;
-  const lines = [`confirm: ${confirmation.candidates.length} comparison(s) looked slower (a slowdown beyond ${limit}% not ruled out); re-measured both columns, interleaved in one run (${processes} processes per cell, ${files.join(', ')}), and judged together at a ${v.alpha * 100}% false discovery rate (${v.method}):`];
+  const lines = [`confirm: ${confirmation.candidates.length} comparison(s) looked slower (a slowdown beyond ${limit}% not ruled out); re-measured both columns, interleaved in one run (${processes} processes per cell, ${files.join(', ')}), and asked "slower?" together at a ${v.alpha * 100}% false discovery rate (${v.method}, one-sided q-values):`];
   for (const c of confirmation.candidates) {
     const again = c.confirmation;
-    const outcome = !again ? `${c.problem}; the first comparison stands (${c.first.verdict})`
-      : `re-measured ${formatChange(again.ratio)} (${range(again)}, ${qText(again.q)}): ${again.verdict}${again.verdict === 'slower' && (1 - again.ratio) * 100 > limit ? ', confirmed' : ', not confirmed'}`;
+    const outcome = !again ? `${c.problem}; ${c.kept ? `the first comparison stands (${c.first.verdict})` : 'not confirmed'}`
+      : `re-measured ${formatChange(again.ratio)} (${range(again)}, ${qText(again.q)}): ${again.verdict === 'undecided' && again.ci.low > 1 ? 'not slower' : again.verdict}${again.verdict === 'slower' && (1 - again.ratio) * 100 > limit ? ', confirmed' : ', not confirmed'}`;
     lines.push(`  ${c.label} ${c.column}: first ${formatChange(c.first.ratio)} (${range(c.first)}), ${outcome}`);
   }
   return lines;
