@@ -31,6 +31,8 @@ import { judgeAll } from '../cli/stats/decision.js';
 import { INVOCATION_DRIFT } from '../cli/stats/compare.js';
 import { median } from '../cli/stats/basic.js';
 import { FOLDED_RATIO } from '../cli/stats/folding.js';
+import { keptProcesses } from '../cli/results/cell.js';
+import { keptSamples } from '../cli/stats/summary.js';
 import { rate } from './stats.js';
 import { rateText } from './verdict.js';
 
@@ -216,8 +218,9 @@ const CLASSES = {
 const DEFAULT_FOLDING_RUNTIMES = ['4.9.1', '6.17.1', '14.21.3', '16.20.2', '18.20.8', '20.20.2', '22.23.3', '24.21.0'];
 const flagged = (cell) => (cell.warnings || []).some((w) => (typeof w === 'string' ? w : w.code) === 'optimized-away');
 
+// As the rule sees them: the kept processes (results/cell.js), fastest kept sample / fastest empty batch.
 function processRatios(cell) {
-  return cell.processes.filter((p) => !p.setAside && p.emptyNsPerOp?.length).map((p) => Math.min(...p.samplesNsPerOp) / Math.min(...p.emptyNsPerOp));
+  return keptProcesses(cell).filter((p) => p.emptyNsPerOp?.length).map((p) => Math.min(...keptSamples(p)) / Math.min(...p.emptyNsPerOp));
 }
 
 async function foldingMode({ runtimes = DEFAULT_FOLDING_RUNTIMES, keep, reread, files }) {
