@@ -18,6 +18,9 @@
 //       default matrix's and 18, 20, 22): per benchmark and runtime, the fastest sample over the
 //       fastest empty batch and the verdict; hits (empty or dropped work flagged), false alarms (work on
 //       changing inputs flagged); and the cells flagged in the given result files of shipped suites.
+//   node bench/verdicts.js simulate [PAIRS]
+//       simulated A/A pairs of 140-cell files with a shift shared by each suite's cells (0, 2%, 5%):
+//       cells flagged per method and drift setting, and one 10% slowdown caught or not.
 // --json prints the figures as JSON.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,6 +36,7 @@ import { median } from '../cli/stats/basic.js';
 import { FOLDED_RATIO } from '../cli/stats/folding.js';
 import { keptProcesses } from '../cli/results/cell.js';
 import { keptSamples } from '../cli/stats/summary.js';
+import { prng } from '../cli/stats/random.js';
 import { rate } from './stats.js';
 import { rateText } from './verdict.js';
 
@@ -89,6 +93,68 @@ function aaLines({ pairs }) {
     const f = p[key];
     return `  ${key === 'drift1' ? `--drift ${INVOCATION_DRIFT * 100}` : '--drift auto'}: faster or slower at p < 0.05 per cell ${share(f.raw, f.cells)}; Benjamini-Hochberg (diff) ${share(f.bh, f.cells)}; Benjamini-Yekutieli ${share(f.by, f.cells)}; same within ±2% ${f.same}, undecided ${f.undecided}${f.flagged.length ? `; flagged: ${f.flagged.join('; ')}` : ''}`;
   })]);
+}
+
+// ---- simulated whole-matrix A/A under a shared shift ---------------------------------------------
+
+// Two invocations of a 140-cell matrix (5 suites of 28 cells; 5 processes per cell, 3% process CV):
+// each side of each cell moves by its own drift (2%) and by a shift its whole suite shares in that
+// invocation (`shift`, the correlated part); `slowed` cells of B are 5% slower. Returns diff's rows.
+function simulatedPair(seed, { shift, slowed = 0, factor = 1.05, cells = 140, suites = 5 }) {
+  const random = prng(seed);
+  const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const suiteShift = () => Array.from({ length: suites }, () => shift * gaussian());
+  const [shiftA, shiftB] = [suiteShift(), suiteShift()];
+  const cell = (i, offset, slow) => {
+    const suite = `s${i % suites}`;
+    const center = 1000 * Math.exp(offset + 0.02 * gaussian()) * slow;
+    const processes = Array.from({ length: 5 }, (_, round) => {
+      const value = center * Math.exp(0.03 * gaussian());
+      return { round, iterationsPerSample: 1000, warmup: { batches: 1, ms: 1, stable: true }, samplesNsPerOp: [value, value * 1.001, value * 0.999] };
+    });
+    return { runtime: '24.21.0', runtimeLabel: '24.21.0', flagSet: 'baseline', flags: [], suite, benchmark: `b${i}`, status: 'ok', processes };
+  };
+  const pairs = Array.from({ length: cells }, (_, i) => ({
+    label: `s${i % suites}/b${i}`, column: '24.21.0/baseline',
+    a: cell(i, shiftA[i % suites], 1), b: cell(i, shiftB[i % suites], i < slowed ? factor : 1)
+  }));
+  return (driftCv) => diffResults(pairs, { driftCv });
+}
+
+function simulateMode({ trials = 40 }) {
+  const rows = [];
+  for (const shift of [0, 0.02, 0.05]) {
+    for (const [drift, driftCv] of [['1%', INVOCATION_DRIFT], ['auto', 'auto']]) {
+      const totals = { raw: 0, bh: 0, by: 0, anyBh: 0, anyBy: 0, cells: 0, caughtBh: 0, caughtBy: 0, caughtRaw: 0 };
+      for (let seed = 1; seed <= trials; seed++) {
+        const aa = judgeRows(simulatedPair(seed, { shift })(driftCv));
+        totals.raw += aa.raw;
+        totals.bh += aa.bh;
+        totals.by += aa.by;
+        totals.anyBh += aa.bh > 0;
+        totals.anyBy += aa.by > 0;
+        totals.cells += aa.cells;
+        // One cell 10% slower among the 140: is it called slower?
+        const slowRows = simulatedPair(1000 + seed, { shift, slowed: 1, factor: 1.1 })(driftCv);
+        const target = slowRows[0].comparison;
+        const byTarget = judgeAll(slowRows.map((r) => ({ ratio: r.comparison.ratio, low: r.comparison.ci.low, high: r.comparison.ci.high, p: r.comparison.p })), { method: 'by' }).judged[0];
+        totals.caughtRaw += target.p < 0.05 && target.ratio < 1;
+        totals.caughtBh += target.verdict === 'slower';
+        totals.caughtBy += byTarget.verdict === 'slower';
+      }
+      rows.push({ shift, drift, trials, ...totals });
+    }
+  }
+  return { cells: 140, suites: 5, processes: 5, processCv: 0.03, cellDrift: 0.02, rows };
+}
+
+function simulateLines(f) {
+  const pct = (k, n) => `${((k / n) * 100).toFixed(1)}%`;
+  return [
+    `Simulated A/A between two ${f.cells}-cell files (${f.suites} suites, ${f.processes} processes per cell at ${f.processCv * 100}% CV, ${f.cellDrift * 100}% drift per cell and side, plus a shift each suite shares per invocation), ${f.rows[0].trials} pairs per line; "caught": one cell 10% slower among them`,
+    'suite shift  diff drift  cells flagged: p<0.05   BH      BY     pairs with any flag: BH   BY     caught: p<0.05  BH     BY',
+    ...f.rows.map((r) => `${`${(r.shift * 100).toFixed(0)}%`.padEnd(13)}${r.drift.padEnd(12)}${pct(r.raw, r.cells).padEnd(22)}${pct(r.bh, r.cells).padEnd(8)}${pct(r.by, r.cells).padEnd(28)}${pct(r.anyBh, r.trials).padEnd(7)}${pct(r.anyBy, r.trials).padEnd(15)}${pct(r.caughtRaw, r.trials).padEnd(7)}${pct(r.caughtBh, r.trials).padEnd(7)}${pct(r.caughtBy, r.trials)}`)
+  ];
 }
 
 // ---- gate trials -------------------------------------------------------------------------------
@@ -280,11 +346,14 @@ async function main() {
   } else if (args.mode === 'gate') {
     figures = await gateMode({ ...args, runtimes: args.runtimes || undefined });
     lines = gateLines(figures);
+  } else if (args.mode === 'simulate') {
+    figures = simulateMode({ trials: args.files.length ? Number(args.files[0]) : 40 });
+    lines = simulateLines(figures);
   } else if (args.mode === 'folding') {
     figures = await foldingMode({ ...args, runtimes: args.runtimes || undefined });
     lines = foldingLines(figures);
   } else {
-    throw new Error('usage: node bench/verdicts.js aa FILE FILE [...] | gate [--trials N] [--runtimes A,B] [--threshold P] [--keep DIR | --reread DIR] | folding [--runtimes ...] [--keep DIR | --reread DIR] [SHIPPED.json ...]  [--json]');
+    throw new Error('usage: node bench/verdicts.js aa FILE FILE [...] | simulate [PAIRS] | gate [--trials N] [--runtimes A,B] [--threshold P] [--keep DIR | --reread DIR] | folding [--runtimes ...] [--keep DIR | --reread DIR] [SHIPPED.json ...]  [--json]');
   }
   process.stdout.write(args.json ? `${JSON.stringify(figures, null, 1)}\n` : `${lines.join('\n')}\n`);
 }
