@@ -13,7 +13,7 @@ import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, render
 import { htmlPage, escapeHtml } from '../report/html.js';
 import { textTable } from '../report/text-table.js';
 import { gateFailures, gateMessage, parseThreshold, suspicious } from '../diff/gate.js';
-import { planConfirmation, runConfirmation, judgeConfirmation, confirmationLines, defaultConfirmProcesses, defaultConfirmFile } from '../diff/confirm.js';
+import { planConfirmation, runConfirmation, judgeConfirmation, confirmationLines, defaultConfirmProcesses, defaultConfirmFile, CONFIRM_RULE, CONFIRM_EVIDENCE } from '../diff/confirm.js';
 import { UserError } from '../errors.js';
 
 const key = (c, withColumn = true) => [c.suite, c.benchmark, withColumn ? `${c.runtimeLabel}/${c.flagSet}` : c.flagSet].join('\u0000');
@@ -121,7 +121,7 @@ export function register(program) {
     .argument('[b]', 'result file B (after); default: A itself, with --from/--to')
     .option('--from <column>', 'column of A to compare from, e.g. 14.21.3/baseline')
     .option('--to <column>', 'column of B to compare to, e.g. 16.20.2/baseline')
-    .option('--fail-on-regression [percent]', 'exit 1 if a benchmark is significantly slower by more than percent (default 0), or was ok in A and failed, timed out or is missing in B')
+    .option('--fail-on-regression [percent]', 'exit 1 if a benchmark is decided slower by more than percent (default 0; at a 5% false discovery rate over all the comparisons), or was ok in A and failed, timed out or is missing in B')
     .option('--allow-missing', 'with --fail-on-regression: do not fail for benchmarks missing or unfinished in B')
     .option('--confirm', 'with --fail-on-regression: re-measure the comparisons that look slower (both columns, interleaved, on this machine) and fail only on what that run decides slower')
     .option('--confirm-processes <n>', 'with --confirm: processes per cell of the re-measurement (default twice the files\' processes, at least 10)')
@@ -188,9 +188,6 @@ export function register(program) {
 const DIFF_FORMATS = ['table', 'markdown', 'json', 'html'];
 
 const warningCodes = (cell) => (cell?.warnings || []).map((w) => (typeof w === 'string' ? w : w.code));
-
-export const CONFIRM_RULE = 'comparisons that look slower (estimate below 1, 95% interval reaching past -threshold%, not same) are measured again: both columns, interleaved in one run; the gate fails only on those that run decides slower by more than the threshold';
-export const CONFIRM_EVIDENCE = 'the re-measurement alone decides (the first measurement chose the candidates, so counting it again would count the selection as evidence); its comparisons are paired by block and judged together at one false discovery rate';
 
 // --confirm: re-measure the suspicious comparisons (diff/confirm.js). Returns the confirmation with
 // `lines` to print, or one without candidates.

@@ -21,6 +21,10 @@ import { judgeAll } from '../stats/decision.js';
 import { formatChange } from '../report/format.js';
 import { UserError } from '../errors.js';
 
+// What --format json records of the rule (gate.confirm), so the decision reads from the files.
+export const CONFIRM_RULE = 'comparisons that look slower (estimate below 1, 95% interval reaching past -threshold%, not same) are measured again: both columns, interleaved in one run; the gate fails only on those that run decides slower by more than the threshold';
+export const CONFIRM_EVIDENCE = 'the re-measurement alone decides (the first measurement chose the candidates, so counting it again would count the selection as evidence); its comparisons are paired by block and judged together at one false discovery rate on the one-sided p-value of "B is not slower"; a side with fewer than 3 quiet processes is not confirmed';
+
 // The sampler and timing options a confirmation keeps from the files' run.
 const KEPT_RUN_OPTIONS = ['samples', 'minSampleMs', 'warmupMinMs', 'warmupMaxMs', 'maxSampleMs', 'timeoutSec', 'rerunDisturbed', 'disturbancePct'];
 export const MIN_CONFIRM_PROCESSES = 10;
