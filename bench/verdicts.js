@@ -161,7 +161,7 @@ function simulateLines(f) {
 
 const FIXTURE = path.join(root, 'bench', 'fixtures', 'promises-marked.js');
 const SLOWED = 'promises/chain-native';
-const MARK = { aa: ['--stack-size=984'], slower: ['--stack-size=985'] };
+const MARK = { aa: ['--title=nodebench-aa'], slower: ['--title=nodebench-slower'] };
 
 function shippedRun() {
   const shipped = YAML.parse(fs.readFileSync(path.join(root, 'matrix.yaml'), 'utf8')).run;

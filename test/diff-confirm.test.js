@@ -2,8 +2,8 @@
 // again (both columns, interleaved, in a fresh run on this machine) and the gate fails only when
 // that run decides it slower; the decision and its reasons are in --format json and Markdown; what
 // --confirm cannot re-run is refused in one sentence. The suite (test/fixtures/suites/marked) does
-// ten times the work in `slows` under the no-op flag --stack-size=984, a real slowdown of one
-// benchmark between two flag sets.
+// ten times the work in `slows` under --title=nodebench-marked (a Node option that only names the
+// process), a real slowdown of one benchmark between two flag sets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -21,7 +21,7 @@ const RUN = { processes: 3, maxProcesses: 3, samples: 5, minSampleMs: 5, warmupM
 
 async function runMarked(name, benchmarks) {
   const matrix = path.join(tmp, `${name}.yaml`);
-  fs.writeFileSync(matrix, YAML.stringify({ runtimes: ['system'], flagSets: { baseline: [], marked: ['--stack-size=984'] }, suites: [{ name: suite, benchmarks }], run: RUN }));
+  fs.writeFileSync(matrix, YAML.stringify({ runtimes: ['system'], flagSets: { baseline: [], marked: ['--title=nodebench-marked'] }, suites: [{ name: suite, benchmarks }], run: RUN }));
   const out = path.join(tmp, `${name}.json`);
   const run = await nodebench(['matrix', '--matrix', matrix, '--out', out]);
   assert.equal(run.exitCode, 0, run.stderr);
@@ -72,7 +72,7 @@ test('a real slowdown is confirmed and fails the gate; the decision and its reas
 // A result file as a run of the marked suite on this runtime would write it, with cells whose first
 // measurement is made up (tight processes, B's `factor` times slower): what a noisy first run shows,
 // whatever the load of the machine running the test. The re-measurement is real.
-function syntheticRun(name, { factorB = 1, flagsB = ['--stack-size=984'], file = suite } = {}) {
+function syntheticRun(name, { factorB = 1, flagsB = ['--title=nodebench-marked'], file = suite } = {}) {
   const cell = (flagSet, flags, factor) => {
     const processes = Array.from({ length: 4 }, (_, round) => ({ round, iterationsPerSample: 1000, warmup: { batches: 1, ms: 1, stable: true }, samplesNsPerOp: [1, 1.001, 1.002].map((x) => 1000 * factor * x * (1 + round / 1000)) }));
     return { runtime: process.versions.node, runtimeLabel: 'host', flagSet, flags, suite: 'marked', benchmark: 'steady', status: 'ok', benchmarkType: 'sync', processes, summary: summarize(processes) };
