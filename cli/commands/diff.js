@@ -166,7 +166,7 @@ export function register(program) {
       } else if (format === 'markdown') {
         process.stdout.write(markdown());
       } else if (format === 'html') {
-        const page = renderDiffHtml(rows, { ...context, tableText: renderDiff(rows) });
+        const page = renderDiffHtml(rows, { ...context, tableText: renderDiff(rows, { extra: confirmation ? confirmation.lines : [] }) });
         process.stdout.write(htmlPage({
           title: page.title,
           intro: `Dot: estimated change in operations per second from A to B; bar: its 95% interval; orange: changes decided faster or slower (${rows.verdicts.text}).`,
