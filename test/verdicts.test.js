@@ -48,6 +48,17 @@ test('property: q >= p, q <= 1, q keeps the order of p, BY >= BH, and q <= alpha
   }), { numRuns: 300 });
 });
 
+test('property: weighted q-values are the plain ones of p / w (weights normalised to mean 1); equal weights change nothing', () => {
+  fc.assert(fc.property(fc.array(fc.tuple(pValue, fc.double({ min: 0.05, max: 5, noNaN: true })), { minLength: 1, maxLength: 40 }), (items) => {
+    const ps = items.map(([p]) => p);
+    const ws = items.map(([, w]) => w);
+    const mean = ws.reduce((a, b) => a + b, 0) / ws.length;
+    assert.deepEqual(qValues(ps, 'bh', ws), qValues(ps.map((p, i) => Math.min(1, p / (ws[i] / mean)))));
+    assert.deepEqual(qValues(ps, 'bh', ws.map(() => 3)), qValues(ps));
+  }), { numRuns: 200 });
+  assert.throws(() => qValues([0.1, 0.2], 'bh', [1, 0]), /positive/);
+});
+
 const comparison = fc.record({
   logRatio: fc.double({ min: -0.5, max: 0.5, noNaN: true }),
   half: fc.double({ min: 0, max: 0.3, noNaN: true }),

@@ -123,7 +123,7 @@ export function register(program) {
     .option('--to <column>', 'column of B to compare to, e.g. 16.20.2/baseline')
     .option('--fail-on-regression [percent]', 'exit 1 if a benchmark is decided slower by more than percent (default 0; at a 5% false discovery rate over all the comparisons), or was ok in A and failed, timed out or is missing in B')
     .option('--allow-missing', 'with --fail-on-regression: do not fail for benchmarks missing or unfinished in B')
-    .option('--confirm', 'with --fail-on-regression: re-measure the comparisons that look slower (both columns, interleaved, on this machine) and fail only on what that run decides slower')
+    .option('--confirm', 'with --fail-on-regression: re-measure the comparisons the first measurement cannot clear of a slowdown beyond the threshold (both columns, interleaved, on this machine) and fail only on what that run decides slower')
     .option('--confirm-processes <n>', 'with --confirm: processes per cell of the re-measurement (default twice the files\' processes, at least 10)')
     .option('--confirm-out <file>', 'with --confirm: result file of the re-measurement (default B.confirm.json beside B)')
     .option('--equivalence <percent>', `a change whose 95% interval lies within ±percent is "same" (default ${EQUIVALENCE * 100}); one that is neither decided faster or slower nor same is "undecided"`)
@@ -198,7 +198,7 @@ async function confirm(rows, { resultA, resultB, fileB, limit, equivalence, proc
   if (candidates.length) {
     const plans = planConfirmation(candidates, resultA, resultB, { processes });
     const file = path.resolve(out || defaultConfirmFile(fileB));
-    process.stderr.write(`nodebench: confirming ${candidates.length} comparison(s) that look slower: re-measuring both columns, ${processes} processes per cell, into ${path.relative(process.cwd(), file) || file}\n`);
+    process.stderr.write(`nodebench: confirming ${candidates.length} comparison(s) the first measurement cannot clear: re-measuring both columns, ${processes} processes per cell, into ${path.relative(process.cwd(), file) || file}\n`);
     const runs = await runConfirmation(plans, { out: file, command: ['diff', '--confirm', ...process.argv.slice(2)] });
     confirmation = { ...judgeConfirmation(runs, { alpha: ALPHA, equivalence }), files: runs.map((r) => r.file), processes };
   }

@@ -8,8 +8,8 @@
 // would count that selection as evidence. The new run is independent of the choice, its columns ran
 // in the same blocks (paired ratios, no drift between invocations), and its comparisons are judged
 // together at one false discovery rate (stats/decision.js, on the one-sided p-value of "B is not
-// slower": nothing else can fail the gate), so that re-measuring ten unchanged benchmarks does not
-// fail one by chance. A candidate the machine was too busy to re-measure (fewer than MIN_QUIET
+// slower": nothing else can fail the gate; weighted by how slow the first measurement made each
+// look, firstLook), so that re-measuring ten unchanged benchmarks does not fail one by chance. A candidate the machine was too busy to re-measure (fewer than MIN_QUIET
 // quiet processes on a side) is not confirmed, and says so.
 import path from 'node:path';
 import fs from 'node:fs';
@@ -18,12 +18,13 @@ import { runMatrix } from '../engine.js';
 import { createProgress } from '../progress.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { judgeAll } from '../stats/decision.js';
+import { tTwoSidedP } from '../stats/distributions.js';
 import { formatChange } from '../report/format.js';
 import { UserError } from '../errors.js';
 
 // What --format json records of the rule (gate.confirm), so the decision reads from the files.
-export const CONFIRM_RULE = 'comparisons that look slower (estimate below 1, 95% interval reaching past -threshold%, not same) are measured again: both columns, interleaved in one run; the gate fails only on those that run decides slower by more than the threshold';
-export const CONFIRM_EVIDENCE = 'the re-measurement alone decides (the first measurement chose the candidates, so counting it again would count the selection as evidence); its comparisons are paired by block and judged together at one false discovery rate on the one-sided p-value of "B is not slower"; a side with fewer than 3 quiet processes is not confirmed';
+export const CONFIRM_RULE = 'comparisons the first measurement cannot clear (not faster, not same, 95% interval reaching past -threshold%) are measured again: both columns, interleaved in one run; the gate fails only on those that run decides slower by more than the threshold';
+export const CONFIRM_EVIDENCE = 'the re-measurement alone decides (the first measurement chose the candidates, so counting it again would count the selection as evidence); its comparisons are paired by block and judged together at one false discovery rate on the one-sided p-value of "B is not slower", weighted by how slow the first measurement made each look (weighted Benjamini-Hochberg: the weights are independent of the new run); a side with fewer than 3 quiet processes is not confirmed';
 
 // The sampler and timing options a confirmation keeps from the files' run.
 const KEPT_RUN_OPTIONS = ['samples', 'minSampleMs', 'warmupMinMs', 'warmupMaxMs', 'maxSampleMs', 'timeoutSec', 'rerunDisturbed', 'disturbancePct'];
@@ -144,6 +145,17 @@ function usable(a, b) {
 // two-sided p of the paired ratio.
 const slowerP = (ratio) => (ratio.ratio < 1 ? ratio.p / 2 : 1 - ratio.p / 2);
 
+// How slow the first measurement made a candidate look: the normal probability that its log ratio
+// is below 0, Φ(-log ratio / se), floored at 5%. It weights the candidate in the confirmation's
+// false discovery rate (stats/fdr.js, weighted): the first measurement cannot decide, but it may say
+// where to look; being independent of the new run, it does not spend the new run's evidence twice.
+export function firstLook(comparison) {
+  const z = Math.log(comparison.ratio) / comparison.se;
+  if (!Number.isFinite(z)) return 0.5;
+  const p = tTwoSidedP(z, Infinity);
+  return Math.max(0.05, z > 0 ? p / 2 : 1 - p / 2);
+}
+
 // The confirmation's verdict on each candidate: the paired ratio of side B to side A in the new
 // run, judged over all candidates at one false discovery rate (one-sided: only "slower" can fail
 // the gate). Returns { byRow: Map row -> comparison (diff's shape: ratio, ci, p, q, verdict,
@@ -160,7 +172,7 @@ export function judgeConfirmation(runs, { alpha, equivalence } = {}) {
       entries.push({ ...p, file, ratio: p.unusable ? null : pairedRatio(p.a, p.b, priors.get(p.row.a.suite)), problem: p.unusable?.problem || null });
     }
   }
-  const { judged, summary } = judgeAll(entries.map((e) => e.ratio && { ...e.ratio, p: slowerP(e.ratio) }), { alpha, equivalence });
+  const { judged, summary } = judgeAll(entries.map((e) => e.ratio && { ...e.ratio, p: slowerP(e.ratio), weight: firstLook(e.row.comparison) }), { alpha, equivalence });
   const byRow = new Map();
   const candidates = entries.map((e, i) => {
     const first = e.row.comparison;
@@ -173,7 +185,7 @@ export function judgeConfirmation(runs, { alpha, equivalence } = {}) {
     else if (e.unusable.keep) byRow.set(e.row, { ...first, notRemeasured: true });
     return {
       label: e.row.label, column: e.row.column, file: e.file,
-      first: { ratio: first.ratio, ci: first.ci, p: first.p, q: first.q, verdict: first.verdict },
+      first: { ratio: first.ratio, ci: first.ci, p: first.p, q: first.q, verdict: first.verdict, weight: firstLook(first) },
       confirmation, problem: e.problem, kept: e.unusable ? e.unusable.keep : undefined
     };
   });
@@ -185,9 +197,9 @@ const qText = (q) => (q < 0.001 ? 'q < 0.001' : `q = ${q.toFixed(3)}`);
 
 // The lines diff prints about a confirmation (text and Markdown), for `limit` in percent.
 export function confirmationLines(confirmation, { limit, processes, files }) {
-  if (!confirmation.candidates.length) return [`confirm: no comparison looked slower by more than ${limit}% (nothing to re-measure).`];
+  if (!confirmation.candidates.length) return [`confirm: every comparison is cleared (faster, same, or a slowdown beyond ${limit}% ruled out): nothing to re-measure.`];
   const v = confirmation.verdicts;
-  const lines = [`confirm: ${confirmation.candidates.length} comparison(s) looked slower (a slowdown beyond ${limit}% not ruled out); re-measured both columns, interleaved in one run (${processes} processes per cell, ${files.join(', ')}), and asked "slower?" together at a ${v.alpha * 100}% false discovery rate (${v.method}, one-sided q-values):`];
+  const lines = [`confirm: ${confirmation.candidates.length} comparison(s) could not be cleared (a slowdown beyond ${limit}% not ruled out); re-measured both columns, interleaved in one run (${processes} processes per cell, ${files.join(', ')}), and asked "slower?" together at a ${v.alpha * 100}% false discovery rate (${v.method}, one-sided, weighted by the first look):`];
   for (const c of confirmation.candidates) {
     const again = c.confirmation;
     const outcome = !again ? `${c.problem}; ${c.kept ? `the first comparison stands (${c.first.verdict})` : 'not confirmed'}`

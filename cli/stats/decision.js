@@ -30,15 +30,18 @@ export function describeVerdicts({ comparisons, alpha = ALPHA, equivalence = EQU
   return `faster/slower at a ${alpha * 100}% false discovery rate over ${comparisons} comparison${comparisons === 1 ? '' : 's'} (${FDR_METHODS[method].name} q-values); same: the 95% interval within ±${+(equivalence * 100).toFixed(2)}%; undecided: neither`;
 }
 
-// Judges a family of comparisons together. items: [{ ratio, low, high, p }] (null entries are
-// skipped). Returns { judged: [{ q, verdict }] aligned with items (null where the item was null),
-// summary: { method, alpha, equivalence, comparisons, text } }.
+// Judges a family of comparisons together. items: [{ ratio, low, high, p, weight? }] (null entries
+// are skipped; weights, when every item has one, as in stats/fdr.js). Returns { judged: [{ q,
+// verdict }] aligned with items (null where the item was null), summary: { method, alpha,
+// equivalence, comparisons, text } }.
 export function judgeAll(items, { alpha = ALPHA, equivalence = EQUIVALENCE, method = FDR_METHOD } = {}) {
-  const q = qValues(items.map((c) => (c ? c.p : NaN)), method);
+  const present = items.filter(Boolean);
+  const weighted = present.length > 0 && present.every((c) => c.weight > 0);
+  const q = qValues(items.map((c) => (c ? c.p : NaN)), method, weighted ? items.map((c) => (c ? c.weight : NaN)) : null);
   const judged = items.map((c, i) => (c ? { q: q[i], verdict: decide({ ratio: c.ratio, low: c.low, high: c.high, q: q[i] }, { alpha, equivalence }) } : null));
   const comparisons = items.filter((c) => c && Number.isFinite(c.p)).length;
   return {
     judged,
-    summary: { method: FDR_METHODS[method].name, alpha, equivalence, comparisons, text: describeVerdicts({ comparisons, alpha, equivalence, method }) }
+    summary: { method: `${FDR_METHODS[method].name}${weighted ? ', weighted' : ''}`, alpha, equivalence, comparisons, text: describeVerdicts({ comparisons, alpha, equivalence, method }) }
   };
 }

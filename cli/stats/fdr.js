@@ -22,9 +22,19 @@ export const FDR_METHODS = {
 // m finite p-values sorted, q(i) = min over j >= i of min(1, c(m) m p(j) / j). A p-value that is
 // not a finite number (no comparison) gets q = NaN and does not count in m. Returns an array
 // aligned with ps.
-export function qValues(ps, method = 'bh') {
+// weights: optional, one per p-value, positive with mean 1 over the finite ones (normalised here):
+// the weighted procedure of Genovese, Roeder and Wasserman (2006) on p/w, which keeps the false
+// discovery rate when the weights are independent of the p-values (e.g. drawn from an earlier
+// measurement) and gains power where they point at the real changes.
+export function qValues(ps, method = 'bh', weights = null) {
   const how = FDR_METHODS[method];
   if (!how) throw new Error(`unknown FDR method ${method}`);
+  if (weights) {
+    const used = ps.map((p, i) => (Number.isFinite(p) ? weights[i] : NaN)).filter(Number.isFinite);
+    const mean = used.reduce((a, b) => a + b, 0) / used.length;
+    if (!(mean > 0) || used.some((w) => !(w > 0))) throw new Error('FDR weights must be positive');
+    return qValues(ps.map((p, i) => (Number.isFinite(p) ? Math.min(1, p / (weights[i] / mean)) : NaN)), method);
+  }
   const finite = ps.map((p, i) => ({ p, i })).filter((x) => Number.isFinite(x.p)).sort((a, b) => a.p - b.p);
   const m = finite.length;
   const c = how.factor(m);
