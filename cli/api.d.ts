@@ -40,9 +40,12 @@ export interface Result {
   [key: string]: unknown;
 }
 
+/** faster/slower: a change at the false discovery rate; same: the 95% interval within ±equivalence; undecided: neither (cli/stats/decision.js). */
+export type Verdict = 'faster' | 'slower' | 'same' | 'undecided';
+
 export interface Comparison {
-  ratio: number; ci: { level: number; low: number; high: number }; p: number; df: number; se: number;
-  significant: boolean; verdict: 'faster' | 'slower' | '~'; method: string; singleProcess: boolean;
+  ratio: number; ci: { level: number; low: number; high: number }; p: number; q: number; df: number; se: number;
+  significant: boolean; verdict: Verdict; method: string; singleProcess: boolean;
 }
 
 export interface Progress { log(message: string): void; update(state: unknown): void; done(): void }
@@ -53,8 +56,8 @@ export function runMatrix(matrix: Matrix | string, options: { out: string; progr
 export function loadResult(file: string): Promise<Result>;
 /** A suite's variance prior (empirical Bayes, docs/statistics.md): d0 prior degrees of freedom, s02 the prior variance of log process values. */
 export interface VariancePrior { d0: number; s02: number; cells: number }
-export function compare(a: Cell, b: Cell, options?: { alpha?: number; driftCv?: number; priorA?: VariancePrior | null; priorB?: VariancePrior | null }): Comparison;
-export function pairedRatio(base: Cell, cell: Cell, prior?: VariancePrior | null): { ratio: number; low: number; high: number; rme: number; paired: boolean; pairs: number; method: string };
+export function compare(a: Cell, b: Cell, options?: { alpha?: number; driftCv?: number; priorA?: VariancePrior | null; priorB?: VariancePrior | null; equivalence?: number }): Comparison;
+export function pairedRatio(base: Cell, cell: Cell, prior?: VariancePrior | null): { ratio: number; low: number; high: number; rme: number; p: number; paired: boolean; pairs: number; method: string };
 export function geomeanRatio(comparisons: Array<{ ratio: number }>): number;
 export function renderTables(result: Result, options?: { baseline?: string; color?: boolean; width?: number; verbose?: boolean }): string;
 export const DEFAULT_RUN: Required<Omit<RunOptions, 'seed' | 'baseline'>>;

@@ -19,7 +19,7 @@ test('import "nodebench": run a matrix, load its result, compare two columns', {
   assert.equal(loaded.cells.length, 2);
   const [a, b] = loaded.cells;
   const comparison = api.compare(a, b);
-  assert.ok(comparison.ratio > 0 && ['faster', 'slower', '~'].includes(comparison.verdict));
+  assert.ok(comparison.ratio > 0 && ['faster', 'slower', 'same', 'undecided'].includes(comparison.verdict));
   assert.match(api.renderTables(loaded), /sum-loop/);
   assert.equal(api.DEFAULT_RUN.processes, api.RUN_OPTIONS.find((o) => o.name === 'processes').default);
   await assert.rejects(api.runMatrix(matrix, {}), api.UserError);

@@ -79,7 +79,7 @@ test('the gate fails for a slowdown, ok -> failed, ok -> timeout and a missing b
   const byLabel = new Map(parsedRows.map((r) => [r[0], r]));
   assert.equal(parsedRows.length, 5);
   assert.deepEqual(tables[0].rows.map((r) => r[0].text).sort(), ['gate/breaks', 'gate/hangs-later', 'gate/slows', 'gate/vanishes']);
-  assert.match(byLabel.get('gate/breaks')[7], /^ok -> failed \(threw: .*broken on purpose\)$/);
+  assert.match(byLabel.get('gate/breaks')[8], /^ok -> failed \(threw: .*broken on purpose\)$/);
   const table = await nodebench(['diff', a, b]);
   for (const row of json.rows.filter((r) => r.comparison)) {
     assert.match(table.stdout, new RegExp(`${row.label}\\s+\\S+/baseline\\s+\\S+\\s+\\S+\\s+${byLabel.get(row.label)[4].replace('+', '\\+')}\\s`));

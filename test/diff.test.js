@@ -27,7 +27,7 @@ test('t distribution p-values match tables', () => {
   assert.ok(Math.abs(incompleteBeta(2, 3, 0.4) - 0.5248) < 1e-4);
 });
 
-test('a clear 10% speed-up is significant with the right ratio; equal cells are "~"', () => {
+test('a clear 10% speed-up is faster with the right ratio; equal cells are "same" or "undecided", never "faster"', () => {
   const faster = compareCells(cell(100), cell(100 / 1.1));
   assert.equal(faster.verdict, 'faster');
   assert.ok(Math.abs(faster.ratio - 1.1) < 0.01);
@@ -36,6 +36,7 @@ test('a clear 10% speed-up is significant with the right ratio; equal cells are 
   assert.equal(slower.verdict, 'slower');
   const same = compareCells(cell(100, { spread: 0.05 }), cell(100, { spread: 0.05 }));
   assert.match(same.method, /per-process values \(n = 5 vs 5\)/);
+  assert.equal(compareCells(cell(100, { spread: 0.002 }), cell(100, { spread: 0.002 })).verdict, 'same');
   // Synthetic A/A: the false-positive rate at alpha 0.05 is about 5% (deterministic seed).
   let positives = 0;
   for (let i = 0; i < 1000; i++) if (compareCells(cell(100, { spread: 0.05 }), cell(100, { spread: 0.05 })).significant) positives++;
@@ -47,9 +48,11 @@ test('a clear 10% speed-up is significant with the right ratio; equal cells are 
 test('comparing two separate runs allows for drift between invocations', () => {
   const a = cell(100, { spread: 0.001 });
   const b = cell(100 / 1.015, { spread: 0.001 });
-  assert.equal(compareCells(a, b).verdict, 'faster');
-  const withDrift = compareCells(a, b, { driftCv: 0.01 });
-  assert.equal(withDrift.verdict, '~');
+  // 1.5% faster, measured to a tenth of a percent: the same within ±2%, a real speed-up without a band.
+  assert.equal(compareCells(a, b).verdict, 'same');
+  assert.equal(compareCells(a, b, { equivalence: 0 }).verdict, 'faster');
+  const withDrift = compareCells(a, b, { driftCv: 0.01, equivalence: 0 });
+  assert.equal(withDrift.verdict, 'undecided');
   assert.match(withDrift.method, /plus 1\.0% drift between invocations per side/);
   assert.equal(compareCells(cell(100, { spread: 0.001 }), cell(100 / 1.1, { spread: 0.001 }), { driftCv: 0.01 }).verdict, 'faster');
 });
@@ -61,10 +64,11 @@ test('diff prints verdicts and a geomean, and --fail-on-regression fails CI on a
   const after = resultFile([cell(100, { benchmark: 'steady' }), cell(125, { benchmark: 'regressed' })]);
   const run = await nodebench(['diff', before, after, '--fail-on-regression', '5']);
   assert.equal(run.exitCode, 1);
-  assert.match(run.stdout, /s\/steady\s+16\.20\.2\/baseline .* ~/);
-  assert.match(run.stdout, /s\/regressed\s+16\.20\.2\/baseline .*-20\.\d%.* slower/);
-  assert.match(run.stdout, /geomean of rate ratios: -1\d\.\d% over 2 benchmarks; 0 faster, 1 slower, 1 no significant change/);
-  assert.match(run.stderr, /1 benchmark\(s\) fail the gate .*\n {2}s\/regressed: 16\.20\.2\/baseline -20\.\d% slower \(95% CI/);
+  assert.match(run.stdout, /s\/steady\s+16\.20\.2\/baseline .* (same ±2%|undecided)/);
+  assert.match(run.stdout, /s\/regressed\s+16\.20\.2\/baseline .*-(19|20)\.\d%.* slower/);
+  assert.match(run.stdout, /geomean of rate ratios: -1\d\.\d% over 2 benchmarks; 0 faster, 1 slower, \d same within ±2%, \d undecided/);
+  assert.match(run.stdout, /verdicts: faster\/slower at a 5% false discovery rate over 2 comparisons \(Benjamini-Hochberg q-values\)/);
+  assert.match(run.stderr, /1 benchmark\(s\) fail the gate .*\n {2}s\/regressed: 16\.20\.2\/baseline -(19|20)\.\d% slower \(95% CI/);
   const lenient = await nodebench(['diff', before, after, '--fail-on-regression', '30']);
   assert.equal(lenient.exitCode, 0);
 });

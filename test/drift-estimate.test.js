@@ -66,9 +66,10 @@ test('a slowdown every benchmark shares is not drift: it stays flagged, and the 
   const rows = diffResults(pairs, { driftCv: 'auto' });
   assert.ok(rows.drift.pooled < 0.02, `estimated ${rows.drift.pooled}`);
   assert.ok(Math.abs(rows.drift.bySuite.get('s').shift - 1 / 1.05) < 0.01);
-  // As many as with the default 1% (a drift that hid shared changes would flag none).
+  // As many as with the default 1% (a drift that hid shared changes would flag none). Judged at one
+  // false discovery rate over the 30 cells, a 5% change measured to about ±3.5% is decided in half.
   const withDefault = flaggedSlower(diffResults(pairs, { driftCv: 0.01 }));
-  assert.ok(flaggedSlower(rows) >= withDefault - 1 && flaggedSlower(rows) >= 18, `${flaggedSlower(rows)} of 30 flagged slower (${withDefault} with 1%)`);
+  assert.ok(flaggedSlower(rows) >= withDefault - 1 && flaggedSlower(rows) >= 12, `${flaggedSlower(rows)} of 30 flagged slower (${withDefault} with 1%)`);
   assert.ok(flaggedSlower(diffResults(slowDown(invocations(6, 30, 0.01), () => true, 1.08), { driftCv: 'auto' })) >= 28);
 });
 

@@ -5,13 +5,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readResult } from '../results/file.js';
 import { compareCells, ALPHA, INVOCATION_DRIFT } from '../stats/compare.js';
+import { judgeAll, EQUIVALENCE } from '../stats/decision.js';
 import { estimateDrift, describeDrift, AUTO_MIN_CELLS } from '../stats/drift-estimate.js';
 import { variancePriors } from '../results/cell.js';
 import { columnsOf, inColumn, isUnfinished, unfinishedReason } from '../report/columns.js';
 import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, renderDiffHtml } from '../diff/render.js';
 import { htmlPage, escapeHtml } from '../report/html.js';
 import { textTable } from '../report/text-table.js';
-import { gateFailures, gateMessage, parseThreshold } from '../diff/gate.js';
+import { gateFailures, gateMessage, parseThreshold, suspicious } from '../diff/gate.js';
+import { planConfirmation, runConfirmation, judgeConfirmation, confirmationLines, defaultConfirmProcesses, defaultConfirmFile, CONFIRM_RULE, CONFIRM_EVIDENCE } from '../diff/confirm.js';
 import { UserError } from '../errors.js';
 
 const key = (c, withColumn = true) => [c.suite, c.benchmark, withColumn ? `${c.runtimeLabel}/${c.flagSet}` : c.flagSet].join('\u0000');
@@ -62,8 +64,10 @@ function annotate(pairs, resultB) {
 const statusOf = (cell) => (!cell ? 'missing' : isUnfinished(cell) ? 'unfinished' : cell.status);
 
 // driftCv: a number, or 'auto' to estimate it per suite from the pairs (stats/drift-estimate.js);
-// the estimate, when made, is in rows.drift.
-export function diffResults(pairs, { alpha = ALPHA, driftCv = 0 } = {}) {
+// the estimate, when made, is in rows.drift. The comparisons are judged together (one false
+// discovery rate over all of them, stats/decision.js): each gets its q-value and verdict, and
+// rows.verdicts says how.
+export function diffResults(pairs, { alpha = ALPHA, driftCv = 0, equivalence = EQUIVALENCE } = {}) {
   // Each side's suite priors come from the cells being compared, as the tables' come from the run's.
   const okSide = (side) => [...new Set(pairs.map((p) => p[side]).filter((c) => c?.status === 'ok'))];
   const priorsA = variancePriors(okSide('a'));
@@ -79,22 +83,33 @@ export function diffResults(pairs, { alpha = ALPHA, driftCv = 0 } = {}) {
       return { ...pair, before, after, comparison: null, note: `${before} -> ${after}${why ? ` (${why})` : ''}` };
     }
     const cv = drift ? drift.driftFor(pair.a.suite) : driftCv;
-    return { ...pair, before, after, comparison: compareCells(pair.a, pair.b, { alpha, driftCv: cv, priorA: priorsA.get(pair.a.suite), priorB: priorsB.get(pair.b.suite) }) };
+    return { ...pair, before, after, comparison: compareCells(pair.a, pair.b, { alpha, equivalence, driftCv: cv, priorA: priorsA.get(pair.a.suite), priorB: priorsB.get(pair.b.suite) }) };
   });
+  const { judged, summary } = judgeAll(rows.map((r) => r.comparison && { ratio: r.comparison.ratio, low: r.comparison.ci.low, high: r.comparison.ci.high, p: r.comparison.p }), { alpha, equivalence });
+  rows.forEach((row, i) => {
+    if (!judged[i]) return;
+    row.comparison.q = judged[i].q;
+    row.comparison.verdict = judged[i].verdict;
+    row.comparison.significant = judged[i].q < alpha;
+  });
+  rows.verdicts = summary;
   if (drift) rows.drift = drift;
   return rows;
 }
 
-export function renderDiff(rows, { color = false } = {}) {
-  // A significant change is coloured across its whole row, faster green and slower red.
+// extra: lines printed after the summary (the gate's confirmation).
+export function renderDiff(rows, { color = false, extra = [] } = {}) {
+  // A change decided faster or slower is coloured across its whole row, faster green and slower
+  // red; an undecided one is dim.
   const paint = (row) => {
     const c = row.comparison;
-    if (!color || !c || !c.significant) return (text) => text;
-    return (text) => ({ text, shown: c.ratio > 1 ? chalk.green(text) : chalk.red(text) });
+    if (!color || !c) return (text) => text;
+    const how = c.verdict === 'faster' ? chalk.green : c.verdict === 'slower' ? chalk.red : c.verdict === 'undecided' ? chalk.dim : null;
+    return how ? (text) => ({ text, shown: how(text) }) : (text) => text;
   };
-  const body = rows.map((row) => diffRowCells(row).map(paint(row)));
+  const body = rows.map((row) => diffRowCells(row, { equivalence: rows.verdicts?.equivalence }).map(paint(row)));
   const lines = textTable([DIFF_HEADER, ...body]);
-  const summary = diffSummaryLines(rows);
+  const summary = [...diffSummaryLines(rows), ...extra];
   if (summary.length) lines.push('', ...summary);
   return `${lines.join('\n')}\n`;
 }
@@ -106,8 +121,12 @@ export function register(program) {
     .argument('[b]', 'result file B (after); default: A itself, with --from/--to')
     .option('--from <column>', 'column of A to compare from, e.g. 14.21.3/baseline')
     .option('--to <column>', 'column of B to compare to, e.g. 16.20.2/baseline')
-    .option('--fail-on-regression [percent]', 'exit 1 if a benchmark is significantly slower by more than percent (default 0), or was ok in A and failed, timed out or is missing in B')
+    .option('--fail-on-regression [percent]', 'exit 1 if a benchmark is decided slower by more than percent (default 0; at a 5% false discovery rate over all the comparisons), or was ok in A and failed, timed out or is missing in B')
     .option('--allow-missing', 'with --fail-on-regression: do not fail for benchmarks missing or unfinished in B')
+    .option('--confirm', 'with --fail-on-regression: re-measure the comparisons the first measurement cannot clear of a slowdown beyond the threshold (both columns, interleaved, on this machine) and fail only on what that run decides slower')
+    .option('--confirm-processes <n>', 'with --confirm: processes per cell of the re-measurement (default twice the files\' processes, at least 10)')
+    .option('--confirm-out <file>', 'with --confirm: result file of the re-measurement (default B.confirm.json beside B)')
+    .option('--equivalence <percent>', `a change whose 95% interval lies within ±percent is "same" (default ${EQUIVALENCE * 100}); one that is neither decided faster or slower nor same is "undecided"`)
     .option('--drift <percent>', `drift between two separate runs to allow for, in percent (default ${INVOCATION_DRIFT * 100} for two files, 0 within one file; measure yours with nodebench doctor --full), or "auto" to estimate it per suite from how the two files' cells scatter (from ${AUTO_MIN_CELLS} cells on; a shift all cells share stays a change)`)
     .option('--format <format>', `one of ${DIFF_FORMATS.join(', ')} (Markdown also goes to $GITHUB_STEP_SUMMARY when that is set)`, 'table')
     .option('--json', 'same as --format json')
@@ -119,6 +138,10 @@ export function register(program) {
       const format = opts.json ? 'json' : opts.format;
       if (!DIFF_FORMATS.includes(format)) throw new UserError(`--format "${opts.format}" is not known; use ${DIFF_FORMATS.join(', ')}.`);
       if (!fileB && !(opts.from && opts.to)) throw new UserError('Give a second result file, or --from and --to columns to compare within one file.');
+      if ((opts.confirm || opts.confirmProcesses !== undefined || opts.confirmOut !== undefined) && limit === undefined) throw new UserError('--confirm re-measures what would fail the gate; give --fail-on-regression too (e.g. --fail-on-regression 5 --confirm).');
+      if ((opts.confirmProcesses !== undefined || opts.confirmOut !== undefined) && !opts.confirm) throw new UserError('--confirm-processes and --confirm-out go with --confirm; add it, or leave them out.');
+      const confirmProcesses = opts.confirmProcesses === undefined ? undefined : Number(opts.confirmProcesses);
+      if (confirmProcesses !== undefined && !(Number.isInteger(confirmProcesses) && confirmProcesses >= 3 && confirmProcesses <= 100)) throw new UserError(`--confirm-processes takes a whole number from 3 to 100, not "${opts.confirmProcesses}".`);
       const separateRuns = Boolean(fileB) && path.resolve(fileA) !== path.resolve(fileB);
       let driftCv = separateRuns ? INVOCATION_DRIFT : 0;
       if (String(opts.drift).trim().toLowerCase() === 'auto') {
@@ -128,31 +151,35 @@ export function register(program) {
         driftCv = Number(opts.drift) / 100;
         if (!Number.isFinite(driftCv) || driftCv < 0 || String(opts.drift).trim() === '') throw new UserError(`--drift takes a percentage like 1, or auto, not "${opts.drift}".`);
       }
+      const equivalence = opts.equivalence === undefined ? EQUIVALENCE : Number(opts.equivalence) / 100;
+      if (!Number.isFinite(equivalence) || equivalence < 0 || equivalence >= 1 || String(opts.equivalence).trim() === '') throw new UserError(`--equivalence takes a percentage from 0 to below 100, like 2, not "${opts.equivalence}".`);
       const resultA = await readResult(fileA);
       const resultB = fileB ? await readResult(fileB) : resultA;
-      const rows = diffResults(pairCells(resultA, resultB, { from: opts.from, to: opts.to, fileA, fileB: fileB || fileA }), { driftCv });
-      const failures = limit === undefined ? null : gateFailures(rows, { limit, allowMissing: Boolean(opts.allowMissing) });
-      const context = { fileA, fileB: fileB || fileA, resultA, resultB, failures, limit };
+      const rows = diffResults(pairCells(resultA, resultB, { from: opts.from, to: opts.to, fileA, fileB: fileB || fileA }), { driftCv, equivalence });
+      const confirmation = opts.confirm ? await confirm(rows, { resultA, resultB, fileB: fileB || fileA, limit, equivalence, processes: confirmProcesses, out: opts.confirmOut }) : null;
+      const failures = limit === undefined ? null : gateFailures(rows, { limit, allowMissing: Boolean(opts.allowMissing), confirmed: confirmation ? confirmation.byRow : null });
+      const gate = failures ? { confirm: confirmation } : null;
+      const context = { fileA, fileB: fileB || fileA, resultA, resultB, failures, limit, gate };
       const markdown = () => renderDiffMarkdown(rows, context);
       if (format === 'json') {
         process.stdout.write(`${JSON.stringify(diffJson(rows, context), null, 1)}\n`);
       } else if (format === 'markdown') {
         process.stdout.write(markdown());
       } else if (format === 'html') {
-        const page = renderDiffHtml(rows, { ...context, tableText: renderDiff(rows) });
+        const page = renderDiffHtml(rows, { ...context, tableText: renderDiff(rows, { extra: confirmation ? confirmation.lines : [] }) });
         process.stdout.write(htmlPage({
           title: page.title,
-          intro: 'Dot: estimated change in operations per second from A to B; bar: its 95% interval (crossing 0 means no significant change); orange: significant changes.',
+          intro: `Dot: estimated change in operations per second from A to B; bar: its 95% interval; orange: changes decided faster or slower (${rows.verdicts.text}).`,
           charts: page.charts,
           sections: [{ title: 'Changes', chartIds: page.charts.map((c) => c.id) }, { title: 'Table', html: `<pre>${escapeHtml(page.tableText)}</pre>` }]
         }));
       } else {
-        process.stdout.write(renderDiff(rows, { color: opts.color && process.stdout.isTTY && !process.env.NO_COLOR }));
+        process.stdout.write(renderDiff(rows, { color: opts.color && process.stdout.isTTY && !process.env.NO_COLOR, extra: confirmation ? confirmation.lines : [] }));
       }
       // GitHub Actions shows this file on the run's summary page; appending is what it expects.
       if (process.env.GITHUB_STEP_SUMMARY) await fs.appendFile(process.env.GITHUB_STEP_SUMMARY, `${markdown()}\n`);
       if (failures?.length) {
-        process.stderr.write(`nodebench: ${gateMessage(failures, { limit })}\n`);
+        process.stderr.write(`nodebench: ${gateMessage(failures, { limit, confirm: Boolean(confirmation) })}\n`);
         process.exitCode = 1;
       }
     });
@@ -160,12 +187,49 @@ export function register(program) {
 
 const DIFF_FORMATS = ['table', 'markdown', 'json', 'html'];
 
+const warningCodes = (cell) => (cell?.warnings || []).map((w) => (typeof w === 'string' ? w : w.code));
+
+// --confirm: re-measure the suspicious comparisons (diff/confirm.js). Returns the confirmation with
+// `lines` to print, or one without candidates.
+async function confirm(rows, { resultA, resultB, fileB, limit, equivalence, processes: asked, out }) {
+  const candidates = suspicious(rows, { limit });
+  const processes = asked ?? defaultConfirmProcesses(resultB.run);
+  let confirmation = { candidates: [], byRow: new Map(), verdicts: null, files: [], processes };
+  if (candidates.length) {
+    const plans = planConfirmation(candidates, resultA, resultB, { processes });
+    const file = path.resolve(out || defaultConfirmFile(fileB));
+    process.stderr.write(`nodebench: confirming ${candidates.length} comparison(s) the first measurement cannot clear: re-measuring both columns, ${processes} processes per cell, into ${path.relative(process.cwd(), file) || file}\n`);
+    const runs = await runConfirmation(plans, { out: file, command: ['diff', '--confirm', ...process.argv.slice(2)] });
+    confirmation = { ...judgeConfirmation(runs, { alpha: ALPHA, equivalence }), files: runs.map((r) => r.file), processes };
+  }
+  confirmation.lines = confirmationLines(confirmation, { limit, processes, files: confirmation.files.map((f) => path.relative(process.cwd(), f) || f) });
+  return confirmation;
+}
+
 // For other tools: every pair with both summaries, its comparison, and the gate's verdict.
-function diffJson(rows, { fileA, fileB, failures, limit }) {
+function diffJson(rows, { fileA, fileB, failures, limit, gate }) {
+  const confirmation = gate?.confirm;
   return {
     a: fileA,
     b: fileB,
-    gate: failures ? { threshold: limit, passed: failures.length === 0, failures } : null,
+    // The gate's decision with its reasons: with --confirm, every candidate's first comparison and
+    // its re-measurement (from the confirmation result file named in `files`).
+    gate: failures ? {
+      threshold: limit,
+      passed: failures.length === 0,
+      failures,
+      confirm: confirmation ? {
+        rule: CONFIRM_RULE,
+        evidence: CONFIRM_EVIDENCE,
+        processes: confirmation.processes,
+        files: confirmation.files,
+        verdicts: confirmation.verdicts,
+        candidates: confirmation.candidates
+      } : null
+    } : null,
+    // How the verdicts were reached: the false discovery rate method over how many comparisons, the
+    // equivalence band of "same" (each row's comparison has p, q and verdict).
+    verdicts: rows.verdicts,
     // --drift auto's estimate: estimate is a suite's own (null when it has too few cells and uses the
     // pooled one), used what its comparisons got (never below floor), shift its median rate ratio.
     drift: rows.drift ? {
@@ -176,6 +240,7 @@ function diffJson(rows, { fileA, fileB, failures, limit }) {
       bySuite: Object.fromEntries(rows.drift.bySuite),
       summary: describeDrift(rows.drift)
     } : null,
-    rows: rows.map(({ a, b, ...rest }) => ({ ...rest, a: a?.summary || null, b: b?.summary || null }))
+    // warnings: each side's warning codes (optimized-away: its rate is that of an empty benchmark).
+    rows: rows.map(({ a, b, ...rest }) => ({ ...rest, a: a?.summary || null, b: b?.summary || null, warnings: { a: warningCodes(a), b: warningCodes(b) } }))
   };
 }

@@ -1,27 +1,40 @@
-// The CI gate of nodebench diff: which benchmarks got significantly slower than the threshold, or
+// The CI gate of nodebench diff: which benchmarks are decided slower than the threshold (the verdict
+// of stats/decision.js over all the comparisons, so noise across many cells does not fail a job), or
 // stopped working (ok in A, then failed, timed out, unsupported, unfinished or gone in B). A
 // benchmark that no longer runs must never pass as "no regression".
+// With --confirm (diff/confirm.js), a comparison fails only when its re-measurement decides it
+// slower by more than the threshold: `confirmed` maps such rows to their confirmation.
 import { formatChange } from '../report/format.js';
 
 // Statuses in B that mean "not measured" rather than "broken": --allow-missing waives them.
 const MISSING = new Set(['missing', 'unfinished', 'skipped']);
 const WORDS = { missing: 'missing from B', unfinished: 'unfinished in B', timeout: 'timed out', failed: 'failed', unsupported: 'unsupported', skipped: 'skipped in B' };
 
-function problem(row, limit, allowMissing) {
+const beyond = (c, limit) => c.verdict === 'slower' && (1 - c.ratio) * 100 > limit;
+const qText = (q) => (q < 0.001 ? 'q < 0.001' : `q = ${q.toFixed(3)}`);
+export const slowerText = (c, what = '95% CI') => `${formatChange(c.ratio)} slower (${what} ${formatChange(c.ci.low)} .. ${formatChange(c.ci.high)}, ${qText(c.q)})`;
+
+function problem(row, limit, allowMissing, confirmed) {
   if (row.comparison) {
-    const c = row.comparison;
-    return c.verdict === 'slower' && (1 - c.ratio) * 100 > limit ? `${formatChange(c.ratio)} slower (95% CI ${formatChange(c.ci.low)} .. ${formatChange(c.ci.high)})` : null;
+    if (confirmed) {
+      const again = confirmed.get(row);
+      if (!again || !beyond(again, limit)) return null;
+      return again.notRemeasured ? `${slowerText(again)} (could not be re-measured)` : `${slowerText(again, 're-measured, 95% CI')}; first ${formatChange(row.comparison.ratio)}`;
+    }
+    return beyond(row.comparison, limit) ? slowerText(row.comparison) : null;
   }
   if (row.before !== 'ok' || row.after === 'ok') return null;
   if (allowMissing && MISSING.has(row.after)) return null;
   return WORDS[row.after] || row.after;
 }
 
-// Returns [{ label, columns: [{ column, problem }] }]: one entry per failing benchmark.
-export function gateFailures(rows, { limit = 0, allowMissing = false } = {}) {
+// Returns [{ label, columns: [{ column, problem }] }]: one entry per failing benchmark. confirmed:
+// null (no confirmation: the first comparison decides), or a Map row -> the re-measured comparison
+// (rows missing from it were not suspicious, or were not confirmed).
+export function gateFailures(rows, { limit = 0, allowMissing = false, confirmed = null } = {}) {
   const byBenchmark = new Map();
   for (const row of rows) {
-    const text = problem(row, limit, allowMissing);
+    const text = problem(row, limit, allowMissing, confirmed);
     if (!text) continue;
     if (!byBenchmark.has(row.label)) byBenchmark.set(row.label, { label: row.label, columns: [] });
     byBenchmark.get(row.label).columns.push({ column: row.column, problem: text });
@@ -29,8 +42,21 @@ export function gateFailures(rows, { limit = 0, allowMissing = false } = {}) {
   return [...byBenchmark.values()];
 }
 
-export function gateMessage(failures, { limit }) {
-  const lines = [`${failures.length} benchmark(s) fail the gate (significantly slower by more than ${limit}%, or no longer ok; --allow-missing waives missing and unfinished ones):`];
+// The comparisons --confirm re-measures: every one the first measurement cannot clear, i.e. not
+// decided faster or same and with a 95% interval that reaches past -limit%, whatever its estimate
+// and q-value. Between two separate runs a benchmark's estimate moves by several percent (5% for
+// promises/chain-native on Node 24 here): a screen that asked for an estimate below 1, or for a
+// decided slowdown, let a real 5% slowdown through one time in four.
+export function suspicious(rows, { limit = 0 } = {}) {
+  return rows.filter((row) => {
+    const c = row.comparison;
+    return c && c.verdict !== 'same' && c.verdict !== 'faster' && c.ci.low < 1 - limit / 100;
+  });
+}
+
+export function gateMessage(failures, { limit, confirm = false }) {
+  const how = confirm ? 'decided slower by more than ' + limit + '% when re-measured' : `decided slower by more than ${limit}%`;
+  const lines = [`${failures.length} benchmark(s) fail the gate (${how}, or no longer ok; --allow-missing waives missing and unfinished ones):`];
   for (const f of failures) lines.push(`  ${f.label}: ${f.columns.map((c) => `${c.column} ${c.problem}`).join('; ')}`);
   return lines.join('\n');
 }

@@ -8,18 +8,12 @@
 // very uncertain and Welch's df falls below 2n - 2. So the figure reported is simulated: the real
 // compareCells on synthetic cells of n log-normal process medians with that CV (seeded, so repeatable);
 // the closed form stays in the method text for comparison.
-import { tTwoSidedP } from '../stats/distributions.js';
+import { tQuantile } from '../stats/distributions.js';
 import { ALPHA, compareCells } from '../stats/compare.js';
 import { t975, bisect } from '../stats/basic.js';
 import { prng } from '../stats/random.js';
 
-// The p-quantile of Student's t with df degrees of freedom (p > 0.5), by bisection on the p-value.
-export function tQuantile(p, df) {
-  if (!(p > 0.5 && p < 1)) throw new RangeError(`tQuantile needs 0.5 < p < 1, not ${p}`);
-  const tail = 2 * (1 - p);
-  const { lo, hi } = bisect((t) => tTwoSidedP(t, df) > tail, 0, 1e4, 200);
-  return (lo + hi) / 2;
-}
+export { tQuantile };
 
 // Fractions (0.036 = 3.6%) for a per-process CV `cv` and n processes per cell.
 export function detectableDifference(cv, processesPerCell, { alpha = ALPHA, power = 0.8 } = {}) {

@@ -3,6 +3,7 @@
 // that ran in the same block (stats/compare.js pairedRatio).
 import { UserError } from '../errors.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
+import { judgeAll } from '../stats/decision.js';
 
 // A cell still pending (or running) when the file was last written: the run was killed or
 // interrupted before it, or is still going. Said in words, never as a status with no reason.
@@ -72,7 +73,7 @@ export function baselineColumn(result, requested) {
 export function grid(result, { baseline } = {}) {
   const allColumns = columnsOf(result);
   const base = baselineColumn(result, baseline);
-  return [...cellsBySuite(result.cells)].map(([suite, cells]) => {
+  const tables = [...cellsBySuite(result.cells)].map(([suite, cells]) => {
     const columns = columnsWithCells(allColumns, cells);
     const { benchmarks, cellAt } = suiteIndex(cells);
     const okCell = (benchmark, col) => {
@@ -102,6 +103,7 @@ export function grid(result, { baseline } = {}) {
             ratio: ratio ? ratio.ratio : null,
             ratioRme: ratio && Number.isFinite(ratio.rme) ? ratio.rme : null,
             ratioPaired: ratio ? ratio.paired : null,
+            ratioComparison: ratio,
             warnings: cell.warnings || []
           };
         })
@@ -109,4 +111,14 @@ export function grid(result, { baseline } = {}) {
     });
     return { suite, columns, baseline: base, rows };
   });
+  // Every ratio the tables show is judged with the others: one false discovery rate over them all
+  // (stats/decision.js); each value gets ratioQ and ratioVerdict, each table the summary.
+  const withRatio = tables.flatMap((t) => t.rows.flatMap((r) => r.values)).filter((v) => v.ratioComparison);
+  const { judged, summary } = judgeAll(withRatio.map((v) => v.ratioComparison));
+  withRatio.forEach((v, i) => {
+    v.ratioQ = judged[i].q;
+    v.ratioVerdict = judged[i].verdict;
+  });
+  for (const table of tables) table.verdicts = summary;
+  return tables;
 }

@@ -5,7 +5,7 @@ const COLUMNS = [
   ['opsPerSec', (c, _, s) => s.opsPerSec], ['nsPerOp', (c, _, s) => s.estimate], ['medianNs', (c, _, s) => s.median], ['meanNs', (c, _, s) => s.mean],
   ['sdNs', (c, _, s) => s.sd], ['minNs', (c, _, s) => s.min], ['p75Ns', (c, _, s) => s.p75], ['p99Ns', (c, _, s) => s.p99],
   ['rmePercent', (c, _, s) => s.rme], ['ciLowNs', (c, _, s) => s.ci?.low], ['ciHighNs', (c, _, s) => s.ci?.high],
-  ['rerunLowNs', (c, _, s) => s.rerun?.low], ['rerunHighNs', (c, _, s) => s.rerun?.high], ['processes', (c, _, s) => s.processes], ['samples', (c, _, s) => s.samples],
+  ['rerunLowNs', (c, _, s) => s.rerun?.low], ['rerunHighNs', (c, _, s) => s.rerun?.high], ['processes', (c, _, s) => s.processes], ['samples', (c, _, s) => s.samples], ['emptyNsPerOp', (c, _, s) => s.emptyNsPerOp],
   ['cpuNsPerOp', (c, _, s, m) => m.cpuNsPerOp ?? s.cpuNsPerOp], ['wallNsPerOp', (c, _, s, m) => m.wallNsPerOp],
   ['gcShare', (c, _, s, m) => m.gc?.gcShare], ['scavenges', (c, _, s, m) => m.gc?.scavenges], ['scavengeMs', (c, _, s, m) => m.gc?.scavengeMs],
   ['markCompacts', (c, _, s, m) => m.gc?.markCompacts], ['markCompactMs', (c, _, s, m) => m.gc?.markCompactMs],
@@ -13,7 +13,9 @@ const COLUMNS = [
   ['reqPerSec', (c) => c.service?.throughput], ['latencyP50Ms', (c) => c.service?.latencyMs?.p50], ['latencyP90Ms', (c) => c.service?.latencyMs?.p90],
   ['latencyP95Ms', (c) => c.service?.latencyMs?.p95], ['latencyP99Ms', (c) => c.service?.latencyMs?.p99], ['latencyMaxMs', (c) => c.service?.latencyMs?.max],
   ['serviceErrors', (c) => c.service?.errors], ['serviceNon2xx', (c) => c.service?.non2xx], ['serviceCpuPercent', (c) => c.service?.cpuPercent],
-  ['servicePeakRssBytes', (c) => c.service?.peakRssBytes], ['error', (c) => c.error]
+  ['servicePeakRssBytes', (c) => c.service?.peakRssBytes],
+  // Warning codes (e.g. optimized-away: the rate is that of an empty benchmark), space-separated.
+  ['warnings', (c) => (c.warnings || []).map((w) => (typeof w === 'string' ? w : w.code)).join(' ')], ['error', (c) => c.error]
 ];
 
 // A text field that starts with = + - @ (or a tab or carriage return) is a formula to a spreadsheet

@@ -11,6 +11,7 @@ import { renderTables } from './table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { renderServiceTables } from './service-table.js';
 import { processRates } from './distribution.js';
+import { isOptimizedAway, FOLDED_MARK } from './notes.js';
 
 const require = createRequire(import.meta.url);
 let chartSource;
@@ -38,6 +39,7 @@ export function chartData(result) {
           return {
             key: col.key,
             status: 'ok',
+            optimizedAway: isOptimizedAway(cell.warnings),
             opsPerSec: s.opsPerSec,
             low: s.ci && s.ci.high > 0 ? 1e9 / s.ci.high : null,
             high: s.ci && s.ci.low > 0 ? 1e9 / s.ci.low : null,
@@ -117,7 +119,8 @@ export function renderHtml(result, { baseline } = {}) {
         values: ok.map((c) => ({ x: c.key, y: c.opsPerSec })),
         points: ok.flatMap((c) => c.perProcess.map((y) => ({ x: c.key, y }))),
         note: [missing.length ? `No value: ${missing.map((c) => `${c.key} ${c.status}`).join(', ')}.` : '',
-          ...ok.filter((c) => c.high === null).map((c) => `${c.key}: the interval has no upper bound (margin over 100%); measure with more processes.`)].filter(Boolean).join(' ')
+          ...ok.filter((c) => c.high === null).map((c) => `${c.key}: the interval has no upper bound (margin over 100%); measure with more processes.`),
+          ...ok.filter((c) => c.optimizedAway).map((c) => `${c.key} ${FOLDED_MARK} optimized away: ran no slower than an empty benchmark, so its rate and ratios measure the loop, not the operation.`)].filter(Boolean).join(' ')
       });
       return id;
     });

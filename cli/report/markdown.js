@@ -5,21 +5,30 @@ import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
 import { markdownText, markdownFence, markdownTable } from './escape.js';
+import { valueMarks, folded, markNotes } from './table.js';
 
-function text(value, isBaseline) {
+// The terminal table's marks (table.js): "!" optimized away, "=" same, "?" undecided.
+function text(value, isBaseline, baseFolded) {
   if (value.status === 'absent') return '';
   if (value.status !== 'ok') return `${value.status}${value.error ? `: ${value.error}` : ''}`;
+  const marks = valueMarks(value, baseFolded);
   const rme = Number.isFinite(value.rme) ? ` ±${value.rme.toFixed(1)}%` : '';
   const ratioMargin = Number.isFinite(value.ratioRme) ? ` ±${formatPct(value.ratioRme)}` : '';
-  return `${formatRate(value.opsPerSec)}${rme}${isBaseline ? ' (base)' : value.ratio ? ` **${formatRatio(value.ratio)}**${ratioMargin}` : ''}`;
+  return `${formatRate(value.opsPerSec)}${marks.rate}${rme}${isBaseline ? ' (base)' : value.ratio ? ` **${formatRatio(value.ratio)}**${marks.ratio}${ratioMargin}` : ''}`;
 }
 
 export function renderMarkdown(result, { baseline } = {}) {
   const out = [markdownText(`Runtimes: ${result.runtimes.map((r) => `${r.label} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. ops/s ±95% margin, ratio to baseline.`), ''];
   for (const table of grid(result, { baseline })) {
     const form = suiteFormLabel(result, table.suite);
-    const rows = table.rows.map((row) => [row.benchmark, ...row.values.map((v, i) => text(v, table.columns[i].key === table.baseline.key))]);
-    out.push(`### ${markdownText(table.suite)}${form ? ` ${markdownText(form)}` : ''}`, '', ...markdownTable(['benchmark', ...table.columns.map((c) => c.key)], rows, { align: ['---', ...table.columns.map(() => '---:')] }), '');
+    const baseIndex = table.columns.findIndex((c) => c.key === table.baseline.key);
+    const rows = table.rows.map((row) => {
+      const baseFolded = baseIndex >= 0 && folded(row.values[baseIndex]);
+      return [row.benchmark, ...row.values.map((v, i) => text(v, i === baseIndex, baseFolded))];
+    });
+    out.push(`### ${markdownText(table.suite)}${form ? ` ${markdownText(form)}` : ''}`, '', ...markdownTable(['benchmark', ...table.columns.map((c) => c.key)], rows, { align: ['---', ...table.columns.map(() => '---:')] }));
+    const notes = markNotes(table).map((line) => `${markdownText(line.trim())}  `);
+    out.push(...(notes.length ? ['', ...notes] : []), '');
   }
   // The service and metrics grids are aligned text: a fenced block keeps their columns on GitHub.
   const service = renderServiceTables(result);

@@ -1,22 +1,36 @@
 // Terminal tables: one per suite (split by flag set when all columns would not fit the terminal).
 // A value is "ops/s ±margin% ratio-to-baseline"; a cell that did not run shows a short status and
-// its reason is said once under the table.
+// its reason is said once under the table. A ratio's verdict (stats/decision.js, judged over every
+// ratio of the result at one false discovery rate) is its colour and a mark: "=" same within the
+// band, "?" undecided, none for faster or slower. A cell that ran no faster than an empty benchmark
+// carries "!" on its rate and on every ratio it takes part in (its row's, when it is the baseline).
 import chalk from 'chalk';
 import { grid } from './columns.js';
 import { textTable } from './text-table.js';
 import { terminalText } from './escape.js';
 import { formatRate, formatRatio, formatPct, formatDuration } from './format.js';
-import { reasonNotes, warningSummary, suiteFormLabel } from './notes.js';
+import { reasonNotes, warningSummary, suiteFormLabel, isOptimizedAway, FOLDED_MARK, foldedNote } from './notes.js';
 
 const SHORT_STATUS = { failed: 'FAILED', timeout: 'TIMEOUT', unsupported: 'n/s', skipped: 'skipped', pending: 'unfinished', running: 'unfinished', absent: '' };
+export const VERDICT_MARKS = { same: '=', undecided: '?', faster: '', slower: '' };
+
+export const folded = (value) => value.status === 'ok' && isOptimizedAway(value.warnings);
+
+// The marks of an ok value (every format shows the same): `rate` after its ops/s, `ratio` after its
+// ratio. baseFolded: the row's baseline cell ran no faster than an empty benchmark.
+export function valueMarks(value, baseFolded = false) {
+  const own = folded(value) ? FOLDED_MARK : '';
+  return { rate: own, ratio: `${own || (baseFolded ? FOLDED_MARK : '')}${VERDICT_MARKS[value.ratioVerdict] ?? ''}` };
+}
 
 // perRun: a whole command's cell reads as the time of one run, not as runs per second.
-function cellText(value, isBaseline, perRun = false) {
+function cellText(value, isBaseline, baseFolded = false, perRun = false) {
   if (value.status !== 'ok') return SHORT_STATUS[value.status] ?? value.status;
+  const marks = valueMarks(value, baseFolded);
   const rme = Number.isFinite(value.rme) ? ` ±${formatPct(value.rme)}` : '';
   const ratioMargin = Number.isFinite(value.ratioRme) ? ` ±${formatPct(value.ratioRme)}` : '';
-  const ratio = isBaseline ? ' (base)' : value.ratio ? ` ${formatRatio(value.ratio)}${ratioMargin}` : '';
-  return `${perRun ? formatDuration(1e9 / value.opsPerSec) : formatRate(value.opsPerSec)}${rme}${ratio}`;
+  const ratio = isBaseline ? ' (base)' : value.ratio ? ` ${formatRatio(value.ratio)}${marks.ratio}${ratioMargin}` : '';
+  return `${perRun ? formatDuration(1e9 / value.opsPerSec) : formatRate(value.opsPerSec)}${marks.rate}${rme}${ratio}`;
 }
 
 function colour(text, value, isBaseline, useColor) {
@@ -24,19 +38,35 @@ function colour(text, value, isBaseline, useColor) {
   if (value.status === 'failed' || value.status === 'timeout') return chalk.red(text);
   if (value.status !== 'ok') return chalk.dim(text);
   if (isBaseline || !value.ratio) return text;
-  if (value.ratio >= 1.05) return chalk.green(text);
-  if (value.ratio <= 0.95) return chalk.red(text);
+  if (value.ratioVerdict === 'faster') return chalk.green(text);
+  if (value.ratioVerdict === 'slower') return chalk.red(text);
+  if (value.ratioVerdict === 'undecided') return chalk.dim(text);
   return text;
+}
+
+// What a ratio's mark says, from the tables' judgeAll summary (report/columns.js).
+export const ratioLegend = (v) => `ratios: unmarked = faster or slower (${v.alpha * 100}% false discovery rate over ${v.comparisons} ratios, ${v.method}); ${VERDICT_MARKS.same} same within ±${+(v.equivalence * 100).toFixed(2)}%; ${VERDICT_MARKS.undecided} undecided`;
+
+// The lines under a table that say what its marks mean.
+export function markNotes(table) {
+  const lines = [];
+  const baseIndex = table.columns.findIndex((c) => c.key === table.baseline.key);
+  const foldedCells = table.rows.reduce((n, row) => n + row.values.filter(folded).length, 0);
+  if (foldedCells) lines.push(`  ${foldedNote(foldedCells)}`);
+  const ratios = table.rows.some((row) => row.values.some((v, i) => i !== baseIndex && v.status === 'ok' && v.ratio));
+  if (ratios && table.verdicts) lines.push(`  ${ratioLegend(table.verdicts)}`);
+  return lines;
 }
 
 function layout(table, columnIndexes, color, perRun) {
   const header = ['benchmark', ...columnIndexes.map((i) => table.columns[i].key)];
+  const baseIndex = table.columns.findIndex((c) => c.key === table.baseline.key);
   const rows = table.rows.map((row) => [
     row.benchmark,
     ...columnIndexes.map((i) => {
-      const isBaseline = table.columns[i].key === table.baseline.key;
+      const isBaseline = i === baseIndex;
       const value = row.values[i];
-      const text = cellText(value, isBaseline, perRun);
+      const text = cellText(value, isBaseline, baseIndex >= 0 && folded(row.values[baseIndex]), perRun);
       return { text, shown: colour(text, value, isBaseline, color) };
     })
   ]);
@@ -67,7 +97,7 @@ export function renderTables(result, { baseline, color = false, width = process.
       }
       out.pop();
     }
-    out.push(...reasonNotes(table), ...warningSummary(table, { verbose }), '');
+    out.push(...reasonNotes(table), ...markNotes(table), ...warningSummary(table, { verbose }), '');
   }
   return out.join('\n');
 }

@@ -32,6 +32,7 @@ export function processRecord(round, result, wallMs, { rerunOf, startedAt, phase
   const record = {
     round,
     samplesNsPerOp: m.samplesNsPerOp,
+    emptyNsPerOp: m.emptyNsPerOp,
     iterationsPerSample: m.iterationsPerSample,
     calibrationBatches: m.calibrationBatches,
     warmup: m.warmup,

@@ -1,19 +1,20 @@
 // Is B faster or slower than A, by how much, and how sure are we? The same per-process values and
 // the same robust estimate as the table (stats/summary.js: trimmed mean of log per-process values,
 // over the processes kept after disturbance checks), Yuen's test for the difference (Welch's test
-// on trimmed means), a 95% interval for the ratio of rates, and a verdict that says "~" when the
-// change is not significant, as benchstat does.
+// on trimmed means), a 95% interval for the ratio of rates, its p-value, and the verdict of
+// stats/decision.js (faster, slower, same within ±2%, undecided) for the comparison judged alone;
+// a view of many comparisons judges them together (decision.js judgeAll: q-values).
 // Within one run, the table's ratios pair the processes that ran in the same block (`pairedRatio`):
 // a slow period of the machine then hits both sides of a pair, and drops out of the ratio.
-import { median, geomean, t975 } from './basic.js';
-import { tTwoSidedP } from './distributions.js';
+import { median, geomean } from './basic.js';
+import { tTwoSidedP, tQuantile } from './distributions.js';
 import { yuen, logInterval, logVariancePrior } from './robust.js';
 import { keptProcesses, perProcessOf } from '../results/cell.js';
 import { processValue } from './summary.js';
 import { INVOCATION_DRIFT } from './drift.js';
+import { ALPHA, EQUIVALENCE, decide } from './decision.js';
 
-export { INVOCATION_DRIFT };
-export const ALPHA = 0.05;
+export { INVOCATION_DRIFT, ALPHA };
 
 function units(cell) {
   const kept = keptProcesses(cell);
@@ -24,16 +25,12 @@ function units(cell) {
   return { logs: samples.map(Math.log), center: Math.log(median(samples)), level: 'samples of a single process' };
 }
 
-function verdictOf(ratio, low, high, p, alpha) {
-  const significant = p < alpha;
-  return { ratio, low, high, p, significant, verdict: !significant ? '~' : ratio > 1 ? 'faster' : 'slower' };
-}
-
 // a, b: ok cells. Returns the change in rate (ops/s) from a to b. driftCv: the relative drift
 // between invocations to allow for (0 when both cells were measured interleaved in one run).
 // priorA, priorB: the variance priors of the cells' suites in their files (results/cell.js
 // variancePriors), so that diff judges with the spread the tables show.
-export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, priorB = null } = {}) {
+// equivalence: the band of "same" (stats/decision.js).
+export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, priorB = null, equivalence = EQUIVALENCE } = {}) {
   const ua = units(a);
   const ub = units(b);
   const test = yuen(ua.logs, ub.logs, driftCv ** 2, { priorA: ua.center === undefined ? priorA : null, priorB: ub.center === undefined ? priorB : null });
@@ -41,18 +38,23 @@ export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, 
   const diff = (ua.center ?? test.meanA) - (ub.center ?? test.meanB);
   const t = test.se > 0 ? diff / test.se : (diff === 0 ? 0 : Infinity * Math.sign(diff));
   const p = test.se > 0 ? tTwoSidedP(t, test.df) : (diff === 0 ? 1 : 0);
-  const half = test.se > 0 ? t975(test.df === Infinity ? 1000 : test.df) * test.se : 0;
-  const v = verdictOf(Math.exp(diff), Math.exp(diff - half), Math.exp(diff + half), p, alpha);
+  // The exact quantile for the (fractional) Welch df, so that p < alpha exactly when the interval excludes 1.
+  const half = test.se > 0 ? tQuantile(1 - alpha / 2, test.df) * test.se : 0;
+  const ratio = Math.exp(diff);
+  const low = Math.exp(diff - half);
+  const high = Math.exp(diff + half);
   const single = ua.level !== 'processes' || ub.level !== 'processes';
   return {
-    ratio: v.ratio,
-    ci: { level: 1 - alpha, low: v.low, high: v.high },
+    ratio,
+    ci: { level: 1 - alpha, low, high },
     p,
+    // Judged alone, a comparison's q-value is its p-value; a view of many replaces both (judgeAll).
+    q: p,
     df: test.df,
     // The standard error of the log ratio, drift term included.
     se: test.se,
-    significant: v.significant,
-    verdict: v.verdict,
+    significant: p < alpha,
+    verdict: decide({ ratio, low, high, q: p }, { alpha, equivalence }),
     method: `Yuen's test (trimmed means) on log per-${single ? 'sample times' : 'process values'} (n = ${ua.logs.length} vs ${ub.logs.length})${priorA || priorB ? ', variances moderated toward each suite\'s' : ''}${driftCv ? `, plus ${(driftCv * 100).toFixed(1)}% drift between invocations per side` : ''}`,
     singleProcess: single
   };
@@ -81,15 +83,18 @@ export function pairedPrior(pairs) {
 // The rate ratio of `cell` to `base` from processes that ran in the same block (same round): each
 // pair's log ratio, then the robust interval over pairs, its variance moderated toward the suite's
 // other ratios when `prior` (pairedPrior) is given. Falls back to the unpaired comparison when
-// fewer than 3 pairs exist. Returns { ratio, low, high, rme, paired, pairs, method }.
+// fewer than 3 pairs exist. Returns { ratio, low, high, rme, p, paired, pairs, method }: p is the
+// two-sided p-value of "no change" (for the view's false discovery rate, stats/decision.js).
 export function pairedRatio(base, cell, prior = null) {
   const logs = pairedLogs(base, cell);
   if (logs.length >= MIN_PAIRS) {
     const interval = logInterval(logs, 'paired per-block ratios', prior);
-    return { ratio: interval.estimate, low: interval.low, high: interval.high, rme: ((interval.high - interval.low) / 2 / interval.estimate) * 100, paired: true, pairs: logs.length, method: interval.method };
+    const t = Math.log(interval.estimate) / interval.se;
+    const p = interval.se > 0 ? tTwoSidedP(t, interval.df) : (interval.estimate === 1 ? 1 : 0);
+    return { ratio: interval.estimate, low: interval.low, high: interval.high, rme: ((interval.high - interval.low) / 2 / interval.estimate) * 100, p, paired: true, pairs: logs.length, method: interval.method };
   }
   const c = compareCells(base, cell);
-  return { ratio: c.ratio, low: c.ci.low, high: c.ci.high, rme: ((c.ci.high - c.ci.low) / 2 / c.ratio) * 100, paired: false, pairs: logs.length, method: c.method };
+  return { ratio: c.ratio, low: c.ci.low, high: c.ci.high, rme: ((c.ci.high - c.ci.low) / 2 / c.ratio) * 100, p: c.p, paired: false, pairs: logs.length, method: c.method };
 }
 
 export function geomeanRatio(comparisons) {

@@ -12,6 +12,8 @@ import { mean, median, quantile, sd, t975 } from './basic.js';
 import { prng } from './random.js';
 import { logInterval } from './robust.js';
 import { INVOCATION_DRIFT } from './drift.js';
+import { foldingEvidence, looksFolded, FOLDED_RATIO } from './folding.js';
+import { formatDuration } from '../report/format.js';
 
 export const CI_LEVEL = 0.95;
 
@@ -97,8 +99,24 @@ export function summarize(processes, { perProcess = 'median', prior = null } = {
     processMedians: values,
     processCv: values.length >= 2 ? sd(values) / mean(values) : null,
     cpuNsPerOp: cpu.length ? mean(cpu) : null,
+    // What an empty benchmark of the same kind cost in these processes (the median of each one's
+    // fastest empty batch; stats/folding.js), absent for processes that did not measure one.
+    emptyNsPerOp: emptyCost(processes) ?? undefined,
     outliers: countOutliers(samples)
   };
+}
+
+const fastest = (xs) => Math.min(...xs);
+
+// Per process: its fastest kept sample and its fastest empty batch (stats/folding.js).
+function foldingPairs(processes) {
+  return processes.filter((p) => Array.isArray(p.emptyNsPerOp) && p.emptyNsPerOp.length)
+    .map((p) => ({ fastestNs: fastest(keptSamples(p)), emptyNs: fastest(p.emptyNsPerOp) }));
+}
+
+function emptyCost(processes) {
+  const evidence = foldingEvidence(foldingPairs(processes));
+  return evidence ? evidence.emptyNs : null;
 }
 
 // Hints that tell the user what to do, in the spirit of hyperfine's outlier warning, as data:
@@ -111,6 +129,10 @@ export function warningsFor(summary, processes) {
   const unstable = processes.filter((p) => p.warmup && !p.warmup.stable).length;
   if (unstable) {
     warnings.push({ code: 'warmup-unstable', message: `${unstable} of ${processes.length} processes never reached a stable rate during warm-up; raise run.warmupMaxMs or check the benchmark for growing state.` });
+  }
+  const folding = foldingEvidence(foldingPairs(processes));
+  if (looksFolded(folding)) {
+    warnings.push({ code: 'optimized-away', message: `runs at ${formatDuration(summary.estimate)} per operation, ${folding.ratio.toFixed(2)}x what an empty benchmark of its kind cost in the same processes (${formatDuration(folding.emptyNs)}; below ${FOLDED_RATIO}x counts as empty): the runtime has probably folded the work away or removed it, so this rate and its ratios measure the loop, not the operation; give it inputs that change from call to call and return the result (suites/README.md).` });
   }
   if (summary.processCv !== null && summary.processCv > 0.05) {
     warnings.push({ code: 'processes-disagree', message: `processes disagree by ${(summary.processCv * 100).toFixed(1)}% (coefficient of variation); the machine is noisy or the benchmark depends on start-up state: use more processes.` });

@@ -1,0 +1,27 @@
+// Is a benchmark measuring anything but the loop around it? Each timing process also times an
+// empty benchmark of the same kind right after its samples (worker/sampler.js: same process, same
+// JIT state, same iterations per batch); `emptyNsPerOp` in the process record. A benchmark whose
+// fastest sample is within FOLDED_RATIO of the fastest empty batch, in the median process, costs no
+// more than the loop: the runtime folded the work away (constant inputs) or removed it, and its rate
+// (1.8 G ops/s on this machine) and every ratio it takes part in say nothing about the operation.
+// Fastest against fastest, because a disturbed machine only slows a reading down.
+// The line between the two: folded operations ran at 0.8-1.46x the empty loop on Node 4 to 24, real
+// work of one load and a store (about 0.4 ns more) at 1.9x and more (docs/statistics.md, the
+// figures from bench/verdicts.js --folding).
+import { median } from './basic.js';
+
+export const FOLDED_RATIO = 1.6;
+
+// pairs: per kept process { fastestNs, emptyNs } (processes without an empty reading left out).
+// Returns { ratio, emptyNs, processes } or null when no process measured an empty benchmark.
+export function foldingEvidence(pairs) {
+  const usable = pairs.filter((p) => p.fastestNs > 0 && p.emptyNs > 0);
+  if (!usable.length) return null;
+  return {
+    ratio: median(usable.map((p) => p.fastestNs / p.emptyNs)),
+    emptyNs: median(usable.map((p) => p.emptyNs)),
+    processes: usable.length
+  };
+}
+
+export const looksFolded = (evidence) => Boolean(evidence) && evidence.ratio < FOLDED_RATIO;
