@@ -307,3 +307,19 @@ test('duet: a row\'s baseline and one other cell run as a pair on the two cores,
     }
   }), { numRuns: 100 });
 });
+
+test('a duet\'s ratio pairs each cell with the baseline processes that ran beside it', async () => {
+  const { pairedLogs } = await import('../cli/stats/compare.js');
+  const { cells } = await runFake({ rows: 1, columns: 3, seed: 3, disturbedShare: 0, run: { processes: 3, maxProcesses: 3, pairing: 'duet', metrics: false } });
+  const [base, ...others] = cells;
+  for (const cell of others) {
+    const logs = pairedLogs(base, cell);
+    assert.equal(logs.length, 3, 'one pair per round');
+    // Each log ratio is of the two processes of one pair.
+    const pairs = cell.processes.map((p) => p.pair);
+    assert.deepEqual(new Set(base.processes.filter((p) => p.duetWith === cell.id).map((p) => p.pair)), new Set(pairs));
+  }
+  // Sequential processes still pair by round.
+  const sequential = await runFake({ rows: 1, columns: 2, seed: 3, disturbedShare: 0, run: { processes: 3, maxProcesses: 3, metrics: false } });
+  assert.equal(pairedLogs(sequential.cells[0], sequential.cells[1]).length, 3);
+});

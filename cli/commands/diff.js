@@ -3,6 +3,7 @@
 import chalk from 'chalk';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { terminalText } from '../report/escape.js';
 import { readResult } from '../results/file.js';
 import { compareCells, ALPHA, INVOCATION_DRIFT } from '../stats/compare.js';
 import { judgeAll, EQUIVALENCE } from '../stats/decision.js';
@@ -179,7 +180,8 @@ export function register(program) {
       // GitHub Actions shows this file on the run's summary page; appending is what it expects.
       if (process.env.GITHUB_STEP_SUMMARY) await fs.appendFile(process.env.GITHUB_STEP_SUMMARY, `${markdown()}\n`);
       if (failures?.length) {
-        process.stderr.write(`nodebench: ${gateMessage(failures, { limit, confirm: Boolean(confirmation) })}\n`);
+        // Benchmark and column names come from suite files: shown escaped (report/escape.js).
+        process.stderr.write(`nodebench: ${terminalText(gateMessage(failures, { limit, confirm: Boolean(confirmation) }), { keepNewlines: true })}\n`);
         process.exitCode = 1;
       }
     });

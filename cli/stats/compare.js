@@ -64,15 +64,22 @@ const MIN_PAIRS = 3;
 
 // Log rate ratios of `cell` to `base`, one per round both ran (processes of one block).
 export function pairedLogs(base, cell) {
-  const byRound = (c) => {
+  // Processes pair by round (the same block of the schedule); processes of a duet pair (run.pairing,
+  // runner/pairing.js) by their pair id, and a baseline's processes paired with another cell never
+  // stand in for this one's.
+  const key = (p) => (p.pair !== undefined ? `pair ${p.pair}` : `round ${p.round}`);
+  const byKey = (c, partner) => {
     const perProcess = perProcessOf(c);
     const map = new Map();
-    for (const p of keptProcesses(c)) if (!map.has(p.round)) map.set(p.round, processValue(p, perProcess));
+    for (const p of keptProcesses(c)) {
+      if (p.duetWith !== undefined && p.duetWith !== partner.id) continue;
+      if (!map.has(key(p))) map.set(key(p), processValue(p, perProcess));
+    }
     return map;
   };
-  const a = byRound(base);
-  const b = byRound(cell);
-  return [...a.keys()].filter((r) => b.has(r)).map((r) => Math.log(a.get(r)) - Math.log(b.get(r)));
+  const a = byKey(base, cell);
+  const b = byKey(cell, base);
+  return [...a.keys()].filter((k) => b.has(k)).map((k) => Math.log(a.get(k)) - Math.log(b.get(k)));
 }
 
 // The variance prior of a suite's paired ratios (stats/moderate.js): pairs: [[base, cell], ...].
