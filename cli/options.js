@@ -17,6 +17,8 @@ export const RUN_OPTIONS = [
     help: 'most kept processes per cell while its margin is above targetRme' },
   { name: 'targetRme', type: 'number', min: 0.1, max: 100, default: 3, cli: '--target-rme <percent>',
     help: 'wanted ±95% margin of a cell, in percent; more processes until met or maxProcesses' },
+  { name: 'topUp', type: 'string', values: ['margin', 'decision'], default: 'margin', cli: '--top-up <rule>',
+    help: 'where processes beyond `processes` go: margin (cells above targetRme) or decision (cells whose ratio to the baseline is still undecided: neither faster/slower at the false discovery rate nor the same within ±2%)' },
   { name: 'timeBudgetMin', type: 'number', min: 0.01, max: 100000, cli: '--time-budget <minutes>', cliKey: 'timeBudget', doc: 'none',
     help: 'minutes of measuring (installs not counted): the first `processes` rounds and the metrics processes always run; replacements of disturbed processes and top-ups only while they fit, the most precision per second first' },
   { name: 'samples', type: 'integer', min: 1, max: 10000, default: 10, quick: 5, sampler: true, cli: '--samples <n>',

@@ -20,7 +20,7 @@ process.env.FORCE_COLOR = '1';
 const { renderTerminal } = await import('../cli/report/terminal.js');
 const { renderCsv } = await import('../cli/report/csv.js');
 const { renderMarkdown } = await import('../cli/report/markdown.js');
-const { renderDiffMarkdown } = await import('../cli/diff/render.js');
+const { renderDiffMarkdown, DIFF_HEADER } = await import('../cli/diff/render.js');
 const { pairCells, diffResults, renderDiff } = await import('../cli/commands/diff.js');
 const { createProgress } = await import('../cli/progress.js');
 const { terminalText } = await import('../cli/report/escape.js');
@@ -111,8 +111,8 @@ test('Markdown: a name never adds a column or a row, in report and in diff', () 
     // The compared rows (in one or two tables) and the environment table of A and B.
     const tables = tablesOf(diff);
     assert.equal(tables.length >= 2 && tables.length <= 3, true, diff);
-    assert.ok(tables.every(([columns]) => columns === 8 || columns === 3));
-    assert.equal(tables.filter(([columns]) => columns === 8).reduce((sum, [, r]) => sum + r, 0), 2);
+    assert.ok(tables.every(([columns]) => columns === DIFF_HEADER.length || columns === 3));
+    assert.equal(tables.filter(([columns]) => columns === DIFF_HEADER.length).reduce((sum, [, r]) => sum + r, 0), 2);
     assert.deepEqual(tables.at(-1), [3, 7]);
     // The folded sections still close: a "</details>" in a name is text.
     const lines = diff.split('\n');

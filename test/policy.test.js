@@ -323,3 +323,16 @@ test('a duet\'s ratio pairs each cell with the baseline processes that ran besid
   const sequential = await runFake({ rows: 1, columns: 2, seed: 3, disturbedShare: 0, run: { processes: 3, maxProcesses: 3, metrics: false } });
   assert.equal(pairedLogs(sequential.cells[0], sequential.cells[1]).length, 3);
 });
+
+test('top-ups by decision go to ratios still undecided, and stop where every ratio is decided', async () => {
+  // Columns 10% apart with little spread: every ratio is decided after the first rounds.
+  const clear = await runFake({ rows: 3, columns: 3, seed: 21, disturbedShare: 0, run: { processes: 3, maxProcesses: 8, targetRme: 0.01, topUp: 'decision', metrics: false } });
+  const topUpsOf = (r) => timingOf(r.log).filter((l) => l.rerunOf === undefined && l.round >= r.run.processes).length;
+  for (const cell of clear.cells) clear.world.truth.get(cell.id);
+  // The same world under the margin rule tops up (no cell reaches a 0.01% margin).
+  const byMargin = await runFake({ rows: 3, columns: 3, seed: 21, disturbedShare: 0, run: { processes: 3, maxProcesses: 8, targetRme: 0.01, topUp: 'margin', metrics: false } });
+  assert.ok(topUpsOf(byMargin) > 0, 'the margin rule made no top-ups');
+  assert.ok(topUpsOf(clear) < topUpsOf(byMargin), `decision ${topUpsOf(clear)} vs margin ${topUpsOf(byMargin)} top-ups`);
+  // No target-missed warning under decision: the tables mark undecided ratios instead.
+  assert.ok(clear.cells.every((c) => !(c.warnings || []).some((w) => w.code === 'target-missed')));
+});

@@ -24,6 +24,8 @@ import { columnKey } from '../stats/disturbance.js';
 import { keptProcesses, currentSummary, variancePriors } from '../results/cell.js';
 import { processCostMs, metricsCostMs, topUpPriority } from './budget.js';
 import { hasSlot, roundLaunches, arrangeReplacements } from './pairing.js';
+import { pairedRatio, pairedPrior } from '../stats/compare.js';
+import { judgeAll } from '../stats/decision.js';
 
 // How many metrics processes a cell gets: run.metricsProcesses, or more where its suite's findings
 // are its metrics (suite sampler.metricsProcesses, e.g. gc); none for a service cell (it measures
@@ -106,17 +108,45 @@ export function targetOf(run) {
   return Math.max(run.maxProcesses, run.processes) > run.processes ? run.targetRme : null;
 }
 
-// One top-up round: the cells still above targetRme (the widest margin per ms first, within the
-// budget) and their rows' baseline cells.
+// The cells a top-up round is for, each with the margin that more processes would narrow:
+//   run.topUp 'margin'    cells whose own margin is above targetRme;
+//   run.topUp 'decision'  cells whose ratio to their row's baseline is still undecided (neither
+//                         faster/slower at the run's false discovery rate nor the same within the
+//                         equivalence band: stats/decision.js, the definition the tables and diff
+//                         use), by the ratio's margin; a cell with no baseline to compare with
+//                         (the baseline column itself, a row without it) by its own margin.
+// Pinpoint's rule: more processes where a comparison is not yet decided, none where it is.
+function wanting(cells, pending, options) {
+  const { run, baselineKey } = options;
+  const targetRme = targetOf(run);
+  const maxProcesses = Math.max(run.maxProcesses, run.processes);
+  const priors = variancePriors(cells);
+  const room = (cell) => keptProcesses(cell).length < maxProcesses;
+  const byMargin = (cell) => ({ cell, rme: currentSummary(cell, priors).rme, kept: keptProcesses(cell).length });
+  if (run.topUp !== 'decision') return pending.filter(room).map(byMargin).filter((c) => c.rme > targetRme);
+  const isBaseline = (c) => columnKey(c) === baselineKey;
+  const baselineOf = new Map(cells.filter((c) => isBaseline(c) && c.processes.length && (c.status === 'pending' || c.status === 'ok')).map((c) => [rowKey(c), c]));
+  const compared = pending.filter((c) => !isBaseline(c) && baselineOf.has(rowKey(c)) && c.processes.length);
+  const bySuite = new Map();
+  for (const cell of compared) bySuite.set(cell.suite, [...(bySuite.get(cell.suite) || []), [baselineOf.get(rowKey(cell)), cell]]);
+  const priorOf = new Map([...bySuite].map(([suite, pairs]) => [suite, pairedPrior(pairs)]));
+  const ratios = compared.map((cell) => pairedRatio(baselineOf.get(rowKey(cell)), cell, priorOf.get(cell.suite)));
+  const { judged } = judgeAll(ratios);
+  const undecided = compared.map((cell, i) => ({ cell, rme: ratios[i].rme, kept: keptProcesses(cell).length, verdict: judged[i].verdict }))
+    .filter((c) => c.verdict === 'undecided' && room(c.cell) && Number.isFinite(c.rme));
+  const alone = pending.filter((c) => !compared.includes(c) && !(isBaseline(c) && compared.some((o) => rowKey(o) === rowKey(c))) && room(c))
+    .map(byMargin).filter((c) => c.rme > targetRme);
+  return [...undecided, ...alone];
+}
+
+// One top-up round: the cells `wanting` says (the most narrowing per ms first, within the budget)
+// and their rows' baseline cells.
 function topUps(cells, pending, round, options) {
   const { run, budget, baselineKey } = options;
   const targetRme = targetOf(run);
   const maxProcesses = Math.max(run.maxProcesses, run.processes);
   if (!targetRme || round >= maxProcesses) return [];
-  const priors = variancePriors(cells);
-  const imprecise = pending
-    .map((cell) => ({ cell, rme: currentSummary(cell, priors).rme, kept: keptProcesses(cell).length }))
-    .filter((c) => c.kept < maxProcesses && c.rme > targetRme);
+  const imprecise = wanting(cells, pending, options);
   if (!imprecise.length) return [];
   const isBaseline = (c) => columnKey(c) === baselineKey;
   const baselineOf = new Map(pending.filter(isBaseline).map((c) => [rowKey(c), c]));

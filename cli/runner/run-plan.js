@@ -34,7 +34,8 @@ export async function runCells(cells, options) {
     const step = nextStep(cells, policy);
     if (step.kind === 'done') return cells;
     if (step.kind === 'finalize') {
-      finalizeCells(cells, { processesPerCell: run.processes, targetRme: targetOf(run), budgetLimited: budgetLimitedCells(cells, policy) });
+      // Under run.topUp 'decision' the target is a decision, which the tables mark, not a margin.
+      finalizeCells(cells, { processesPerCell: run.processes, targetRme: run.topUp === 'decision' ? null : targetOf(run), budgetLimited: budgetLimitedCells(cells, policy) });
       await options.save();
       continue;
     }
