@@ -16,6 +16,8 @@ import { textTable } from '../report/text-table.js';
 import { gateFailures, gateMessage, parseThreshold, suspicious } from '../diff/gate.js';
 import { planConfirmation, runConfirmation, judgeConfirmation, confirmationLines, defaultConfirmProcesses, defaultConfirmFile, CONFIRM_RULE, CONFIRM_EVIDENCE } from '../diff/confirm.js';
 import { UserError } from '../errors.js';
+import { metricComparisons, metricGateFailures, metricRows, metricSummary, METRIC_HEADER } from '../diff/metrics.js';
+import { METRIC_IDS } from '../stats/metrics.js';
 
 const key = (c, withColumn = true) => [c.suite, c.benchmark, withColumn ? `${c.runtimeLabel}/${c.flagSet}` : c.flagSet].join('\u0000');
 
@@ -112,6 +114,11 @@ export function renderDiff(rows, { color = false, extra = [] } = {}) {
   const lines = textTable([DIFF_HEADER, ...body]);
   const summary = [...diffSummaryLines(rows), ...extra];
   if (summary.length) lines.push('', ...summary);
+  // Runtime metrics compared where both sides ran two or more metrics processes per cell.
+  if (rows.metrics?.length) {
+    const decided = metricRows(rows.metrics);
+    lines.push('', metricSummary(rows.metrics), ...(decided.length ? textTable([METRIC_HEADER, ...decided]) : []));
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -124,6 +131,7 @@ export function register(program) {
     .option('--to <column>', 'column of B to compare to, e.g. 16.20.2/baseline')
     .option('--fail-on-regression [percent]', 'exit 1 if a benchmark is decided slower by more than percent (default 0; at a 5% false discovery rate over all the comparisons), or was ok in A and failed, timed out or is missing in B')
     .option('--allow-missing', 'with --fail-on-regression: do not fail for benchmarks missing or unfinished in B')
+    .option('--metric <id>', `with --fail-on-regression: also fail when this runtime metric is decided higher by more than the threshold (repeatable; ${METRIC_IDS.join(', ')}); needs two or more metrics processes per cell on each side`, (value, previous = []) => [...previous, value])
     .option('--confirm', 'with --fail-on-regression: re-measure the comparisons the first measurement cannot clear of a slowdown beyond the threshold (both columns, interleaved, on this machine) and fail only on what that run decides slower')
     .option('--confirm-processes <n>', 'with --confirm: processes per cell of the re-measurement (default twice the files\' processes, at least 10)')
     .option('--confirm-out <file>', 'with --confirm: result file of the re-measurement (default B.confirm.json beside B)')
@@ -141,6 +149,9 @@ export function register(program) {
       if (!fileB && !(opts.from && opts.to)) throw new UserError('Give a second result file, or --from and --to columns to compare within one file.');
       if ((opts.confirm || opts.confirmProcesses !== undefined || opts.confirmOut !== undefined) && limit === undefined) throw new UserError('--confirm re-measures what would fail the gate; give --fail-on-regression too (e.g. --fail-on-regression 5 --confirm).');
       if ((opts.confirmProcesses !== undefined || opts.confirmOut !== undefined) && !opts.confirm) throw new UserError('--confirm-processes and --confirm-out go with --confirm; add it, or leave them out.');
+      const unknownMetric = (opts.metric || []).find((id) => !METRIC_IDS.includes(id));
+      if (unknownMetric) throw new UserError(`--metric "${unknownMetric}" is not a runtime metric; use one of ${METRIC_IDS.join(', ')}.`);
+      if (opts.metric && limit === undefined) throw new UserError('--metric gates on a runtime metric; give --fail-on-regression too (e.g. --fail-on-regression 10 --metric gc-share).');
       const confirmProcesses = opts.confirmProcesses === undefined ? undefined : Number(opts.confirmProcesses);
       if (confirmProcesses !== undefined && !(Number.isInteger(confirmProcesses) && confirmProcesses >= 3 && confirmProcesses <= 100)) throw new UserError(`--confirm-processes takes a whole number from 3 to 100, not "${opts.confirmProcesses}".`);
       const separateRuns = Boolean(fileB) && path.resolve(fileA) !== path.resolve(fileB);
@@ -157,9 +168,13 @@ export function register(program) {
       const resultA = await readResult(fileA);
       const resultB = fileB ? await readResult(fileB) : resultA;
       const rows = diffResults(pairCells(resultA, resultB, { from: opts.from, to: opts.to, fileA, fileB: fileB || fileA }), { driftCv, equivalence });
+      rows.metrics = metricComparisons(rows, { equivalence });
       const confirmation = opts.confirm ? await confirm(rows, { resultA, resultB, fileB: fileB || fileA, limit, equivalence, processes: confirmProcesses, out: opts.confirmOut }) : null;
-      const failures = limit === undefined ? null : gateFailures(rows, { limit, allowMissing: Boolean(opts.allowMissing), confirmed: confirmation ? confirmation.byRow : null });
-      const gate = failures ? { confirm: confirmation } : null;
+      const failures = limit === undefined ? null : [
+        ...gateFailures(rows, { limit, allowMissing: Boolean(opts.allowMissing), confirmed: confirmation ? confirmation.byRow : null }),
+        ...metricGateFailures(rows.metrics, { metrics: opts.metric || [], limit })
+      ];
+      const gate = failures ? { confirm: confirmation, metrics: opts.metric || [] } : null;
       const context = { fileA, fileB: fileB || fileA, resultA, resultB, failures, limit, gate };
       const markdown = () => renderDiffMarkdown(rows, context);
       if (format === 'json') {
@@ -232,6 +247,9 @@ function diffJson(rows, { fileA, fileB, failures, limit, gate }) {
     // How the verdicts were reached: the false discovery rate method over how many comparisons, the
     // equivalence band of "same" (each row's comparison has p, q and verdict).
     verdicts: rows.verdicts,
+    // Runtime metrics of cells with two or more metrics processes on each side (diff/metrics.js):
+    // [{ suite, benchmark, column, metric, ratio (B/A), ci, p, q, verdict: higher|lower|same|undecided }].
+    metrics: (rows.metrics || []).map(({ label, n, df, ...c }) => c),
     // --drift auto's estimate: estimate is a suite's own (null when it has too few cells and uses the
     // pooled one), used what its comparisons got (never below floor), shift its median rate ratio.
     drift: rows.drift ? {

@@ -6,6 +6,7 @@
 import { geomeanRatio } from '../stats/compare.js';
 import { formatRate, formatChange } from '../report/format.js';
 import { describeDrift } from '../stats/drift-estimate.js';
+import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { terminalText, markdownCode, markdownText, markdownTable } from '../report/escape.js';
 import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../report/notes.js';
 
@@ -98,6 +99,10 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
   if (rest.length) {
     const same = rest.filter((r) => r.comparison?.verdict === 'same').length;
     out.push('<details>', `<summary>${rest.length} not decided faster or slower: ${same} same within the band, ${rest.length - same} undecided</summary>`, '', ...markdownTable(DIFF_HEADER, rest.map(cells)), '', '</details>', '');
+  }
+  if (rows.metrics?.length) {
+    const decided = metricRows(rows.metrics);
+    out.push(`### Runtime metrics`, '', `${markdownText(metricSummary(rows.metrics))}  `, '', ...(decided.length ? [...markdownTable(METRIC_HEADER, decided), ''] : []));
   }
   out.push('<details>', '<summary>Environment of A and B</summary>', '',
     ...markdownTable(['', 'A', 'B'], environmentRows({ file: fileA, result: resultA }, { file: fileB, result: resultB })), '', '</details>', '');
