@@ -52,10 +52,10 @@ test('a run removes its shared directory when it ends; the next run removes one 
   // A run killed with -9 (its owner pid no longer exists) and a live one (this test's pid).
   const orphan = path.join(tmp, 'run-orphan');
   fs.mkdirSync(path.join(orphan, 'autoload-x'), { recursive: true });
-  fs.writeFileSync(path.join(orphan, 'owner.pid'), '2147483646');
+  fs.writeFileSync(path.join(orphan, 'owner.json'), JSON.stringify({ pid: 2147483646 }));
   const live = path.join(tmp, 'run-live');
   fs.mkdirSync(live);
-  fs.writeFileSync(path.join(live, 'owner.pid'), String(process.pid));
+  fs.writeFileSync(path.join(live, 'owner.json'), JSON.stringify({ pid: process.pid }));
   const made = createRunDir(env);
   assert.ok(!fs.existsSync(orphan), 'the orphan was not removed');
   assert.ok(fs.existsSync(live), 'a live run\'s directory was removed');

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { UserError } from '../errors.js';
 
 // The process's start time in clock ticks since boot (field 22 of /proc/PID/stat), or null.
-function startTicks(pid) {
+export function startTicks(pid) {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
@@ -15,7 +15,9 @@ function startTicks(pid) {
   }
 }
 
-function holderAlive(holder) {
+// Whether the process { pid, startTicks? } still runs (a reused pid with another start time does
+// not count). Also how run directories and cgroups of killed runs are told apart (runner/).
+export function processAlive(holder) {
   try {
     process.kill(holder.pid, 0);
   } catch (err) {
@@ -51,7 +53,7 @@ export function lockResultFile(file) {
       if (err.code !== 'EEXIST') throw new UserError(`Cannot create the lock file ${lock} (${err.code}); choose another --out.`);
     }
     const holder = readHolder(lock);
-    if (holder && holderAlive(holder)) {
+    if (holder && processAlive(holder)) {
       throw new UserError(`${file} is being written by another nodebench run (pid ${holder.pid}); wait for it to finish, or choose another --out.`);
     }
     // Left by a run that was killed (or half-written by one that was killed while taking it).

@@ -8,6 +8,7 @@
 // pids hierarchy.
 import fs from 'node:fs';
 import path from 'node:path';
+import { processAlive } from '../results/lock.js';
 
 let runRoot;   // undefined: not probed yet; null: no cgroup can be made here
 
@@ -39,15 +40,6 @@ function candidates() {
   return found.sort((a, b) => b.version - a.version);
 }
 
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === 'EPERM';
-  }
-}
-
 // The cgroups of a nodebench that died without its reaper (both killed): emptied and removed.
 function sweepOrphans(parent) {
   let names;
@@ -57,7 +49,7 @@ function sweepOrphans(parent) {
     return;
   }
   for (const name of names) {
-    if (alive(Number(name.slice('nodebench-'.length)))) continue;
+    if (processAlive({ pid: Number(name.slice('nodebench-'.length)) })) continue;
     const dir = path.join(parent, name);
     try {
       for (const worker of fs.readdirSync(dir).filter((n) => /^w\d+$/.test(n))) empty(path.join(dir, worker));

@@ -5,18 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { tmpDir } from '../paths.js';
+import { processAlive, startTicks } from '../results/lock.js';
 
 const PREFIX = 'run-';
-const OWNER = 'owner.pid';
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === 'EPERM';
-  }
-}
+const OWNER = 'owner.json';
 
 function sweepOrphans(parent) {
   let entries;
@@ -29,7 +21,7 @@ function sweepOrphans(parent) {
     const dir = path.join(parent, name);
     let owner = null;
     try {
-      owner = Number(fs.readFileSync(path.join(dir, OWNER), 'utf8'));
+      owner = JSON.parse(fs.readFileSync(path.join(dir, OWNER), 'utf8'));
     } catch {
       // No owner file: a directory being created right now, or one whose creation was cut short.
       try {
@@ -38,7 +30,7 @@ function sweepOrphans(parent) {
         continue;
       }
     }
-    if (owner && alive(owner)) continue;
+    if (owner && processAlive(owner)) continue;
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -48,7 +40,7 @@ export function createRunDir(env = process.env) {
   fs.mkdirSync(parent, { recursive: true });
   sweepOrphans(parent);
   const dir = fs.mkdtempSync(path.join(parent, PREFIX));
-  fs.writeFileSync(path.join(dir, OWNER), String(process.pid));
+  fs.writeFileSync(path.join(dir, OWNER), JSON.stringify({ pid: process.pid, startTicks: startTicks(process.pid) }));
   return {
     path: dir,
     remove() {
