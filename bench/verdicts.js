@@ -9,6 +9,7 @@
 //       (Benjamini-Hochberg, what diff uses) and with Benjamini-Yekutieli, with the 1% drift default
 //       and with --drift auto; and how many it calls same within ±2% or undecided.
 //   node bench/verdicts.js gate [--trials 20] [--runtimes 16.20.2,24.21.0] [--threshold 2] [--keep DIR | --reread DIR]
+//                               [--confirm-processes N] [--only aa|slower]
 //       `trials` A/A pairs of invocations of the promises suite (bench/fixtures/promises-marked.js) at
 //       the shipped run options, and as many invocations with chain-native 5% slower: the real CLI,
 //       `nodebench diff A B --fail-on-regression threshold --confirm --json`, counted with and without
@@ -47,12 +48,13 @@ const decided = (verdict) => verdict === 'faster' || verdict === 'slower';
 
 function parseArgs(argv) {
   const value = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
-  const options = new Set(['--trials', '--runtimes', '--threshold', '--keep', '--reread']);
+  const options = new Set(['--trials', '--runtimes', '--threshold', '--keep', '--reread', '--confirm-processes', '--only']);
   const files = argv.slice(1).filter((a, i, all) => !a.startsWith('--') && !options.has(all[i - 1]));
   return {
     mode: argv[0], files, json: argv.includes('--json'),
     trials: Number(value('--trials', 20)), threshold: Number(value('--threshold', 2)),
-    runtimes: value('--runtimes', null)?.split(','), keep: value('--keep', null), reread: value('--reread', null)
+    runtimes: value('--runtimes', null)?.split(','), keep: value('--keep', null), reread: value('--reread', null),
+    confirmProcesses: value('--confirm-processes', null), only: value('--only', null)
   };
 }
 
@@ -182,11 +184,14 @@ async function invoke(dir, name, runtimes, flags, seed, reread) {
 }
 
 // diff --confirm through the CLI, its JSON kept beside the files (and read back with --reread).
-async function gateDiff(dir, name, a, b, threshold, reread) {
-  const saved = path.join(dir, `${name}.diff.json`);
+// processes: --confirm-processes (null: diff's default), part of the saved names.
+async function gateDiff(dir, name, a, b, threshold, reread, processes) {
+  const tag = processes ? `${name}-p${processes}` : name;
+  const saved = path.join(dir, `${tag}.diff.json`);
   if (reread || fs.existsSync(saved)) return JSON.parse(fs.readFileSync(saved, 'utf8'));
   const started = Date.now();
-  const run = await execa(process.execPath, [cli, 'diff', a, b, '--fail-on-regression', String(threshold), '--confirm', '--confirm-out', path.join(dir, `${name}.confirm.json`), '--json'], { reject: false });
+  const extra = processes ? ['--confirm-processes', String(processes)] : [];
+  const run = await execa(process.execPath, [cli, 'diff', a, b, '--fail-on-regression', String(threshold), '--confirm', ...extra, '--confirm-out', path.join(dir, `${tag}.confirm.json`), '--json'], { reject: false });
   if (run.exitCode !== 0 && run.exitCode !== 1) throw new Error(`${name}: diff exited ${run.exitCode}: ${run.stderr.slice(-2000)}`);
   const outcome = { exitCode: run.exitCode, minutes: (Date.now() - started) / 60000, diff: JSON.parse(run.stdout) };
   fs.writeFileSync(saved, JSON.stringify(outcome));
@@ -198,7 +203,8 @@ async function gateDiff(dir, name, a, b, threshold, reread) {
 const firstFailures = (diff, threshold) => diff.rows.filter((r) => r.comparison && r.comparison.verdict === 'slower' && (1 - r.comparison.ratio) * 100 > threshold);
 const failedLabels = (diff) => diff.gate.failures.map((f) => f.label);
 
-async function gateMode({ trials, runtimes = ['16.20.2', '24.21.0'], threshold, keep, reread }) {
+// only: 'aa' or 'slower' to run one kind of trial (e.g. the slowdown again with more processes).
+async function gateMode({ trials, runtimes = ['16.20.2', '24.21.0'], threshold, keep, reread, confirmProcesses, only }) {
   const dir = reread || keep || fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-verdicts-'));
   fs.mkdirSync(dir, { recursive: true });
   const started = Date.now();
@@ -207,35 +213,48 @@ async function gateMode({ trials, runtimes = ['16.20.2', '24.21.0'], threshold, 
   for (let i = 0; i < trials; i++) {
     log(`[${new Date().toISOString().slice(11, 19)}] trial ${i + 1} of ${trials} (${dir})`);
     const a = await invoke(dir, `t${i}-a`, runtimes, [], 1000 + 3 * i, reread);
-    const b = await invoke(dir, `t${i}-aa`, runtimes, MARK.aa, 1001 + 3 * i, reread);
+    if (only !== 'slower') {
+      const b = await invoke(dir, `t${i}-aa`, runtimes, MARK.aa, 1001 + 3 * i, reread);
+      aa.push(aaTrial(await gateDiff(dir, `t${i}-aa`, a, b, threshold, reread, confirmProcesses), threshold));
+    }
+    if (only === 'aa') continue;
     const s = await invoke(dir, `t${i}-slower`, runtimes, MARK.slower, 1002 + 3 * i, reread);
-    const same = await gateDiff(dir, `t${i}-aa`, a, b, threshold, reread);
-    const slower = await gateDiff(dir, `t${i}-slower`, a, s, threshold, reread);
-    aa.push({
-      firstFails: firstFailures(same.diff, threshold).length > 0, confirmedFails: same.exitCode === 1, failed: failedLabels(same.diff),
-      candidates: same.diff.gate.confirm.candidates.length, minutes: same.minutes,
-      share: judgeRows(same.diff.rows.map((r) => ({ ...r, comparison: r.comparison })))
-    });
-    const chainRows = slower.diff.rows.filter((r) => r.label === SLOWED && r.comparison);
-    const confirmedChain = slower.diff.gate.confirm.candidates.filter((c) => c.label === SLOWED && c.confirmation && c.confirmation.verdict === 'slower' && (1 - c.confirmation.ratio) * 100 > threshold);
-    slow.push({
-      firstCaught: firstFailures(slower.diff, threshold).some((r) => r.label === SLOWED),
-      caught: failedLabels(slower.diff).includes(SLOWED),
-      columns: chainRows.length,
-      firstColumns: firstFailures(slower.diff, threshold).filter((r) => r.label === SLOWED).length,
-      confirmedColumns: confirmedChain.length,
-      screened: slower.diff.gate.confirm.candidates.filter((c) => c.label === SLOWED).length,
-      others: failedLabels(slower.diff).filter((l) => l !== SLOWED),
-      ratios: chainRows.map((r) => r.comparison.ratio),
-      confirmedRatios: slower.diff.gate.confirm.candidates.filter((c) => c.label === SLOWED && c.confirmation).map((c) => c.confirmation.ratio),
-      candidates: slower.diff.gate.confirm.candidates.length, minutes: slower.minutes
-    });
+    const slower = await gateDiff(dir, `t${i}-slower`, a, s, threshold, reread, confirmProcesses);
+    slow.push(slowTrial(slower, threshold));
   }
+  return gateFigures({ aa, slow, runtimes, threshold, confirmProcesses, started, dir });
+}
+
+function aaTrial(same, threshold) {
+  return {
+    firstFails: firstFailures(same.diff, threshold).length > 0, confirmedFails: same.exitCode === 1, failed: failedLabels(same.diff),
+    candidates: same.diff.gate.confirm.candidates.length, minutes: same.minutes, share: judgeRows(same.diff.rows)
+  };
+}
+
+function slowTrial(slower, threshold) {
+  const chainRows = slower.diff.rows.filter((r) => r.label === SLOWED && r.comparison);
+  const candidates = slower.diff.gate.confirm.candidates.filter((c) => c.label === SLOWED);
+  return {
+    firstCaught: firstFailures(slower.diff, threshold).some((r) => r.label === SLOWED),
+    caught: failedLabels(slower.diff).includes(SLOWED),
+    columns: chainRows.length,
+    firstColumns: firstFailures(slower.diff, threshold).filter((r) => r.label === SLOWED).length,
+    confirmedColumns: candidates.filter((c) => c.confirmation && c.confirmation.verdict === 'slower' && (1 - c.confirmation.ratio) * 100 > threshold).length,
+    screened: candidates.length,
+    others: failedLabels(slower.diff).filter((l) => l !== SLOWED),
+    ratios: chainRows.map((r) => r.comparison.ratio),
+    confirmedRatios: candidates.filter((c) => c.confirmation).map((c) => c.confirmation.ratio),
+    candidates: slower.diff.gate.confirm.candidates.length, minutes: slower.minutes
+  };
+}
+
+function gateFigures({ aa, slow, runtimes, threshold, confirmProcesses, started, dir }) {
   const count = (list, key) => rate(list.filter((x) => x[key]).length, list.length);
   const cells = aa.reduce((n, t) => n + t.share.cells, 0);
   return {
     date: new Date().toISOString(), host: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, load: os.loadavg() },
-    slice: { suite: 'promises (bench/fixtures/promises-marked.js)', runtimes, run: shippedRun(), threshold },
+    slice: { suite: 'promises (bench/fixtures/promises-marked.js)', runtimes, run: shippedRun(), threshold, confirmProcesses: confirmProcesses || 'default' },
     aa: {
       trials: aa.length,
       gateFailsFirst: count(aa, 'firstFails'), gateFailsConfirmed: count(aa, 'confirmedFails'),
@@ -261,11 +280,23 @@ async function gateMode({ trials, runtimes = ['16.20.2', '24.21.0'], threshold, 
 function gateLines(f) {
   const pct = (n, of) => `${n} of ${of} (${((n / of) * 100).toFixed(1)}%)`;
   return [
-    `Gate trials (${f.date.slice(0, 16)}Z, ${f.host.cores} cores ${f.host.cpu}, load ${f.host.load.map((x) => x.toFixed(1)).join(' ')} at the end): ${f.slice.suite} on ${f.slice.runtimes.join(', ')}, shipped run options without metrics, nodebench diff A B --fail-on-regression ${f.slice.threshold} --confirm`,
-    `A/A: the gate failed in ${rateText(f.aa.gateFailsConfirmed)} of pairs with --confirm (target: at most 1 of 20), ${rateText(f.aa.gateFailsFirst)} on the first comparison alone${f.aa.failed.length ? `; failed: ${f.aa.failed.join(', ')}` : ''}; median ${f.aa.candidatesMedian} comparisons re-measured per pair, ${f.aa.confirmMinutesMedian.toFixed(1)} min`,
-    `A/A cells called faster or slower: ${pct(f.aa.flaggedBh, f.aa.cells)} with Benjamini-Hochberg (diff), ${pct(f.aa.flaggedBy, f.aa.cells)} with Benjamini-Yekutieli, ${pct(f.aa.flaggedRaw, f.aa.cells)} at p < 0.05 per cell (1% drift)`,
-    `5% slowdown of ${SLOWED}: caught in ${rateText(f.slowdown.caughtConfirmed)} of trials with --confirm (target >= 95%), ${rateText(f.slowdown.caughtFirst)} on the first comparison alone; by column ${f.slowdown.columnsConfirmed} of ${f.slowdown.columns} confirmed (${f.slowdown.screened} re-measured), ${f.slowdown.columnsFirst} on the first comparison; median ratio ${f.slowdown.ratiosMedian?.toFixed(3)} first, ${f.slowdown.confirmedRatiosMedian?.toFixed(3)} re-measured; other benchmarks failed in those trials: ${f.slowdown.otherFailures.length ? f.slowdown.otherFailures.join(', ') : 'none'}; median ${f.slowdown.candidatesMedian} re-measured, ${f.slowdown.confirmMinutesMedian.toFixed(1)} min`,
+    `Gate trials (${f.date.slice(0, 16)}Z, ${f.host.cores} cores ${f.host.cpu}, load ${f.host.load.map((x) => x.toFixed(1)).join(' ')} at the end): ${f.slice.suite} on ${f.slice.runtimes.join(', ')}, shipped run options without metrics, nodebench diff A B --fail-on-regression ${f.slice.threshold} --confirm${f.slice.confirmProcesses === 'default' ? '' : ` --confirm-processes ${f.slice.confirmProcesses}`}`,
+    ...(f.aa.trials ? aaGateLines(f, pct) : []),
+    ...(f.slowdown.trials ? slowGateLines(f) : []),
     `total ${f.minutes.toFixed(1)} min; files in ${f.files}`
+  ];
+}
+
+function aaGateLines(f, pct) {
+  return [
+    `A/A: the gate failed in ${rateText(f.aa.gateFailsConfirmed)} of pairs with --confirm (target: at most 1 of 20), ${rateText(f.aa.gateFailsFirst)} on the first comparison alone${f.aa.failed.length ? `; failed: ${f.aa.failed.join(', ')}` : ''}; median ${f.aa.candidatesMedian} comparisons re-measured per pair, ${f.aa.confirmMinutesMedian.toFixed(1)} min`,
+    `A/A cells called faster or slower: ${pct(f.aa.flaggedBh, f.aa.cells)} with Benjamini-Hochberg (diff), ${pct(f.aa.flaggedBy, f.aa.cells)} with Benjamini-Yekutieli, ${pct(f.aa.flaggedRaw, f.aa.cells)} at p < 0.05 per cell (1% drift)`
+  ];
+}
+
+function slowGateLines(f) {
+  return [
+    `5% slowdown of ${SLOWED}: caught in ${rateText(f.slowdown.caughtConfirmed)} of trials with --confirm (target >= 95%), ${rateText(f.slowdown.caughtFirst)} on the first comparison alone; by column ${f.slowdown.columnsConfirmed} of ${f.slowdown.columns} confirmed (${f.slowdown.screened} re-measured), ${f.slowdown.columnsFirst} on the first comparison; median ratio ${f.slowdown.ratiosMedian?.toFixed(3)} first, ${f.slowdown.confirmedRatiosMedian?.toFixed(3)} re-measured; other benchmarks failed in those trials: ${f.slowdown.otherFailures.length ? f.slowdown.otherFailures.join(', ') : 'none'}; median ${f.slowdown.candidatesMedian} re-measured, ${f.slowdown.confirmMinutesMedian.toFixed(1)} min`
   ];
 }
 

@@ -48,7 +48,7 @@ function sideOf(result, cell) {
 const runtimeSpec = (r) => (r.provider === 'path' || r.provider === 'system' ? r.source : r.version);
 const sameRuntime = (a, b) => (a.sha256 && b.sha256 ? a.sha256 === b.sha256 : a.version === b.version && runtimeSpec(a) === runtimeSpec(b));
 
-function checkRerunnable(row, a, b, allowSameSides) {
+function checkRerunnable(row, a, b) {
   const where = `${row.label} (${row.column})`;
   if (!a.runtime || !b.runtime || !a.suite || !b.suite) throw new UserError(`--confirm cannot re-measure ${where}: its result files do not describe its runtime and suite; compare without --confirm.`);
   if (!a.suite.file || a.suite.file !== b.suite.file || !fs.existsSync(a.suite.file)) {
@@ -57,7 +57,7 @@ function checkRerunnable(row, a, b, allowSameSides) {
   if (!isDeepStrictEqual(a.suite.params, b.suite.params)) {
     throw new UserError(`--confirm cannot re-measure ${where}: A and B ran suite "${a.suite.name}" with different parameters; it re-runs runtimes and flag sets, so compare without --confirm.`);
   }
-  if (!allowSameSides && sameRuntime(a.runtime, b.runtime) && isDeepStrictEqual(a.flags, b.flags)) {
+  if (sameRuntime(a.runtime, b.runtime) && isDeepStrictEqual(a.flags, b.flags)) {
     throw new UserError(`--confirm cannot re-measure ${where}: A and B ran it on the same runtime (Node ${a.runtime.version}), flags and suite file, so what changed between them is not something nodebench can run side by side; compare without --confirm, or measure both versions in one run.`);
   }
 }
@@ -67,6 +67,7 @@ function planFor(a, b, rows, { run, processes }) {
   const twoRuntimes = !sameRuntime(a.runtime, b.runtime);
   const labelA = a.runtime.label;
   const labelB = twoRuntimes && b.runtime.label === labelA ? `${b.runtime.label}-B` : twoRuntimes ? b.runtime.label : labelA;
+  // Same runtime: the flags differ (checkRerunnable), so the sides are two flag sets.
   const twoFlagSets = !twoRuntimes || !isDeepStrictEqual(a.flags, b.flags);
   const flagSetA = a.flagSet;
   const flagSetB = twoFlagSets ? (b.flagSet === a.flagSet ? `${b.flagSet}-B` : b.flagSet) : a.flagSet;
@@ -97,14 +98,13 @@ function planFor(a, b, rows, { run, processes }) {
 
 // candidates: diff rows (gate.js suspicious). Groups them by pair of sides, one run per group (a
 // diff of one runtime pair and flag set, the usual case, is one run). Throws a UserError for a
-// comparison nodebench cannot run again. allowSameSides: re-measure a side against an identical
-// copy of itself (bench/verdicts.js's A/A runs; the CLI never sets it).
-export function planConfirmation(candidates, resultA, resultB, { processes, allowSameSides = false } = {}) {
+// comparison nodebench cannot run again.
+export function planConfirmation(candidates, resultA, resultB, { processes } = {}) {
   const groups = new Map();
   for (const row of candidates) {
     const a = sideOf(resultA, row.a);
     const b = sideOf(resultB, row.b);
-    checkRerunnable(row, a, b, allowSameSides);
+    checkRerunnable(row, a, b);
     const key = JSON.stringify([a.runtime.label, a.runtime.version, a.flags, b.runtime.label, b.runtime.version, b.flags]);
     if (!groups.has(key)) groups.set(key, { a, b, rows: [] });
     groups.get(key).rows.push({ row, suite: a.suite });
