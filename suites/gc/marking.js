@@ -1,0 +1,38 @@
+'use strict';
+// gc-marking: the log-analysis service's workload on its own (log-service.js), for the
+// concurrent-marking finding. A suite of its own, not a folder, so that `all` and the default matrix
+// leave it out: its figures come in GC cycles of several seconds, so each metrics process watches a
+// long window (about 16 s per process), which the survey cannot afford on every runtime and flag set.
+// Run it with examples/concurrent-marking.yaml or `--suites suites/gc/marking.js`.
+// Node-4-compatible (see suites/README.md).
+var service = require('./log-service');
+
+module.exports = {
+  name: 'gc-marking',
+  metricsTable: true,
+  // A process's GC time per second is the sum of the cycles that end inside its window, so the
+  // window spans several cycles (about 4 s each with these params), and four metrics processes give
+  // each metric an interval. The op rate is the request rate by design, so timing samples stay short.
+  sampler: { minSampleMs: 50, samples: 6, warmupMaxMs: 500, metricsMs: 16000, metricsProcesses: 5 },
+  perProcess: 'throughput',
+  description: 'A log-analysis service at a fixed request rate over a large retained index: ' +
+    'main-thread marking and event-loop delay, with little scavenging',
+  params: {
+    indexMB: 128,
+    recentMB: 16,
+    requestsPerSecond: 100,
+    entriesPerRequest: 9000,
+    indexUpdatesPerRequest: 50,
+    queryEntries: 200
+  },
+  benchmarks: {
+    'log-service': {
+      type: 'callback',
+      description: 'one request of a fixed-rate schedule (params.requestsPerSecond): ingest ' +
+        'params.entriesPerRequest entries into the recent buffer, update params.indexUpdatesPerRequest ' +
+        'index entries, query params.queryEntries; ops/s is the request rate unless the service falls behind',
+      setup: service.setup,
+      fn: service.request
+    }
+  }
+};
