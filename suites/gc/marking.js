@@ -13,9 +13,9 @@ module.exports = {
   // A process's GC time per second is the sum of the cycles that end inside its window, so the
   // window spans several cycles (about 1.3 s each under a 1 GB heap limit, 4-5 s without one), and
   // five metrics processes give each metric an interval. The op rate is the request rate unless the
-  // service falls behind, and a late request is served at once: a sample spans 25 requests or more,
-  // so that a catch-up after a GC pause does not read as a faster runtime.
-  sampler: { minSampleMs: 250, samples: 4, warmupMaxMs: 500, metricsMs: 10000, metricsProcesses: 5 },
+  // service falls behind, and a late request is served at once: samples span 25 requests or more,
+  // 2 s in all, so that a catch-up after a GC pause does not read as a faster runtime.
+  sampler: { minSampleMs: 250, samples: 8, warmupMaxMs: 500, metricsMs: 10000, metricsProcesses: 5 },
   perProcess: 'throughput',
   description: 'A log-analysis service at a fixed request rate over a large retained index: ' +
     'main-thread marking and event-loop delay, with little scavenging',
