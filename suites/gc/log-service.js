@@ -4,7 +4,8 @@
 // small objects, built at setup, a few entries replaced per request: it changes slowly), and serves
 // requests at a fixed rate (params.requestsPerSecond, on timers, whatever the runtime's speed), each
 // ingesting params.entriesPerRequest new entries into a buffer of recent ones (params.recentMB,
-// overwritten in turn) and answering a small query against the index.
+// overwritten in turn) and answering a query that reads params.queryEntries index entries (the
+// work that keeps the service's main thread busy, as the real one's was).
 //
 // Why this isolates marking: every entry lives longer than a scavenge, so V8 allocates them straight
 // into the old generation (allocation-site pretenuring) and scavenges stay rare and cheap. The old

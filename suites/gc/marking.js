@@ -11,7 +11,7 @@ module.exports = {
   name: 'gc-marking',
   metricsTable: true,
   // A process's GC time per second is the sum of the cycles that end inside its window, so the
-  // window spans several cycles (about 1.3 s each under a 1 GB heap limit, 4-5 s without one), and
+  // window spans several cycles (about 1.3 s each under a 1 GB heap limit, 6 s without one), and
   // five metrics processes give each metric an interval. The op rate is the request rate unless the
   // service falls behind, and a late request is served at once: samples span 25 requests or more,
   // 2 s in all, so that a catch-up after a GC pause does not read as a faster runtime.
