@@ -17,22 +17,33 @@ const cgroups = new Set();
 // Read now: once nodebench is gone, this process's parent is init.
 const nodebenchPid = process.ppid;
 
+const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+function removeDir(dir) {
+  try {
+    fs.rmdirSync(dir);
+    return true;
+  } catch (error) {
+    return error.code === 'ENOENT';
+  }
+}
+
 function reap() {
   for (const pgid of groups) killGroup(pgid);
   // Whatever the workers started, in their cgroups (however it left their group and environment),
-  // then the cgroups themselves and nodebench's own.
-  const roots = new Set();
-  for (const dir of cgroups) {
-    empty(dir);
-    roots.add(path.dirname(dir));
+  // then the cgroups themselves and nodebench's own. A killed process with a large heap can take
+  // seconds to leave its cgroup on a loaded machine, and nothing else would remove the cgroup
+  // after the reaper: it keeps trying for a while (it has nothing else to do).
+  const roots = new Set([...cgroups].map((dir) => path.dirname(dir)));
+  let left = [...cgroups];
+  for (const until = Date.now() + 30_000; ; pause(100)) {
+    left = left.filter((dir) => {
+      empty(dir);
+      return !removeDir(dir);
+    });
+    if (!left.length || Date.now() > until) break;
   }
-  for (const dir of roots) {
-    try {
-      fs.rmdirSync(dir);
-    } catch {
-      // Still in use or gone.
-    }
-  }
+  for (const dir of roots) removeDir(dir);
   // Detached children of the workers left the groups; their environment tag still names them.
   killTaggedBy(nodebenchPid);
   process.exit(0);
