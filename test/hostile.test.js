@@ -15,7 +15,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-hostile-'));
 
 test('a benchmark that forges or breaks the worker\'s reports, ends the process or replaces JSON.stringify fails only its cell, saying what happened', { timeout: 120_000 }, async () => {
   const out = path.join(tmp, 'attacks.json');
-  const attacks = ['honest', 'malformed-result', 'forged-result', 'exits-zero', 'replaces-stringify', 'closes-channel'];
+  const attacks = ['honest', 'malformed-result', 'forged-result', 'writes-null', 'exits-zero', 'replaces-stringify', 'closes-channel'];
   const run = await nodebench(['run', HOSTILE, '--node', `system,4.9.1`, '--benchmarks', attacks.join(','), '--quick', '--out', out]);
   assert.equal(run.exitCode, 1, run.stderr);
   assert.doesNotMatch(run.stderr, /internal error/);
@@ -29,6 +29,7 @@ test('a benchmark that forges or breaks the worker\'s reports, ends the process 
       assert.equal(cell(name).status, 'failed', `${name} on ${runtime}`);
       assert.match(cell(name).error, /^something in the benchmark wrote 1 message\(s\) \(result\) to file descriptor 3, which nodebench keeps for its worker/);
     }
+    assert.match(cell('writes-null').error, /^something in the benchmark wrote \d+ message\(s\) \(null\) to file descriptor 3/);
     assert.match(cell('exits-zero').error, /^the suite called process\.exit\(0\) while it was measured, so the worker could not report/);
     // The channel uses JSON.stringify as it was before the suite loaded: the result is real.
     assert.equal(cell('replaces-stringify').status, 'ok', cell('replaces-stringify').error);

@@ -96,7 +96,7 @@ test('nvm missing, nvm failing, an unknown provider: one sentence each, exit 2',
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-no-nvm-'));
     const cases = [
       [['runtimes', 'install', '4.9.1', '--via', 'nvm'], { ...home.env, NVM_DIR: empty }, new RegExp(`^nodebench: nvm is not installed in ${empty} \\(no nvm\\.sh there\\); install nvm, or set NVM_DIR to its folder, or leave out --via nvm / provider: nvm\\.$`, 'm')],
-      [['runtimes', 'install', '4.9.0', '--via', 'nvm'], home.env, /^nodebench: nvm install 4\.9\.0 failed \(exit 1: Binary download from http:\/\/127\.0\.0\.1:\d+\/v4\.9\.0\/node-v4\.9\.0-linux-x64\.tar\.gz failed\.\); run it in your shell to see why \(NVM_NODEJS_ORG_MIRROR is http:\/\/127\.0\.0\.1:\d+\), or install without nvm\.$/m],
+      [['runtimes', 'install', '4.9.0', '--via', 'nvm'], home.env, /^nodebench: nvm install 4\.9\.0 failed \(exit 1: Binary download from http:\/\/127\.0\.0\.1:\d+\/v4\.9\.0\/node-v4\.9\.0-linux-x64\.tar\.gz failed\.\); run it in your shell to see why \(NVM_NODEJS_ORG_MIRROR is http:\/\/127\.0\.0\.1:\d+, which nvm refuses: it takes only http\(s\):\/\/ with letters, digits and \. \/ _ -, no port\), or install without nvm\.$/m],
       [['runtimes', 'install', '4.9.1', '--via', 'brew'], home.env, /^nodebench: --via "brew" is not known; use --via nvm, or leave it out to install into the nodebench cache\.$/],
       [['runtimes', 'install', '/usr/bin/node', '--via', 'nvm'], home.env, /names a binary, so provider nvm has nothing to install/]
     ];

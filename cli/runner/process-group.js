@@ -191,11 +191,15 @@ export function readChannel(child, onMessage) {
     try {
       message = JSON.parse(line);
     } catch {
-      message = { type: 'garbled', line: line.slice(0, 200) };
+      onMessage({ type: 'garbled', line: line.slice(0, 200) });
+      return;
     }
-    if (child.nodebenchNonce && message.type !== 'garbled') {
-      if (message?.nonce !== child.nodebenchNonce) {
-        message = { type: 'forged', claimed: String(message?.type).slice(0, 40) };
+    // Whatever parses must carry the nonce, whatever type it claims (even "garbled"); JSON that is
+    // not an object (null, a number) is no message of the worker's either.
+    const isObject = message !== null && typeof message === 'object' && !Array.isArray(message);
+    if (child.nodebenchNonce || !isObject) {
+      if (!isObject || message.nonce !== child.nodebenchNonce) {
+        message = { type: 'forged', claimed: String(isObject ? message.type : message === null ? 'null' : typeof message).slice(0, 40) };
       } else {
         delete message.nonce;
       }

@@ -33,6 +33,7 @@ export function nvmBinary(version, env = process.env) {
 // nvm's progress goes to stderr, so that stdout is only `nvm which`'s answer: the binary's path.
 const INSTALL_SCRIPT = 'source "$NVM_DIR/nvm.sh" --no-use && nvm install "$1" 1>&2 && nvm which "$1"';
 const INSTALL_TIMEOUT_MS = 15 * 60 * 1000;
+const NVM_MIRROR_PATTERN = /^https?:\/\/[a-zA-Z0-9./_-]+$/;
 
 // Runs `nvm install <version>` and returns the path of the binary nvm says it installed.
 export async function installWithNvm(version, { env = process.env } = {}) {
@@ -53,7 +54,13 @@ export async function installWithNvm(version, { env = process.env } = {}) {
   const lastLine = (text) => String(text || '').split('\n').map((l) => l.trim()).filter(Boolean).pop();
   if (run.exitCode !== 0 || run.timedOut) {
     const why = run.timedOut ? `it ran longer than ${INSTALL_TIMEOUT_MS / 60_000} minutes` : `exit ${run.exitCode}: ${lastLine(run.stderr) || 'no message'}`;
-    throw new UserError(`nvm install ${version} failed (${why}); run it in your shell to see why${env.NVM_NODEJS_ORG_MIRROR ? ` (NVM_NODEJS_ORG_MIRROR is ${env.NVM_NODEJS_ORG_MIRROR})` : ''}, or install without nvm.`);
+    const mirror = env.NVM_NODEJS_ORG_MIRROR;
+    // nvm (checked with v0.40.6) ignores a mirror URL outside this pattern, a port included, and
+    // then reports only that the version was not found.
+    const mirrorNote = !mirror ? '' : NVM_MIRROR_PATTERN.test(mirror)
+      ? ` (NVM_NODEJS_ORG_MIRROR is ${mirror})`
+      : ` (NVM_NODEJS_ORG_MIRROR is ${mirror}, which nvm refuses: it takes only http(s):// with letters, digits and . / _ -, no port)`;
+    throw new UserError(`nvm install ${version} failed (${why}); run it in your shell to see why${mirrorNote}, or install without nvm.`);
   }
   const binary = lastLine(run.stdout);
   if (!binary || !path.isAbsolute(binary)) {
