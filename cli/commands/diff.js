@@ -14,7 +14,7 @@ import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, render
 import { htmlPage, escapeHtml } from '../report/html.js';
 import { textTable } from '../report/text-table.js';
 import { gateFailures, gateMessage, parseThreshold, suspicious } from '../diff/gate.js';
-import { planConfirmation, runConfirmation, judgeConfirmation, confirmationLines, defaultConfirmProcesses, confirmMaxProcesses, defaultConfirmFile, CONFIRM_RULE, CONFIRM_EVIDENCE } from '../diff/confirm.js';
+import { planConfirmation, runConfirmation, judgeConfirmation, confirmationLines, defaultConfirmProcesses, defaultConfirmFile, CONFIRM_RULE, CONFIRM_EVIDENCE } from '../diff/confirm.js';
 import { UserError } from '../errors.js';
 import { metricComparisons, metricGateFailures, metricRows, metricSummary, METRIC_HEADER } from '../diff/metrics.js';
 import { METRIC_IDS } from '../stats/metrics.js';
@@ -133,7 +133,7 @@ export function register(program) {
     .option('--allow-missing', 'with --fail-on-regression: do not fail for benchmarks missing or unfinished in B')
     .option('--metric <id>', `with --fail-on-regression: also fail when this runtime metric is decided higher by more than the threshold (repeatable; ${METRIC_IDS.join(', ')}); needs two or more metrics processes per cell on each side`, (value, previous = []) => [...previous, value])
     .option('--confirm', 'with --fail-on-regression: re-measure the comparisons the first measurement cannot clear of a slowdown beyond the threshold (both columns, interleaved, on this machine) and fail only on what that run decides slower')
-    .option('--confirm-processes <n>', 'with --confirm: processes per cell of the re-measurement (default twice the files\' processes, at least 10), up to three times that for comparisons it has not decided yet')
+    .option('--confirm-processes <n>', 'with --confirm: processes per cell of the re-measurement (default six times the files\' processes, at least 30)')
     .option('--confirm-out <file>', 'with --confirm: result file of the re-measurement (default B.confirm.json beside B)')
     .option('--equivalence <percent>', `a change whose 95% interval lies within ±percent is "same" (default ${EQUIVALENCE * 100}); one that is neither decided faster or slower nor same is "undecided"`)
     .option('--drift <percent>', `drift between two separate runs to allow for, in percent (default ${INVOCATION_DRIFT * 100} for two files, 0 within one file; measure yours with nodebench doctor --full), or "auto" to estimate it per suite from how the two files' cells scatter (from ${AUTO_MIN_CELLS} cells on; a shift all cells share stays a change)`)
@@ -215,7 +215,7 @@ async function confirm(rows, { resultA, resultB, fileB, limit, equivalence, proc
   if (candidates.length) {
     const plans = planConfirmation(candidates, resultA, resultB, { processes });
     const file = path.resolve(out || defaultConfirmFile(fileB));
-    process.stderr.write(`nodebench: confirming ${candidates.length} comparison(s) the first measurement cannot clear: re-measuring both columns, ${processes} processes per cell (up to ${confirmMaxProcesses(processes)} while undecided), into ${path.relative(process.cwd(), file) || file}\n`);
+    process.stderr.write(`nodebench: confirming ${candidates.length} comparison(s) the first measurement cannot clear: re-measuring both columns, ${processes} processes per cell, into ${path.relative(process.cwd(), file) || file}\n`);
     const runs = await runConfirmation(plans, { out: file, command: ['diff', '--confirm', ...process.argv.slice(2)] });
     confirmation = { ...judgeConfirmation(runs, { alpha: ALPHA, equivalence }), files: runs.map((r) => r.file), processes };
   }

@@ -28,15 +28,13 @@ export const CONFIRM_EVIDENCE = 'the re-measurement alone decides (the first mea
 
 // The sampler and timing options a confirmation keeps from the files' run.
 const KEPT_RUN_OPTIONS = ['samples', 'minSampleMs', 'warmupMinMs', 'warmupMaxMs', 'maxSampleMs', 'timeoutSec', 'rerunDisturbed', 'disturbancePct'];
-export const MIN_CONFIRM_PROCESSES = 10;
+// With 10 processes a side, a real 5% slowdown of a promises benchmark was re-measured at 0.91-1.02
+// and confirmed in 0 of 4 gate trials (bench/verdicts.js gate, 2026-11-23): the re-measurement
+// needs about three times that. A fixed count, not processes added until a comparison is decided:
+// that is optional stopping, which decided 11% of A/A ratios in bench/pairing.js against 0-3%.
+export const MIN_CONFIRM_PROCESSES = 30;
 
-export const defaultConfirmProcesses = (run) => Math.max(MIN_CONFIRM_PROCESSES, 2 * (run?.processes || 1));
-// A comparison the re-measurement has not decided gets more processes, up to this many times the
-// first ones (run.topUp 'decision'): with 10 processes a side, a real 5% slowdown of a promises
-// benchmark came out at 0.91-1.02 and was confirmed in 0 of 4 gate trials (bench/verdicts.js gate,
-// 2026-11-23), while one decided early costs no more than before.
-export const CONFIRM_TOP_UP_FACTOR = 3;
-export const confirmMaxProcesses = (processes) => processes * CONFIRM_TOP_UP_FACTOR;
+export const defaultConfirmProcesses = (run) => Math.max(MIN_CONFIRM_PROCESSES, 6 * (run?.processes || 1));
 
 export function defaultConfirmFile(fileB) {
   const dir = path.dirname(fileB);
@@ -94,10 +92,9 @@ function planFor(a, b, rows, { run, processes }) {
       runtimes,
       flagSets,
       suites: [...bySuite.values()],
-      // Every process of both columns in the same rounds; more rounds only for the comparisons
-      // still undecided (Pinpoint's rule, runner/policy.js); no metrics processes (only timings
-      // decide). targetRme only switches top-ups on: every cell here is compared with its side A.
-      run: { ...kept, processes, maxProcesses: confirmMaxProcesses(processes), topUp: 'decision', targetRme: 3, metrics: false, baseline: `${labelA}/${flagSetA}` },
+      // Every process of both columns in the same rounds, no top-ups (a fixed, known cost, and no
+      // optional stopping), no metrics processes (only timings decide).
+      run: { ...kept, processes, maxProcesses: processes, metrics: false, baseline: `${labelA}/${flagSetA}` },
       baseDir: process.cwd()
     }
   };
@@ -206,7 +203,7 @@ const qText = (q) => (q < 0.001 ? 'q < 0.001' : `q = ${q.toFixed(3)}`);
 export function confirmationLines(confirmation, { limit, processes, files }) {
   if (!confirmation.candidates.length) return [`confirm: every comparison is cleared (faster, same, or a slowdown beyond ${limit}% ruled out): nothing to re-measure.`];
   const v = confirmation.verdicts;
-  const lines = [`confirm: ${confirmation.candidates.length} comparison(s) could not be cleared (a slowdown beyond ${limit}% not ruled out); re-measured both columns, interleaved in one run (${processes} processes per cell, up to ${confirmMaxProcesses(processes)} while a comparison is undecided, ${files.join(', ')}), and asked "slower?" together at a ${v.alpha * 100}% false discovery rate (${v.method}, one-sided, weighted by the first look):`];
+  const lines = [`confirm: ${confirmation.candidates.length} comparison(s) could not be cleared (a slowdown beyond ${limit}% not ruled out); re-measured both columns, interleaved in one run (${processes} processes per cell, ${files.join(', ')}), and asked "slower?" together at a ${v.alpha * 100}% false discovery rate (${v.method}, one-sided, weighted by the first look):`];
   for (const c of confirmation.candidates) {
     const again = c.confirmation;
     const outcome = !again ? `${c.problem}; ${c.kept ? `the first comparison stands (${c.first.verdict})` : 'not confirmed'}`
