@@ -113,7 +113,8 @@ export function members(dir) {
   }
 }
 
-const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+// A synchronous sleep: the reaper and exit handlers cannot wait on the event loop.
+export const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 // Kills every process in the cgroup, waits (at most ~1 s) until it is empty and removes it.
 // Returns the pids it found there. Synchronous, so that the reaper and an exit handler can use it.

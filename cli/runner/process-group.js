@@ -197,12 +197,12 @@ export function readChannel(child, onMessage) {
     // Whatever parses must carry the nonce, whatever type it claims (even "garbled"); JSON that is
     // not an object (null, a number) is no message of the worker's either.
     const isObject = message !== null && typeof message === 'object' && !Array.isArray(message);
-    if (child.nodebenchNonce || !isObject) {
-      if (!isObject || message.nonce !== child.nodebenchNonce) {
-        message = { type: 'forged', claimed: String(isObject ? message.type : message === null ? 'null' : typeof message).slice(0, 40) };
-      } else {
-        delete message.nonce;
-      }
+    if (!isObject) {
+      message = { type: 'forged', claimed: message === null ? 'null' : typeof message };
+    } else if (child.nodebenchNonce && message.nonce !== child.nodebenchNonce) {
+      message = { type: 'forged', claimed: String(message.type).slice(0, 40) };
+    } else if (child.nodebenchNonce) {
+      delete message.nonce;
     }
     onMessage(message);
   });

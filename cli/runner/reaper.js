@@ -10,14 +10,12 @@ import readline from 'node:readline';
 import path from 'node:path';
 import fs from 'node:fs';
 import { killGroup, killTaggedBy } from './process-group.js';
-import { empty } from './cgroup.js';
+import { empty, pause } from './cgroup.js';
 
 const groups = new Set();
 const cgroups = new Set();
 // Read now: once nodebench is gone, this process's parent is init.
 const nodebenchPid = process.ppid;
-
-const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 function removeDir(dir) {
   try {
