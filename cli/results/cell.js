@@ -92,6 +92,7 @@ export function recordOutcome(cell, launch, outcome) {
     return;
   }
   if (outcome.survivors?.length) (cell.survivors ||= []).push(...outcome.survivors);
+  if (outcome.holders?.length) (cell.holders ||= []).push(...outcome.holders);
   // One hang in a cell whose other processes finished is taken for a hiccup of the machine or the
   // runtime, as a disturbed process is: kept in the file and run again (the policy sees its round
   // missing); a second hang fails the cell.
@@ -197,7 +198,10 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell, targ
     cell.warnings.push({ code: 'hung', message: `one process hung and was run again: it ${cell.hangs[0].error.replace(/^did not finish/, 'did not finish')}.` });
   }
   if (cell.survivors?.length) {
-    cell.warnings.push({ code: 'survivors', message: `the benchmark started ${cell.survivors.length} process(es) that outlived its worker in their own session (pids ${cell.survivors.join(', ')}); nodebench killed them: stop what the benchmark starts in its teardown.` });
+    const some = (list, name) => `${list.slice(0, 10).map(name).join(', ')}${list.length > 10 ? ` and ${list.length - 10} more` : ''}`;
+    // holders: processes that kept the worker's output open after it exited (runner/process-group.js).
+    const held = cell.holders?.length ? `; ${cell.holders.length} of them held its output open after it exited (${some(cell.holders, (h) => `pid ${h.pid}${h.name ? ` (${h.name})` : ''}`)}), so nodebench stopped waiting for it` : '';
+    cell.warnings.push({ code: 'survivors', message: `the benchmark started ${cell.survivors.length} process(es) that outlived its worker in their own session or in the background (pids ${some(cell.survivors, String)})${held}; nodebench killed them: stop what the benchmark starts in its teardown.` });
   }
   if (targetRme && cell.summary.rme > targetRme) {
     const why = budgetLimited?.has(cell.id)

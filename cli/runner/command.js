@@ -80,9 +80,9 @@ export async function runCommandLaunch(runtime, flags, command, { timeoutMs = 60
   const { env, flagsVia } = await commandEnvironment(runtime, flags, command, { runDir });
   const request = { argv: command.argv, shell: !!command.shell, cwd: command.cwd, env, warmupRuns: command.warmupRuns || 0 };
   const child = spawnWorker(process.execPath, [probeEntry, JSON.stringify(request)], { cwd: command.cwd });
-  const { messages, timedOut, stdout, stderrTail, survivors } = await superviseWorker(child, { timeoutMs });
+  const { messages, timedOut, stdout, stderrTail, survivors, holders } = await superviseWorker(child, { timeoutMs });
   const wallMs = Date.now() - started;
-  const base = { wallMs, survivors };
+  const base = { wallMs, survivors, holders };
   if (timedOut) {
     return { ...base, status: 'timeout', error: timeoutSentence(timeoutMs, expectedMs) };
   }
