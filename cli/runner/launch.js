@@ -1,17 +1,19 @@
 // How one timing or metrics worker is launched and watched (the "executor"; schedule.js decides the
 // order). The worker runs in the runtime under test with the cell's flags, as an argument array.
 import { workerEntry } from '../paths.js';
-import { spawnWorker, sendRequest, killGroup, forget, keepTail, readChannel, killLeftovers, TAIL_BYTES } from './process-group.js';
+import { spawnWorker, sendRequest, killGroup, forget, keepTail, readChannel, killLeftovers, workerEnded, TAIL_BYTES } from './process-group.js';
 
-// Watches a spawned worker (process-group.js spawnWorker) to its end: its fd-3 messages, bounded
-// tails of stdout and stderr, a kill of its whole group at timeoutMs, and after it exits the kill of
-// whatever it left behind. Returns { messages, arrivalsMs, exitCode, signal, timedOut, stdout(),
-// stderrTail, survivors } (arrivalsMs[i]: ms from the spawn to messages[i]; survivors: pids of
-// detached children that outlived it and were killed).
+// Watches a spawned worker (process-group.js spawnWorker) to its end, which is its own exit, not the
+// end of its output (process-group.js watchEnd): its fd-3 messages, bounded tails of stdout and
+// stderr, a kill of its whole group at timeoutMs, and after it exits the kill of whatever it left
+// behind. Returns { messages, arrivalsMs, exitCode, signal, timedOut, stdout(), stderrTail,
+// survivors, holders } (arrivalsMs[i]: ms from the spawn to messages[i]; survivors: pids of the
+// processes that outlived it and were killed; holders: [{ pid, name }] of those that held its
+// output open after it exited).
 export async function superviseWorker(child, { timeoutMs, stdoutLimit = TAIL_BYTES }) {
   const spawnedAt = performance.now();
-  const stdoutTail = keepTail(child.stdout, stdoutLimit);
-  const stderrTail = keepTail(child.stderr);
+  const stdoutTail = keepTail(child.stdout, stdoutLimit, { plain: true });
+  const stderrTail = keepTail(child.stderr, TAIL_BYTES, { plain: true });
   const messages = [];
   const arrivalsMs = [];
   const channelClosed = readChannel(child, (message) => {
@@ -23,14 +25,14 @@ export async function superviseWorker(child, { timeoutMs, stdoutLimit = TAIL_BYT
     timedOut = true;
     killGroup(child.pid);
   }, timeoutMs);
-  const result = await child;
+  const { exitCode, signal, holders } = await workerEnded(child);
   clearTimeout(timer);
   // The worker may have left grandchildren (a suite's server, say): they share its group.
   killGroup(child.pid);
   forget(child.pid);
-  const survivors = killLeftovers(child);
+  const survivors = [...new Set([...holders.map((h) => h.pid), ...killLeftovers(child)])];
   await Promise.race([channelClosed, new Promise((resolve) => setTimeout(resolve, 1000))]);
-  return { messages, arrivalsMs, exitCode: result.exitCode ?? null, signal: result.signal ?? null, timedOut, stdout: stdoutTail, stderrTail: stderrTail(), survivors };
+  return { messages, arrivalsMs, exitCode: exitCode ?? null, signal: signal ?? null, timedOut, stdout: stdoutTail, stderrTail: stderrTail(), survivors, holders };
 }
 
 const FULL_STDOUT_LIMIT = 64 * 1024 * 1024;

@@ -72,7 +72,7 @@ async function runMicro(cell, runtime, suite, { sampler, timeoutMs, expectedMs, 
     sampler: { ...suiteSampler(sampler, suite), recordDisturbance: true }
   }, { timeoutMs, cwd: path.dirname(suite.file), env, cpu });
   const outcome = interpretLaunch(launched, { timeoutMs, expectedMs });
-  return { ...outcome, wallMs: launched.wallMs, survivors: launched.survivors, phasesMs: processPhases(launched, outcome.result?.measurement), cpu: launched.cpu };
+  return { ...outcome, wallMs: launched.wallMs, survivors: launched.survivors, holders: launched.holders, phasesMs: processPhases(launched, outcome.result?.measurement), cpu: launched.cpu };
 }
 
 // The binary must be the runtime its label claims: numbers are never labelled with another version

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { adopt, empty } from './cgroup.js';
 
 export const TAIL_BYTES = 4096;
@@ -92,9 +93,10 @@ export function killByEnvironment(text) {
 export const killTagged = (tag) => killByEnvironment(`${TAG_NAME}=${tag}\0`);
 
 // After a worker has ended and its group was killed: kills what it started elsewhere (its cgroup's
-// members, else the processes that still carry its tag) and returns their pids.
+// members, else the processes that still carry its tag) and returns their pids (every one killed so
+// far, when called more than once).
 export function killLeftovers(child) {
-  const found = new Set();
+  const found = (child.nodebenchLeftovers ||= new Set());
   if (child.nodebenchCgroup) {
     for (const pid of empty(child.nodebenchCgroup, { except: [child.pid] })) found.add(pid);
     cgroups.delete(child.nodebenchCgroup);
@@ -154,8 +156,135 @@ export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env, cpu } 
     cgroups.add(child.nodebenchCgroup);
     tellReaper(`c${child.nodebenchCgroup}`);
   }
+  child.nodebenchEnded = watchEnd(child);
   return child;
 }
+
+// How long what is left in the output pipes after a worker's exit may take to arrive.
+export const DRAIN_GRACE_MS = 300;
+
+// The child's ends of its stdout, stderr and fd-3 pipes ("socket:[inode]": libuv makes socket
+// pairs), read from /proc right after the spawn (the exec has happened by then), so that whatever
+// inherits them later is found by the pipe itself, whatever session, environment or cgroup it is in.
+function childPipeEnds(pid) {
+  const ends = new Set();
+  for (const fd of [1, 2, 3]) {
+    try {
+      const link = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (/^(?:socket|pipe):\[\d+\]$/.test(link)) ends.add(link);
+    } catch {
+      // Not Linux, or the child is already gone: its cgroup and tag still find what it left.
+    }
+  }
+  return ends;
+}
+
+function commandName(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+// The processes (other than this one) with one of `ends` open: [{ pid, name }].
+function pipeHolders(ends) {
+  const holders = [];
+  if (!ends.size) return holders;
+  let pids;
+  try {
+    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
+  } catch {
+    return holders;
+  }
+  for (const pid of pids) {
+    let fds;
+    try {
+      fds = fs.readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // Gone meanwhile, or not ours to read.
+    }
+    for (const fd of fds) {
+      let link;
+      try {
+        link = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      if (ends.has(link)) {
+        holders.push({ pid: Number(pid), name: commandName(pid) });
+        break;
+      }
+    }
+  }
+  return holders;
+}
+
+function closedWithin(streams, ms) {
+  const open = streams.filter((stream) => !stream.closed && !stream.destroyed);
+  if (!open.length) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let left = open.length;
+    const timer = setTimeout(() => resolve(false), ms);
+    for (const stream of open) {
+      stream.once('close', () => {
+        if (--left === 0) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      });
+    }
+  });
+}
+
+// The end of a worker is its own exit (the 'exit' event: waitpid), never the end of its output: a
+// process it started may hold stdout, stderr or fd 3 open for ever (a daemon, a detached child with
+// stdio 'inherit', `setsid sleep &`). After the exit, what is already in the pipes has
+// DRAIN_GRACE_MS to arrive; then whatever still holds them (found by the pipes themselves, its
+// process group, its cgroup and its tag) is killed and named, and if the pipes are still open after
+// that (a holder nodebench cannot kill), they are no longer read.
+// Resolves { exitCode, signal, holders: [{ pid, name }] }.
+function watchEnd(child) {
+  const ends = child.pid ? childPipeEnds(child.pid) : new Set();
+  const streams = [child.stdout, child.stderr, child.stdio[3]].filter(Boolean);
+  // execa's own promise settles when the pipes close; the end is read from 'exit' instead.
+  child.catch?.(() => {});
+  return new Promise((resolve) => {
+    child.once('error', (error) => {
+      if (child.pid === undefined) resolve({ exitCode: null, signal: null, holders: [], spawnError: error });
+    });
+    child.once('exit', async (exitCode, signal) => {
+      resolve({ exitCode, signal, holders: await releasePipes(child, streams, ends) });
+    });
+  });
+}
+
+async function releasePipes(child, streams, ends) {
+  if (await closedWithin(streams, DRAIN_GRACE_MS)) return [];
+  const holders = new Map();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    for (const holder of pipeHolders(ends)) {
+      holders.set(holder.pid, holder);
+      try {
+        process.kill(holder.pid, 'SIGKILL');
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    // A holder /proc does not show (another user's, say) may still be in the worker's group,
+    // cgroup or environment: they are killed after the worker anyway, here a little earlier.
+    if (attempt > 0) {
+      killGroup(child.pid);
+      killLeftovers(child);
+    }
+    if (await closedWithin(streams, 200)) return [...holders.values()];
+  }
+  for (const stream of streams) stream.destroy();
+  return [...holders.values()];
+}
+
+// Waits for the worker's end (watchEnd); the result of a spawnWorker child.
+export const workerEnded = (child) => child.nodebenchEnded;
 
 // The worker's first line on stdin: its request and a nonce its every message must carry, so that
 // what a benchmark writes to fd 3 is never taken for the worker's (worker/channel.js). keepOpen: a
@@ -167,7 +296,8 @@ export function sendRequest(child, request, { keepOpen = false } = {}) {
   if (!keepOpen) child.stdin.end();
 }
 
-export function keepTail(stream, limit = TAIL_BYTES) {
+// plain: without terminal control sequences (a tool's colours), for a tail that becomes a message.
+export function keepTail(stream, limit = TAIL_BYTES, { plain = false } = {}) {
   const chunks = [];
   let size = 0;
   stream?.on('data', (chunk) => {
@@ -176,7 +306,8 @@ export function keepTail(stream, limit = TAIL_BYTES) {
     while (size - chunks[0].length > limit) size -= chunks.shift().length;
   });
   return () => {
-    const text = Buffer.concat(chunks).toString('utf8');
+    const whole = Buffer.concat(chunks).toString('utf8');
+    const text = plain ? stripVTControlCharacters(whole) : whole;
     return text.length > limit ? text.slice(-limit) : text;
   };
 }
