@@ -47,7 +47,7 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
   const log = (m) => progress.log(m);
 
   const runtimes = await resolveRuntimes(matrix.runtimes, { log, refresh });
-  const suites = await describeSuites(matrix.suites, matrix.baseDir);
+  const suites = await describeSuites(matrix.suites, matrix.baseDir, { timeoutSec: run.timeoutSec });
   if (matrix.commands?.length) suites.push(commandSuite(matrix.commands, { baseDir: matrix.baseDir }));
   const planned = await buildPlan({ runtimes, flagSets: matrix.flagSets, suites, log });
   const cells = matrix.shard ? selectShard(planned, matrix.shard) : planned;

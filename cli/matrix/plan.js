@@ -93,11 +93,13 @@ export async function resolveRuntimes(entries, { log, refresh, env } = {}) {
   return runtimes;
 }
 
-export async function describeSuites(entries, baseDir) {
+// timeoutSec: how long a suite may take to load (run.timeoutSec, the cells' own limit).
+export async function describeSuites(entries, baseDir, { timeoutSec } = {}) {
   const suites = [];
-  for (const entry of expandSuiteEntries(entries)) {
-    const file = suiteFile(entry.name, baseDir);
-    const described = await describeSuite(file);
+  // Every path is checked before any suite is loaded: a FIFO among them is refused at once.
+  const files = expandSuiteEntries(entries).map((entry) => [entry, suiteFile(entry.name, baseDir)]);
+  for (const [entry, file] of files) {
+    const described = await describeSuite(file, { timeoutSec });
     const names = described.benchmarks.map((b) => b.name);
     const wanted = entry.benchmarks || names;
     const missing = wanted.filter((b) => !names.includes(b));
