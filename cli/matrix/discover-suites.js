@@ -25,13 +25,32 @@ export function suiteFile(name, baseDir = process.cwd()) {
   if (looksLikePath(name)) {
     const file = path.resolve(baseDir, name);
     if (!fs.existsSync(file)) throw new UserError(`Suite file ${name} does not exist; check the path (it is relative to ${baseDir}).`);
-    return fs.statSync(file).isDirectory() ? path.join(file, 'index.js') : file;
+    const chosen = fs.statSync(file).isDirectory() ? path.join(file, 'index.js') : file;
+    checkRegularFile(chosen, name);
+    return chosen;
   }
   const file = path.join(suitesDir, name, 'index.js');
   if (!fs.existsSync(file)) {
     throw new UserError(`There is no suite "${name}"; built-in suites are ${builtInSuites().join(', ')}, or give a path to a suite file.`);
   }
   return file;
+}
+
+const KINDS = [['isCharacterDevice', 'a character device'], ['isBlockDevice', 'a block device'], ['isFIFO', 'a named pipe (FIFO)'], ['isSocket', 'a socket'], ['isDirectory', 'a folder']];
+
+// A suite is read by require/import, which would read a device or a FIFO for ever (or until memory
+// runs out): anything but a regular file, after symlinks, is refused before a worker starts.
+function checkRegularFile(file, name) {
+  let stat;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    throw new UserError(`Suite file ${file} (from "${name}") does not exist; a folder given as a suite must hold an index.js.`);
+  }
+  if (stat.isFile()) return;
+  const kind = KINDS.find(([is]) => stat[is]())?.[1] ?? 'not a regular file';
+  const real = fs.realpathSync(file);
+  throw new UserError(`Suite ${name} is ${kind}${real !== file ? ` (${file} leads to ${real})` : ''}, not a regular file; give the path of a suite file (.js, .mjs, .cjs or .ts).`);
 }
 
 // Expands "all" and drops duplicates, keeping the first entry's filter and params.
@@ -61,14 +80,20 @@ function loadFailure(file, error, why) {
   return `Suite ${file} could not be loaded (${why}); fix the suite file (forms: suites/README.md and docs/own-code.md).`;
 }
 
-// Described by the host's own Node (>= 20.6 loads every form; engines says >= 20).
-export async function describeSuite(file) {
-  const launched = await launchWorker(process.execPath, [], { mode: 'list', suite: file }, { timeoutMs: 60_000, cwd: path.dirname(file) });
+// Described by the host's own Node (>= 20.6 loads every form; engines says >= 20), under the same
+// time limit as a cell's process (run.timeoutSec): a suite that loops or awaits for ever at load
+// (a top-level await on a database that is not there) is named at once, not after minutes.
+export async function describeSuite(file, { timeoutSec = 60 } = {}) {
+  const timeoutMs = timeoutSec * 1000;
+  const launched = await launchWorker(process.execPath, [], { mode: 'list', suite: file }, { timeoutMs, cwd: path.dirname(file) });
   const described = launched.messages.find((m) => m.type === 'suite');
   if (described) return described.suite;
+  if (launched.timedOut) {
+    throw new UserError(`Suite ${file} hung while loading (> ${timeoutSec} s), so it was killed: something at its top level runs or waits for ever (a loop, an await on a server that is not there); fix the suite, or raise --timeout (run.timeoutSec) if loading really takes that long.`);
+  }
   const unsupported = launched.messages.find((m) => m.type === 'unsupported');
   if (unsupported) throw new UserError(`Suite ${file} cannot be described by the Node running nodebench: ${unsupported.reason}; run nodebench with Node 20.6 or newer.`);
   const error = launched.messages.find((m) => m.type === 'error');
-  const why = error ? error.message.split('\n')[0] : (launched.stderrTail.trim().split('\n').pop() || `exit code ${launched.exitCode}`);
+  const why = error ? error.message.split('\n')[0] : (launched.stderrTail.trim().split('\n').pop() || (launched.signal ? `killed by ${launched.signal}` : `exit code ${launched.exitCode}`));
   throw new UserError(loadFailure(file, error, why));
 }
