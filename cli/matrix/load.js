@@ -109,8 +109,12 @@ export function parseMatrix(text, file = 'matrix.yaml', baseDir = process.cwd())
   const twice = names.find((n, i) => names.indexOf(n) !== i);
   if (twice) fail(file, at('commands', names.lastIndexOf(twice)), `command name "${twice}" is used twice; give each command its own name.`);
 
-  // A matrix of commands alone runs no suites unless it names some.
-  const suites = data.suites ?? (commandList.length ? [] : ['all']);
+  // A matrix of commands alone runs no suites unless it names some; an empty commands list is a
+  // mistake (a template, a generated list that came out empty), not a request for every suite.
+  if (data.commands !== undefined && !commandList.length && data.suites === undefined) {
+    fail(file, at('commands'), 'commands is an empty list and no suites are named, so there is nothing to run; list a command, e.g. [{name: build, run: [npm, run, build]}], or remove commands to run the shipped suites.');
+  }
+  const suites = data.suites ?? (data.commands !== undefined ? [] : ['all']);
   if (!Array.isArray(suites) || (!suites.length && !commandList.length)) fail(file, at('suites'), 'suites must be a non-empty list of suite names or paths (or "all").');
   const suiteList = suites.map((entry, i) => {
     const item = entry !== null && typeof entry === 'object' ? entry : { name: entry };
