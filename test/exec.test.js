@@ -104,7 +104,13 @@ test('commands in matrix.yaml are checked before anything runs: one sentence nam
     ['commands:\n  - run: []\n', /command 1: run must be a non-empty list of arguments/],
     ['commands:\n  - run: [node]\n    cwd: ./nowhere\n', /command 1: cwd .*nowhere is not a directory/],
     ['commands:\n  - run: [node]\n    colour: blue\n', /command entries take name, run, shell, cwd, env, warmup, not colour/],
-    ['commands:\n  - {name: a, run: [node]}\n  - {name: a, run: [npm]}\n', /command name "a" is used twice/]
+    ['commands:\n  - {name: a, run: [node]}\n  - {name: a, run: [npm]}\n', /command name "a" is used twice/],
+    // A NUL cannot be in a process's environment: refused here, not Node's own message on the cell.
+    ['commands:\n  - run: [node]\n    env: {"A\\0B": x}\n', /commands\.yaml:4: command 1: env name "A\\u0000B" cannot be a variable name/],
+    ['commands:\n  - run: [node]\n    env: {A: "x\\0y"}\n', /commands\.yaml:4: command 1: env A contains a NUL character/],
+    ['commands:\n  - run: [node]\n    env: {"A=B": x}\n', /env name "A=B" cannot be a variable name/],
+    // docs/matrix.md: a file with commands plans no suites; an empty list is nothing to run, not every suite.
+    ['commands: []\n', /commands\.yaml:2: commands is an empty list and no suites are named, so there is nothing to run/]
   ];
   for (const [text, expected] of cases) {
     const matrix = path.join(tmp, 'commands.yaml');

@@ -46,6 +46,11 @@ export function checkCommand(entry, { baseDir, fail }) {
   if (env === null || typeof env !== 'object' || Array.isArray(env) || !Object.values(env).every((v) => ['string', 'number', 'boolean'].includes(typeof v))) {
     fail('env must map variable names to values, e.g. {NODE_ENV: production}.', 'env');
   }
+  // What a process environment cannot hold: the variable would fail the cell with Node's own message.
+  for (const [key, value] of Object.entries(env)) {
+    if (!key || key.includes('=') || key.includes('\0')) fail(`env name ${JSON.stringify(key)} cannot be a variable name (empty, or with "=" or a NUL character); give names like NODE_ENV.`, 'env');
+    if (String(value).includes('\0')) fail(`env ${key} contains a NUL character, which cannot be passed to a process; remove it from the value.`, 'env', key);
+  }
   const warmupRuns = entry.warmup === undefined ? 0 : entry.warmup;
   if (!Number.isInteger(warmupRuns) || warmupRuns < 0 || warmupRuns > 100) fail('warmup must be a whole number of unmeasured runs before each measured one, 0 to 100.', 'warmup');
   return { name, argv, shell, cwd, env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v)])), warmupRuns };
