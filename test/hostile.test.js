@@ -15,7 +15,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-hostile-'));
 
 test('a benchmark that forges or breaks the worker\'s reports, ends the process or replaces JSON.stringify fails only its cell, saying what happened', { timeout: 120_000 }, async () => {
   const out = path.join(tmp, 'attacks.json');
-  const attacks = ['honest', 'malformed-result', 'forged-result', 'writes-null', 'exits-zero', 'replaces-stringify', 'closes-channel'];
+  const attacks = ['honest', 'malformed-result', 'forged-result', 'writes-null', 'exits-zero', 'replaces-stringify', 'closes-channel', 'junk-then-exits', 'junk-line'];
   const run = await nodebench(['run', HOSTILE, '--node', `system,4.9.1`, '--benchmarks', attacks.join(','), '--quick', '--out', out]);
   assert.equal(run.exitCode, 1, run.stderr);
   assert.doesNotMatch(run.stderr, /internal error/);
@@ -34,6 +34,10 @@ test('a benchmark that forges or breaks the worker\'s reports, ends the process 
     // The channel uses JSON.stringify as it was before the suite loaded: the result is real.
     assert.equal(cell('replaces-stringify').status, 'ok', cell('replaces-stringify').error);
     assert.match(cell('closes-channel').error, /^the benchmark closed file descriptor 3, which nodebench keeps for its worker's reports/);
+    // Junk then exit(0) was told "the benchmark's promise never settled"; a junk line beside a
+    // result cannot fake one, and the result counts.
+    assert.match(cell('junk-then-exits').error, /^exited without a report nodebench could read: something in the benchmark wrote 1 line\(s\) that are not JSON \(the first: "\\u0000ÿjunk\{.*\) to file descriptor 3/);
+    assert.equal(cell('junk-line').status, 'ok', cell('junk-line').error);
   }
 });
 

@@ -64,6 +64,13 @@ export function interpretLaunch(launched, { timeoutMs, expectedMs }) {
     const where = phase === 'setup' ? 'in its setup, before the benchmark ran' : phase === 'run' ? 'while it was measured' : `during ${phase || 'start-up'}`;
     return { status: 'failed', error: `the suite called process.exit(${exit.code}) ${where}, so the worker could not report; a benchmark must return (or settle, or call back) instead of ending the process` };
   }
+  // Bytes on fd 3 that are not JSON cannot fake a result (a process with its result still counts),
+  // but without a newline they run into the worker's own next message, which is then lost: say so
+  // rather than blame the benchmark's promise.
+  const garbled = launched.messages.filter((m) => m.type === 'garbled');
+  if (garbled.length && launched.exitCode === 0) {
+    return { status: 'failed', error: `exited without a report nodebench could read: something in the benchmark wrote ${garbled.length} line(s) that are not JSON (the first: ${JSON.stringify(garbled[0].line.slice(0, 40))}) to file descriptor 3, which nodebench keeps for its worker's reports, and the worker's own report was lost among them; leave fd 3 alone` };
+  }
   if (launched.exitCode === 0 && phase === 'setup') {
     return { status: 'failed', error: 'exited with code 0 during setup, before the benchmark ran: something in the suite\'s setup ended the process (process.exit?)' };
   }
