@@ -42,7 +42,16 @@ export function lockResultFile(file) {
   const me = JSON.stringify({ pid: process.pid, startTicks: startTicks(process.pid) });
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      fs.writeFileSync(lock, me, { flag: 'wx' });
+      const fd = fs.openSync(lock, 'wx');
+      try {
+        fs.writeSync(fd, me);
+      } catch (err) {
+        // Made but not written (a full disk): an empty lock would hold off every later run.
+        fs.rmSync(lock, { force: true });
+        throw err;
+      } finally {
+        fs.closeSync(fd);
+      }
       const release = () => {
         process.removeListener('exit', release);
         if (readHolder(lock)?.pid === process.pid) fs.rmSync(lock, { force: true });
@@ -50,7 +59,7 @@ export function lockResultFile(file) {
       process.once('exit', release);
       return release;
     } catch (err) {
-      if (err.code !== 'EEXIST') throw new UserError(`Cannot create the lock file ${lock} (${err.code}); choose another --out.`);
+      if (err.code !== 'EEXIST') throw new UserError(`Cannot create the lock file ${lock} (${err.code}); choose another --out.`, { cause: err });
     }
     const holder = readHolder(lock);
     if (holder && processAlive(holder)) {
