@@ -19,9 +19,14 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
-import { readResultText, parseResult } from '../results/read.js';
-import { lockResultFile } from '../results/lock.js';
-import { writeFileAtomic } from '../fs-atomic.js';
+import { compose, Transform } from 'node:stream';
+import { parser } from 'stream-json';
+import { pick } from 'stream-json/filters/pick.js';
+import { streamValues } from 'stream-json/streamers/stream-values.js';
+import chain from 'stream-chain';
+import { readResult, parseResult } from '../results/read.js';
+import { lockResultFile, processAlive } from '../results/lock.js';
+import { writeFileAtomic, describeWriteFailure } from '../fs-atomic.js';
 import { UserError, isUserError } from '../errors.js';
 import { ENTRY_VERSION, entryFrom, canonicalJson, describeHost, hostFingerprint } from './entry.js';
 import { hostInfo } from '../results/host.js';
@@ -32,7 +37,6 @@ const MARKER = 'nodebench-history.json';
 const LOCK_NAME = 'store';
 const LOCK_WAIT_MS = 60_000;
 
-const brotli = promisify(zlib.brotliCompress);
 const unbrotli = promisify(zlib.brotliDecompress);
 // Quality 5 of 11: a 150-cell file of 1.88 MB becomes 175 KB in under 0.1 s; quality 11 saves
 // another quarter in 4 s, gzip -9 is 64% larger (docs/history.md).
@@ -90,24 +94,37 @@ async function whileLocked(dir, fn) {
 
 function lockHolder(lock) {
   try {
-    return JSON.parse(fsSync.readFileSync(lock, 'utf8')).pid;
+    const holder = JSON.parse(fsSync.readFileSync(lock, 'utf8'));
+    return Number.isInteger(holder?.pid) ? holder : null;
   } catch {
     return null;
   }
 }
 
-// The store's lock; while another writer holds it, wait (adds take well under a second each).
+// The store's lock; while another live writer holds it, wait (adds take well under a second each).
+// A lock whose writer is gone, or an empty one left by a writer killed while taking it, is taken
+// over (results/lock.js); a lock that cannot be written at all (a full disk, a read-only folder) is
+// a sentence at once, never a wait on a lock nobody holds.
 async function lockStore(dir) {
   const lockBase = path.join(dir, LOCK_NAME);
+  const lock = `${lockBase}.lock`;
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
       return lockResultFile(lockBase);
     } catch (err) {
       if (!isUserError(err)) throw err;
-      const holder = lockHolder(`${lockBase}.lock`);
-      if (holder === null && !fsSync.existsSync(`${lockBase}.lock`)) throw new UserError(`Cannot lock the history store ${dir}; check that it is writable.`);
-      if (Date.now() > deadline) throw new UserError(`The history store ${dir} has been locked by another nodebench (pid ${holder}) for ${LOCK_WAIT_MS / 1000} s; wait for it, or remove ${lockBase}.lock if no nodebench is running.`);
+      if (err.cause) {
+        const sentence = await describeWriteFailure(err.cause, lock);
+        throw new UserError(sentence ?? `Cannot lock the history store ${dir}: writing ${lock} failed (${err.cause.code}); check the folder and its disk.`, { cause: err.cause });
+      }
+      const holder = lockHolder(lock);
+      if (!holder && !fsSync.existsSync(lock)) throw new UserError(`Cannot lock the history store ${dir}; check that it is writable.`);
+      if (Date.now() > deadline) {
+        throw new UserError(holder && processAlive(holder)
+          ? `The history store ${dir} has been locked by another nodebench (pid ${holder.pid}) for ${LOCK_WAIT_MS / 1000} s; wait for it, or remove ${lock} if no nodebench is running.`
+          : `Cannot take the lock ${lock} of the history store ${dir} within ${LOCK_WAIT_MS / 1000} s: other nodebench processes keep taking it; run one history add at a time.`);
+      }
     }
     await sleep(50 + Math.random() * 100);
   }
@@ -216,19 +233,52 @@ export async function checkStoreForRun(dir) {
   }
 }
 
+// The schemaVersion the file was written with (readResult gives it migrated), read as a stream up
+// to that key: the file may be larger than any string.
+async function writtenSchemaVersion(file) {
+  const source = fsSync.createReadStream(file);
+  const values = chain([source, parser(), pick({ filter: 'schemaVersion' }), streamValues()]);
+  try {
+    for await (const { value } of values) return value;
+    return undefined;
+  } finally {
+    source.destroy();
+    values.destroy();
+  }
+}
+
+const idOf = (hash) => hash.digest('hex').slice(0, 16);
+
+async function fileId(file) {
+  const hash = crypto.createHash('sha256');
+  for await (const chunk of fsSync.createReadStream(file)) hash.update(chunk);
+  return idOf(hash);
+}
+
+// The file brotli-compressed as a stream (a result may be larger than V8's longest string, and
+// report, diff and merge read such files too), with the id of the bytes that went in.
+function compressedCopy(file) {
+  const hash = crypto.createHash('sha256');
+  const hashing = new Transform({
+    transform(chunk, encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    }
+  });
+  return { stream: compose(fsSync.createReadStream(file), hashing, zlib.createBrotliCompress(BROTLI)), id: () => idOf(hash) };
+}
+
 // files: result files to add, in order. Every file is read and checked before anything is
 // written, so a damaged or refused file adds nothing. Returns [{ file, id, added, entry }].
 export async function addToStore(dir, files, { label, commit, allowOtherHost = false, allowOtherParams = false, now } = {}) {
   const prepared = [];
   for (const file of files) {
-    const text = await readResultText(file);
-    const result = parseResult(text, file);
+    // readResult streams a large file and says in a sentence when it needs more memory than Node has.
+    const result = await readResult(file);
     if (result.status !== 'complete') {
       throw new UserError(`${file} is an unfinished run (status ${result.status}); complete it with its matrix command plus --resume ${file}, then add it.`);
     }
-    const written = JSON.parse(text).schemaVersion;
-    const id = crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
-    prepared.push({ file, text, result, id, schemaVersion: written });
+    prepared.push({ file, result, id: await fileId(file), schemaVersion: await writtenSchemaVersion(file) });
   }
   return whileLocked(dir, async () => {
     const existing = await readStore(dir, { cells: false });
@@ -245,9 +295,15 @@ export async function addToStore(dir, files, { label, commit, allowOtherHost = f
       existing.push(entry);
       return { file, id, added: true, entry };
     });
-    for (const [i, outcome] of outcomes.entries()) {
+    for (const outcome of outcomes) {
       if (!outcome.added) continue;
-      await writeFileAtomic(resultPath(dir, outcome.id), await brotli(Buffer.from(prepared[i].text), BROTLI));
+      const copy = compressedCopy(outcome.file);
+      await writeFileAtomic(resultPath(dir, outcome.id), copy.stream);
+      // The evidence must be the bytes that were checked: a file rewritten meanwhile is not added.
+      if (copy.id() !== outcome.id) {
+        await fs.rm(resultPath(dir, outcome.id), { force: true });
+        throw new UserError(`${outcome.file} changed while it was being added; add it again once nothing writes it.`);
+      }
       await writeFileAtomic(entryPath(dir, outcome.id), entryText(outcome.entry));
     }
     return outcomes;
