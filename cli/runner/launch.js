@@ -24,6 +24,8 @@ export async function superviseWorker(child, { timeoutMs, stdoutLimit = TAIL_BYT
   const timer = setTimeout(() => {
     timedOut = true;
     killGroup(child.pid);
+    // The worker itself too, should it have left its group.
+    child.kill('SIGKILL');
   }, timeoutMs);
   const { exitCode, signal, holders } = await workerEnded(child);
   clearTimeout(timer);
