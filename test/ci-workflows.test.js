@@ -74,8 +74,8 @@ test('action.yml and the example workflows pass actionlint', { skip }, async () 
   assert.match(wrongInput.stdout, /history-workflow\.yml.*input "histroy" is not defined in action "nodebench upgrade check"/);
 });
 
-test('the workflows call only commands and options the README documents', () => {
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+test('the workflows call only commands and options the README and its command reference document', () => {
+  const readme = ['README.md', 'docs/commands.md', 'docs/ci.md', 'docs/history.md'].map((f) => fs.readFileSync(path.join(root, f), 'utf8')).join('\n');
   const texts = [path.join(root, 'action.yml'), ...fs.readdirSync(path.join(root, '.github', 'workflows')).map((f) => path.join(root, '.github', 'workflows', f)),
     ...exampleWorkflows().map((f) => path.join(root, 'examples', f))]
     .map((f) => fs.readFileSync(f, 'utf8'));
@@ -83,6 +83,6 @@ test('the workflows call only commands and options the README documents', () => 
   assert.ok(calls.length >= 5);
   for (const [, command, rest] of calls) {
     assert.match(readme, new RegExp(`nodebench ${command}\\b`), command);
-    for (const option of rest.match(/--[a-z-]+/g) || []) assert.ok(readme.includes(option), `${command} ${option} is not in README.md`);
+    for (const option of rest.match(/--[a-z-]+/g) || []) assert.ok(readme.includes(option), `${command} ${option} is not in README.md or docs/commands.md, ci.md, history.md`);
   }
 });
