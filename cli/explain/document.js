@@ -1,0 +1,199 @@
+// The explanation of one comparison as ONE document, computed once; every format (terminal.js,
+// markdown.js, html.js, json.js) only shows it. From what runExplainProcesses measured:
+//   functions  self time per operation per function, side by side, with intervals over processes
+//              and the change, called only at a 5% false discovery rate (stats.js)
+//   gc         main-thread GC time per operation by kind, from the --trace-gc metrics processes
+//   optimization  the benchmark function's status and the deoptimisations by reason
+//   flags      V8 flags whose defaults differ between the runtimes (GC, compiler, memory) and the
+//              flags each side sets
+//   summary    one paragraph, only as far as those numbers carry it
+import path from 'node:path';
+import { selfSamples, perOperation } from './profile.js';
+import { sideInterval, difference, judgeChanges } from './stats.js';
+import { diffFlags, flagGroup, formatDefault } from '../flags/diff.js';
+import { findFlag } from '../flags/parse.js';
+import { okRuns } from '../stats/metrics.js';
+import { formatDuration } from '../report/format.js';
+
+export const DOCUMENT_VERSION = 1;
+// Functions shown: those with at least this share of either side's samples, the largest first.
+const MIN_SHARE = 0.005;
+const MAX_FUNCTIONS = 40;
+const MAX_FLAGS = 30;
+
+const METHOD = {
+  functions: 'self time = samples whose top frame is the function, in the sampling window of each profiled process, over all samples of that window, times the CPU ns/op that process measured in it (process CPU time, so the profiler\'s own sampling thread is in it, alike on both sides); intervals are 95% t-intervals over processes (a function\'s per-process variance is at least its Poisson sampling variance); a change is called only at a 5% false discovery rate over the functions shown (Benjamini-Hochberg), so never when its interval holds 0',
+  gc: '--trace-gc in separate metrics processes: main-thread pauses (scavenge; mark-compact with its incremental marking steps), divided by the operations of the window',
+  optimization: 'one process per side with --trace-deopt and --allow-natives-syntax: deoptimisations over the whole process (warm-up included) and %GetOptimizationStatus of the benchmark function at the end'
+};
+
+// What one operation cost the process: its CPU time where the runtime reports it (every runtime
+// that can profile does), which a machine busy with other work inflates far less than wall time.
+const scaleOf = (report) => (report.cpuNsPerOp > 0 ? report.cpuNsPerOp : report.wallNsPerOp);
+
+function functionRows(sides, runs, suiteDir) {
+  // Per side: each profiled process as { nsPerSample, functions }.
+  const perProcess = {};
+  const totals = {};
+  for (const side of sides) {
+    const ok = runs[side.id].profiles.filter((p) => !p.error);
+    perProcess[side.id] = ok.map((p) => perOperation(selfSamples(p.profile, { windowUs: p.report.sampleMs * 1000, suiteDir }), scaleOf(p.report)));
+    totals[side.id] = sideInterval(ok.map((p) => scaleOf(p.report)));
+  }
+  const identities = new Map();
+  for (const side of sides) for (const proc of perProcess[side.id]) for (const [key, f] of proc.functions) identities.set(key, f.identity);
+  const sideOf = (id, key) => {
+    const procs = perProcess[id];
+    if (!procs.length) return null;
+    const values = procs.map((p) => p.functions.get(key)?.nsPerOp ?? 0);
+    const poisson = procs.map((p) => ((p.functions.get(key)?.samples ?? 0) + 1) * p.nsPerSample ** 2);
+    const interval = sideInterval(values, poisson.reduce((a, b) => a + b, 0) / procs.length);
+    return { ...interval, share: totals[id] ? interval.estimate / totals[id].estimate : null, seenIn: procs.filter((p) => p.functions.has(key)).length };
+  };
+  const candidates = [...identities.keys()].map((key) => {
+    const a = sideOf('a', key);
+    const b = sideOf('b', key);
+    return { key, a, b, weight: Math.max(a?.share ?? 0, b?.share ?? 0) };
+  }).filter((r) => r.weight >= MIN_SHARE).sort((x, y) => y.weight - x.weight).slice(0, MAX_FUNCTIONS);
+  const judged = judgeChanges(candidates.map((r) => difference(r.a, r.b)));
+  const rows = candidates.map((r, i) => {
+    const identity = identities.get(r.key);
+    const only = r.a && r.b ? (r.a.seenIn === 0 ? 'b' : r.b.seenIn === 0 ? 'a' : null) : null;
+    const strip = (s) => s && { estimate: s.estimate, low: s.low, high: s.high, n: s.n, share: s.share, seenIn: s.seenIn };
+    return { name: identity.name, location: identity.location, kind: identity.kind, a: strip(r.a), b: strip(r.b), only, change: judged[i] && { estimate: judged[i].estimate, low: judged[i].low, high: judged[i].high, p: judged[i].p, q: judged[i].q, verdict: judged[i].verdict } };
+  });
+  // Sorted by the size of the change where there is one, else by the larger side.
+  const size = (r) => (r.change ? Math.abs(r.change.estimate) : Math.max(r.a?.estimate ?? 0, r.b?.estimate ?? 0));
+  rows.sort((x, y) => size(y) - size(x));
+  return { rows, totals: { a: totals.a ? { ...totals.a, varianceOfMean: undefined } : null, b: totals.b ? { ...totals.b, varianceOfMean: undefined } : null, change: difference(totals.a, totals.b) } };
+}
+
+const GC_KINDS = [
+  { id: 'scavenge', label: 'scavenge', of: (g) => g.scavengeMs, count: (g) => g.scavenges },
+  { id: 'mark-compact', label: 'mark-compact pauses', of: (g) => g.markCompactMs - g.incrementalMarkingMs, count: (g) => g.markCompacts },
+  { id: 'incremental-marking', label: 'incremental marking steps', of: (g) => g.incrementalMarkingMs, count: () => null },
+  { id: 'total', label: 'all main-thread GC', of: (g) => g.gcMs, count: () => null }
+];
+
+function gcRows(sides, runs) {
+  const usable = (id) => okRuns(runs[id].metrics).filter((m) => m.gc && m.operations > 0);
+  const errors = Object.fromEntries(sides.map((s) => [s.id, runs[s.id].metrics.filter((m) => m?.error).map((m) => m.error)]));
+  const rows = GC_KINDS.map((kind) => {
+    const per = (id) => sideInterval(usable(id).map((m) => (kind.of(m.gc) * 1e6) / m.operations));
+    const perThousand = (id) => {
+      const counts = usable(id).map((m) => kind.count(m.gc)).filter(Number.isFinite);
+      return counts.length ? (counts.reduce((a, b) => a + b, 0) / usable(id).reduce((a, m) => a + m.operations, 0)) * 1000 : null;
+    };
+    const a = per('a');
+    const b = per('b');
+    return { kind: kind.id, label: kind.label, a: a && { ...a, varianceOfMean: undefined, eventsPer1000Ops: perThousand('a') }, b: b && { ...b, varianceOfMean: undefined, eventsPer1000Ops: perThousand('b') }, change: difference(a, b) };
+  });
+  const judged = judgeChanges(rows.map((r) => r.change));
+  rows.forEach((r, i) => { r.change = judged[i]; });
+  return { rows, processes: Object.fromEntries(sides.map((s) => [s.id, usable(s.id).length])), errors };
+}
+
+function optimization(sides, runs) {
+  return Object.fromEntries(sides.map((s) => {
+    const o = runs[s.id].optimization;
+    if (!o || o.error) return [s.id, { error: o?.error || runs[s.id].skipped || 'not run' }];
+    return [s.id, { status: o.status, optimized: o.described?.optimized ?? null, text: o.described?.text ?? 'unknown (no %GetOptimizationStatus)', deopts: o.deopts.total, byReason: o.deopts.byReason.slice(0, 10), deoptsPer1000Ops: o.operations > 0 ? (o.deopts.total / o.operations) * 1000 : null }];
+  }));
+}
+
+// listings: { a, b } V8 flag listings (flags/index.js runtimeFlags), or null where not available.
+function flagsSection(sides, listings) {
+  const set = Object.fromEntries(sides.map((s) => [s.id, s.flags.map((written) => {
+    const flag = listings[s.id] && findFlag(listings[s.id].flags, written);
+    const other = sides.find((o) => o.id !== s.id);
+    const otherFlag = listings[other.id] && findFlag(listings[other.id].flags, written);
+    return { written, default: flag ? formatDefault(flag.default) : null, otherDefault: otherFlag ? formatDefault(otherFlag.default) : null };
+  })]));
+  if (sides[0].runtime.version === sides[1].runtime.version) return { sameRuntime: true, set, changed: [], more: 0 };
+  if (!listings.a || !listings.b) return { sameRuntime: false, set, changed: null, more: 0, note: 'a runtime did not list its V8 flags' };
+  const relevant = diffFlags(listings.a.flags, listings.b.flags).changed.filter((f) => flagGroup(f.name) !== 'other');
+  return {
+    sameRuntime: false,
+    set,
+    changed: relevant.slice(0, MAX_FLAGS).map((f) => ({ name: f.name, group: flagGroup(f.name), a: formatDefault(f.before), b: formatDefault(f.after), description: f.description })),
+    more: Math.max(0, relevant.length - MAX_FLAGS)
+  };
+}
+
+const signed = (ns) => `${ns >= 0 ? '+' : '-'}${formatDuration(Math.abs(ns))}`;
+const nameOf = (row) => (row.location && row.kind === 'user' ? `${row.name} (${row.location})` : row.name);
+
+// One paragraph: the change the profiled processes measured, the functions whose change is called,
+// and what they add up to; GC and deoptimisations when they moved; nothing the numbers do not carry.
+function summarize(doc) {
+  const [a, b] = [doc.sides.a, doc.sides.b];
+  const parts = [];
+  const unavailable = [a, b].filter((s) => s.profiling.unavailable);
+  if (unavailable.length === 2) parts.push(`Neither side could be profiled (${unavailable.map((s) => `${s.column}: ${s.profiling.unavailable}`).join('; ')}).`);
+  else if (unavailable.length === 1) {
+    const other = unavailable[0] === a ? b : a;
+    const top = doc.functions.rows.filter((r) => r[other.id]?.estimate > 0).sort((x, y) => y[other.id].estimate - x[other.id].estimate).slice(0, 3);
+    parts.push(`Only ${other.column} could be profiled (${unavailable[0].column}: ${unavailable[0].profiling.unavailable}), so no change is split by function; on ${other.column} the most self time per operation is in ${top.map((r) => `${nameOf(r)} (${formatDuration(r[other.id].estimate)}, ${(r[other.id].share * 100).toFixed(0)}%)`).join(', ') || 'nothing measured'}.`);
+  } else {
+    const total = doc.functions.totals.change;
+    const called = doc.functions.rows.filter((r) => r.change && r.change.verdict !== 'unclear');
+    if (total) {
+      const decidedTotal = total.low > 0 || total.high < 0;
+      parts.push(`Under the profiler an operation cost ${formatDuration(doc.functions.totals.a.estimate)} of CPU time on ${a.column} and ${formatDuration(doc.functions.totals.b.estimate)} on ${b.column} (${signed(total.estimate)}, 95% interval ${signed(total.low)} .. ${signed(total.high)}${decidedTotal ? '' : ': no clear change'}).`);
+    }
+    if (called.length) {
+      const inCalled = called.reduce((s, r) => s + r.change.estimate, 0);
+      const named = called.slice(0, 4).map((r) => `${nameOf(r)} (${signed(r.change.estimate)})`).join(', ');
+      parts.push(`${signed(inCalled)}/op of it is in the ${called.length === 1 ? 'one function' : `${called.length} functions`} whose change is clear of noise over ${doc.settings.processes} processes per side: ${named}${called.length > 4 ? ', …' : ''}.`);
+    } else {
+      parts.push(`No function's change is clear of noise over ${Math.min(doc.functions.rows[0]?.a?.n ?? 0, doc.functions.rows[0]?.b?.n ?? 0) || doc.settings.processes} processes per side.`);
+    }
+  }
+  const gcTotal = doc.gc.rows.find((r) => r.kind === 'total');
+  if (gcTotal?.change && gcTotal.change.verdict !== 'unclear') {
+    parts.push(`Main-thread GC went from ${formatDuration(gcTotal.a.estimate)} to ${formatDuration(gcTotal.b.estimate)} per operation (${signed(gcTotal.change.estimate)}; metrics processes with --trace-gc).`);
+  }
+  const [oa, ob] = [doc.optimization.a, doc.optimization.b];
+  if (oa && ob && !oa.error && !ob.error && oa.optimized !== null && ob.optimized !== null && oa.optimized !== ob.optimized) {
+    parts.push(`The benchmark function ended ${oa.text} on ${a.column} and ${ob.text} on ${b.column}.`);
+  }
+  return parts.join(' ');
+}
+
+// inputs: resolveInputs' result; runs: runExplainProcesses' result; settings: what was run;
+// listings: { a, b } V8 flag listings or nulls.
+export function explainDocument(inputs, runs, settings, listings, { command, createdAt = new Date().toISOString() } = {}) {
+  const suiteDir = path.dirname(inputs.target.suite.file);
+  const sides = inputs.sides;
+  const doc = {
+    kind: 'nodebench-explain',
+    version: DOCUMENT_VERSION,
+    createdAt,
+    command,
+    source: inputs.source,
+    benchmark: { suite: inputs.target.suite.name, name: inputs.target.benchmark, file: inputs.target.suite.file },
+    settings: { processes: settings.processes, metricsProcesses: settings.metricsProcesses, windowMs: settings.windowMs, intervalUs: settings.intervalUs, profileDir: settings.profileDir },
+    sides: Object.fromEntries(sides.map((s) => {
+      const r = runs[s.id];
+      return [s.id, {
+        id: s.id,
+        column: s.column,
+        runtime: { version: s.runtime.version, v8: s.runtime.v8, label: s.runtime.label },
+        flags: s.flags,
+        timing: s.timing,
+        profiling: {
+          unavailable: r.unavailable,
+          method: r.unavailable ? null : `the inspector's Profiler in the worker process (a sample every ${settings.intervalUs} µs)`,
+          processes: r.profiles.map((p) => (p.error ? { error: p.error } : { file: p.file, operations: p.report.operations, sampleMs: p.report.sampleMs, wallNsPerOp: p.report.wallNsPerOp }))
+        }
+      }];
+    })),
+    method: METHOD
+  };
+  doc.functions = functionRows(sides, runs, suiteDir);
+  doc.gc = gcRows(sides, runs);
+  doc.optimization = optimization(sides, runs);
+  doc.flags = flagsSection(sides, listings);
+  doc.summary = summarize(doc);
+  return doc;
+}

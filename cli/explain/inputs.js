@@ -1,0 +1,114 @@
+// What explain compares: two sides (runtime binary and flags) and one benchmark of one suite file,
+// from a result file's columns or, with --suite and no result file, from runtime/flags specs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../errors.js';
+import { readResult } from '../results/file.js';
+import { columnsOf } from '../report/columns.js';
+import { ensureRuntime } from '../runtimes/index.js';
+import { parseKnownRuntimeSpec } from '../runtimes/spec.js';
+import { describeSuite } from '../matrix/discover-suites.js';
+import { unsupportedReason } from '../matrix/plan.js';
+
+// "16.20.2/baseline", "16.20.2/--max-semi-space-size=64 --no-opt", "16", "/path/to/node/baseline":
+// the runtime spec up to the first "/--" or a final "/baseline" (a path runtime has slashes of its own).
+export function parseSideSpec(text, option) {
+  const m = /^(.*?)(?:\/(baseline|--.*))?$/s.exec(String(text).trim());
+  const runtime = m[1];
+  const flags = !m[2] || m[2] === 'baseline' ? [] : m[2].split(/\s+/).filter(Boolean);
+  const bad = flags.find((f) => !f.startsWith('--'));
+  if (!runtime || bad) throw new UserError(`${option} "${text}" is not RUNTIME or RUNTIME/FLAGS; write it like 16.20.2/baseline or "16.20.2/--max-semi-space-size=64".`);
+  return { runtime, flags, flagSet: flags.length ? flags.join(' ') : 'baseline' };
+}
+
+// A path or system runtime is run from its binary; the others by exact version (as diff --confirm).
+const recordedSpec = (r) => (r.provider === 'path' || r.provider === 'system' ? r.source : r.version);
+
+function findBenchmark(names, wanted, where) {
+  if (names.includes(wanted)) return wanted;
+  const bare = names.filter((n) => n.slice(n.indexOf('/') + 1) === wanted || n.endsWith(`/${wanted}`));
+  if (bare.length === 1) return bare[0];
+  const shown = names.length > 12 ? `${names.slice(0, 12).join(', ')} and ${names.length - 12} more` : names.join(', ');
+  throw new UserError(`Benchmark "${wanted}" is not in ${where}; give SUITE/BENCHMARK as one of ${shown}.`);
+}
+
+function checkSuiteFile(file, how) {
+  if (!file || !fs.existsSync(file)) throw new UserError(`Suite file ${file} is not on this machine; ${how}.`);
+}
+
+async function fromResult(opts, log) {
+  const result = await readResult(opts.resultFile);
+  const columns = columnsOf(result);
+  const column = (name, option) => {
+    const found = columns.find((c) => c.key === name) || columns.filter((c) => c.runtimeLabel === name).at(0);
+    if (!found) throw new UserError(`Column "${name}" (${option}) is not in ${opts.resultFile}; it has ${columns.map((c) => c.key).join(', ')}.`);
+    return found;
+  };
+  const from = column(opts.from, '--from');
+  const to = column(opts.to, '--to');
+  const names = [...new Set(result.cells.map((c) => `${c.suite}/${c.benchmark}`))];
+  const chosen = findBenchmark(names, opts.benchmark, opts.resultFile);
+  const cellOf = (col) => result.cells.find((c) => `${c.suite}/${c.benchmark}` === chosen && c.runtimeLabel === col.runtimeLabel && c.flagSet === col.flagSet);
+  const [cellA, cellB] = [cellOf(from), cellOf(to)];
+  const suiteName = (cellA || cellB).suite;
+  const recorded = result.suites.find((s) => s.name === suiteName);
+  if (!recorded) throw new UserError(`${opts.resultFile} does not describe suite "${suiteName}"; give its file with --suite FILE.`);
+  if (recorded.kind === 'command') throw new UserError(`"${chosen}" is a whole command, which explain cannot profile function by function; explain a micro-benchmark (a suite file's benchmark).`);
+  const file = opts.suite ? path.resolve(opts.suite) : recorded.file;
+  checkSuiteFile(file, 'give its file with --suite FILE');
+  const side = async (id, col, cell) => {
+    const flagSet = result.flagSets.find((f) => f.name === col.flagSet);
+    const recordedRuntime = result.runtimes.find((r) => r.label === col.runtimeLabel);
+    const runtime = await ensureRuntime(recordedSpec(recordedRuntime), { log });
+    return {
+      id, column: col.key, flagSet: col.flagSet, flags: cell?.flags || flagSet?.flags || [],
+      runtime: { ...runtime, label: col.runtimeLabel },
+      timing: cell?.status === 'ok' ? { nsPerOp: cell.summary.estimate, low: cell.summary.ci?.low ?? null, high: cell.summary.ci?.high ?? null, processes: cell.summary.processes } : null,
+      skipped: cell && cell.status === 'unsupported' ? cell.error : null
+    };
+  };
+  return {
+    source: { resultFile: opts.resultFile },
+    target: {
+      suite: { name: suiteName, file, params: recorded.params || {}, sampler: recorded.sampler },
+      benchmark: chosen.slice(suiteName.length + 1),
+      benchmarkInfo: (recorded.benchmarks || []).find((b) => `${suiteName}/${b.name}` === chosen) || null
+    },
+    sides: [await side('a', from, cellA), await side('b', to, cellB)],
+    run: result.run
+  };
+}
+
+async function fromSuite(opts, log) {
+  const file = path.resolve(opts.suite);
+  checkSuiteFile(file, 'check the path given to --suite');
+  const described = await describeSuite(file);
+  const names = described.benchmarks.map((b) => `${described.name}/${b.name}`);
+  const chosen = findBenchmark(names, opts.benchmark, file);
+  const benchmarkInfo = described.benchmarks.find((b) => `${described.name}/${b.name}` === chosen);
+  const specs = [parseSideSpec(opts.from, '--from'), parseSideSpec(opts.to, '--to')];
+  for (const spec of specs) parseKnownRuntimeSpec(spec.runtime);
+  const sides = [];
+  for (const [i, spec] of specs.entries()) {
+    const runtime = await ensureRuntime(spec.runtime, { log });
+    sides.push({
+      id: i === 0 ? 'a' : 'b', column: `${runtime.version}/${spec.flagSet}`, flagSet: spec.flagSet, flags: spec.flags,
+      runtime: { ...runtime, label: runtime.version }, timing: null,
+      skipped: unsupportedReason(runtime.version, described, benchmarkInfo) || null
+    });
+  }
+  return {
+    source: { suiteFile: file },
+    target: { suite: { name: described.name, file, params: described.params || {}, sampler: described.sampler }, benchmark: benchmarkInfo.name, benchmarkInfo },
+    sides,
+    run: null
+  };
+}
+
+// opts: { resultFile?, suite?, from, to, benchmark }.
+export async function resolveInputs(opts, { log = () => {} } = {}) {
+  if (!opts.from || !opts.to) throw new UserError('Give both --from and --to, e.g. --from 14.21.3/baseline --to 16.20.2/baseline.');
+  if (!opts.benchmark) throw new UserError('Give the benchmark to explain with --benchmark SUITE/BENCHMARK, e.g. --benchmark promises/chain-native.');
+  if (!opts.resultFile && !opts.suite) throw new UserError('Give a result file (explain R.json --from ... --to ...) or a suite file with --suite FILE.');
+  return opts.resultFile ? fromResult(opts, log) : fromSuite(opts, log);
+}
