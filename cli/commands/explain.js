@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { UserError } from '../errors.js';
 import { createProgress } from '../progress.js';
-import { positiveInt, positiveNumber } from './shared.js';
+import { positiveInt, positiveNumber, nonNegativeInt } from './shared.js';
 import { explainComparison, EXPLAIN_DEFAULTS } from '../explain/index.js';
 import { renderExplainTerminal } from '../explain/terminal.js';
 import { renderExplainMarkdown } from '../explain/markdown.js';
@@ -21,7 +21,7 @@ export function register(program) {
     .requiredOption('--benchmark <name>', 'SUITE/BENCHMARK, e.g. promises/chain-native (BENCHMARK alone when it is unique)')
     .option('--suite <file>', 'the suite file to run (a user\'s file; with a result file: where its suite is on this machine)')
     .option('--processes <n>', `profiled processes per side (default ${EXPLAIN_DEFAULTS.processes}; two or more give intervals)`, positiveInt('processes'))
-    .option('--metrics-processes <n>', `--trace-gc processes per side (default ${EXPLAIN_DEFAULTS.metricsProcesses})`, positiveInt('metrics-processes'))
+    .option('--metrics-processes <n>', `--trace-gc processes per side (default ${EXPLAIN_DEFAULTS.metricsProcesses}; 0: no GC figures)`, nonNegativeInt('metrics-processes'))
     .option('--duration <seconds>', `measured window of each process (default ${EXPLAIN_DEFAULTS.windowMs / 1000})`, positiveNumber('duration'))
     .option('--interval <us>', `profiler sampling interval in microseconds (default ${EXPLAIN_DEFAULTS.intervalUs})`, positiveInt('interval'))
     .option('--profile-dir <dir>', 'where to keep the .cpuprofile files (default ./nodebench-explain-<time>)')

@@ -150,13 +150,13 @@ function summarize(doc) {
     }
   }
   const gcTotal = doc.gc.rows.find((r) => r.kind === 'total');
-  if (gcTotal?.change && gcTotal.change.verdict !== 'unclear') {
-    parts.push(`Main-thread GC went from ${formatDuration(gcTotal.a.estimate)} to ${formatDuration(gcTotal.b.estimate)} per operation (${signed(gcTotal.change.estimate)}; metrics processes with --trace-gc).`);
+  if (gcTotal?.a && gcTotal?.b && (gcTotal.a.estimate > 0 || gcTotal.b.estimate > 0)) {
+    const scavenges = doc.gc.rows.find((r) => r.kind === 'scavenge');
+    const counts = Number.isFinite(scavenges?.a?.eventsPer1000Ops) && Number.isFinite(scavenges?.b?.eventsPer1000Ops) ? `, ${scavenges.a.eventsPer1000Ops.toPrecision(3)} and ${scavenges.b.eventsPer1000Ops.toPrecision(3)} scavenges per 1000 operations` : '';
+    const verdict = gcTotal.change && gcTotal.change.verdict !== 'unclear' ? `${gcTotal.change.verdict === 'slower' ? 'more' : 'less'} GC per operation, ${signed(gcTotal.change.estimate)}` : `no clear change over ${doc.gc.processes.a} and ${doc.gc.processes.b} metrics processes`;
+    parts.push(`Main-thread GC took ${formatDuration(gcTotal.a.estimate)} per operation on ${a.column} and ${formatDuration(gcTotal.b.estimate)} on ${b.column}${counts} (${verdict}).`);
   }
-  const [oa, ob] = [doc.optimization.a, doc.optimization.b];
-  if (oa && ob && !oa.error && !ob.error && oa.optimized !== null && ob.optimized !== null && oa.optimized !== ob.optimized) {
-    parts.push(`The benchmark function ended ${oa.text} on ${a.column} and ${ob.text} on ${b.column}.`);
-  }
+  // One deopt-traced process per side cannot carry a claim about optimisation: the table shows it.
   return parts.join(' ');
 }
 
@@ -184,7 +184,7 @@ export function explainDocument(inputs, runs, settings, listings, { command, cre
         profiling: {
           unavailable: r.unavailable,
           method: r.unavailable ? null : `the inspector's Profiler in the worker process (a sample every ${settings.intervalUs} µs)`,
-          processes: r.profiles.map((p) => (p.error ? { error: p.error } : { file: p.file, operations: p.report.operations, sampleMs: p.report.sampleMs, wallNsPerOp: p.report.wallNsPerOp }))
+          processes: r.profiles.map((p) => (p.error ? { error: p.error } : { file: p.file, operations: p.report.operations, sampleMs: p.report.sampleMs, wallNsPerOp: p.report.wallNsPerOp, cpuNsPerOp: p.report.cpuNsPerOp }))
         }
       }];
     })),

@@ -17,7 +17,8 @@ export function parseSideSpec(text, option) {
   const runtime = m[1];
   const flags = !m[2] || m[2] === 'baseline' ? [] : m[2].split(/\s+/).filter(Boolean);
   const bad = flags.find((f) => !f.startsWith('--'));
-  if (!runtime || bad) throw new UserError(`${option} "${text}" is not RUNTIME or RUNTIME/FLAGS; write it like 16.20.2/baseline or "16.20.2/--max-semi-space-size=64".`);
+  const strayPath = runtime.includes('/') && !/^(\/|\.\.?\/|~)/.test(runtime);
+  if (!runtime || bad || strayPath) throw new UserError(`${option} "${text}" is not RUNTIME or RUNTIME/FLAGS; write it like 16.20.2/baseline or "16.20.2/--max-semi-space-size=64".`);
   return { runtime, flags, flagSet: flags.length ? flags.join(' ') : 'baseline' };
 }
 

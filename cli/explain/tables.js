@@ -46,7 +46,7 @@ function gcTable(doc) {
     title: `Main-thread GC per operation (${doc.gc.processes.a} metrics process(es) of A, ${doc.gc.processes.b} of B, --trace-gc)`,
     header: ['kind', 'A /op', 'A ±', 'A per 1000 ops', 'B /op', 'B ±', 'B per 1000 ops', 'B - A', '95% interval', 'verdict'],
     rightFrom: 1,
-    rows: doc.gc.rows.map((r) => [r.label, dur(r.a?.estimate), margin(r.a), per1000(r.a), dur(r.b?.estimate), margin(r.b), per1000(r.b), signed(r.change?.estimate), range(r.change), r.change ? (r.change.verdict === 'unclear' ? 'no clear change' : r.change.verdict) : '']),
+    rows: doc.gc.rows.map((r) => (r.a?.estimate === 0 && r.b?.estimate === 0 ? [r.label, '0', '', per1000(r.a), '0', '', per1000(r.b), '', '', 'none on either side'] : [r.label, dur(r.a?.estimate), margin(r.a), per1000(r.a), dur(r.b?.estimate), margin(r.b), per1000(r.b), signed(r.change?.estimate), range(r.change), r.change ? (r.change.verdict === 'unclear' ? 'no clear change' : r.change.verdict) : ''])),
     notes: errors
   };
 }
