@@ -23,7 +23,7 @@ const MAX_FLAGS = 30;
 
 const METHOD = {
   functions: 'self time = samples whose top frame is the function, in the sampling window of each profiled process, over all samples of that window, times the CPU ns/op that process measured in it (process CPU time, so the profiler\'s own sampling thread is in it, alike on both sides); intervals are 95% t-intervals over processes (a function\'s per-process variance is at least its Poisson sampling variance); a change is called only at a 5% false discovery rate over the functions shown (Benjamini-Hochberg), so never when its interval holds 0',
-  gc: '--trace-gc in separate metrics processes: main-thread pauses (scavenge; mark-compact with its incremental marking steps), divided by the operations of the window',
+  gc: '--trace-gc in separate metrics processes: main-thread pauses as V8 times them (wall clock) (scavenge; mark-compact with its incremental marking steps), divided by the operations of the window',
   optimization: 'one process per side with --trace-deopt and --allow-natives-syntax: deoptimisations over the whole process (warm-up included) and %GetOptimizationStatus of the benchmark function at the end'
 };
 
@@ -68,28 +68,27 @@ function functionRows(sides, runs, suiteDir) {
   return { rows, totals: { a: totals.a ? { ...totals.a, varianceOfMean: undefined } : null, b: totals.b ? { ...totals.b, varianceOfMean: undefined } : null, change: difference(totals.a, totals.b) } };
 }
 
+// unit 'ns': main-thread pause time per operation; 'per1000': events per 1000 operations (a count,
+// which a busy machine does not lengthen the way it lengthens pauses).
 const GC_KINDS = [
-  { id: 'scavenge', label: 'scavenge', of: (g) => g.scavengeMs, count: (g) => g.scavenges },
-  { id: 'mark-compact', label: 'mark-compact pauses', of: (g) => g.markCompactMs - g.incrementalMarkingMs, count: (g) => g.markCompacts },
-  { id: 'incremental-marking', label: 'incremental marking steps', of: (g) => g.incrementalMarkingMs, count: () => null },
-  { id: 'total', label: 'all main-thread GC', of: (g) => g.gcMs, count: () => null }
+  { id: 'scavenge', label: 'scavenge pauses', unit: 'ns', of: (g) => g.scavengeMs * 1e6 },
+  { id: 'mark-compact', label: 'mark-compact pauses', unit: 'ns', of: (g) => (g.markCompactMs - g.incrementalMarkingMs) * 1e6 },
+  { id: 'incremental-marking', label: 'incremental marking steps', unit: 'ns', of: (g) => g.incrementalMarkingMs * 1e6 },
+  { id: 'total', label: 'all main-thread GC', unit: 'ns', of: (g) => g.gcMs * 1e6 },
+  { id: 'scavenges', label: 'scavenges', unit: 'per1000', of: (g) => g.scavenges * 1000 },
+  { id: 'mark-compacts', label: 'mark-compacts', unit: 'per1000', of: (g) => g.markCompacts * 1000 }
 ];
 
 function gcRows(sides, runs) {
   const usable = (id) => okRuns(runs[id].metrics).filter((m) => m.gc && m.operations > 0);
   const errors = Object.fromEntries(sides.map((s) => [s.id, runs[s.id].metrics.filter((m) => m?.error).map((m) => m.error)]));
-  const rows = GC_KINDS.map((kind) => {
-    const per = (id) => sideInterval(usable(id).map((m) => (kind.of(m.gc) * 1e6) / m.operations));
-    const perThousand = (id) => {
-      const counts = usable(id).map((m) => kind.count(m.gc)).filter(Number.isFinite);
-      return counts.length ? (counts.reduce((a, b) => a + b, 0) / usable(id).reduce((a, m) => a + m.operations, 0)) * 1000 : null;
-    };
-    const a = per('a');
-    const b = per('b');
-    return { kind: kind.id, label: kind.label, a: a && { ...a, varianceOfMean: undefined, eventsPer1000Ops: perThousand('a') }, b: b && { ...b, varianceOfMean: undefined, eventsPer1000Ops: perThousand('b') }, change: difference(a, b) };
+  const strip = (s) => s && { estimate: s.estimate, low: s.low, high: s.high, n: s.n };
+  const measured = GC_KINDS.map((kind) => {
+    const [a, b] = ['a', 'b'].map((id) => sideInterval(usable(id).map((m) => kind.of(m.gc) / m.operations)));
+    return { kind: kind.id, label: kind.label, unit: kind.unit, a, b, change: difference(a, b) };
   });
-  const judged = judgeChanges(rows.map((r) => r.change));
-  rows.forEach((r, i) => { r.change = judged[i]; });
+  const judged = judgeChanges(measured.map((r) => r.change));
+  const rows = measured.map((r, i) => ({ ...r, a: strip(r.a), b: strip(r.b), change: judged[i] }));
   return { rows, processes: Object.fromEntries(sides.map((s) => [s.id, usable(s.id).length])), errors };
 }
 
@@ -121,7 +120,7 @@ function flagsSection(sides, listings) {
 }
 
 const signed = (ns) => `${ns >= 0 ? '+' : '-'}${formatDuration(Math.abs(ns))}`;
-const nameOf = (row) => (row.location && row.kind === 'user' ? `${row.name} (${row.location})` : row.name);
+const nameOf = (row) => `${row.name}${row.location && row.kind === 'user' ? ` (${row.location})` : ''}${row.only ? ` (only on ${row.only.toUpperCase()})` : ''}`;
 
 // One paragraph: the change the profiled processes measured, the functions whose change is called,
 // and what they add up to; GC and deoptimisations when they moved; nothing the numbers do not carry.
@@ -151,10 +150,11 @@ function summarize(doc) {
   }
   const gcTotal = doc.gc.rows.find((r) => r.kind === 'total');
   if (gcTotal?.a && gcTotal?.b && (gcTotal.a.estimate > 0 || gcTotal.b.estimate > 0)) {
-    const scavenges = doc.gc.rows.find((r) => r.kind === 'scavenge');
-    const counts = Number.isFinite(scavenges?.a?.eventsPer1000Ops) && Number.isFinite(scavenges?.b?.eventsPer1000Ops) ? `, ${scavenges.a.eventsPer1000Ops.toPrecision(3)} and ${scavenges.b.eventsPer1000Ops.toPrecision(3)} scavenges per 1000 operations` : '';
+    const scavenges = doc.gc.rows.find((r) => r.kind === 'scavenges');
+    const countVerdict = scavenges.change && scavenges.change.verdict !== 'unclear' ? (scavenges.change.estimate > 0 ? ': more' : ': fewer') : '';
+    const counts = scavenges.a && scavenges.b ? `, ${scavenges.a.estimate.toPrecision(3)} and ${scavenges.b.estimate.toPrecision(3)} scavenges per 1000 operations${countVerdict}` : '';
     const verdict = gcTotal.change && gcTotal.change.verdict !== 'unclear' ? `${gcTotal.change.verdict === 'slower' ? 'more' : 'less'} GC per operation, ${signed(gcTotal.change.estimate)}` : `no clear change over ${doc.gc.processes.a} and ${doc.gc.processes.b} metrics processes`;
-    parts.push(`Main-thread GC took ${formatDuration(gcTotal.a.estimate)} per operation on ${a.column} and ${formatDuration(gcTotal.b.estimate)} on ${b.column}${counts} (${verdict}).`);
+    parts.push(`Main-thread GC pauses (wall clock, which a busy machine lengthens) took ${formatDuration(gcTotal.a.estimate)} per operation on ${a.column} and ${formatDuration(gcTotal.b.estimate)} on ${b.column}${counts} (${verdict}).`);
   }
   // One deopt-traced process per side cannot carry a claim about optimisation: the table shows it.
   return parts.join(' ');

@@ -13,7 +13,9 @@ const workerDir = path.dirname(workerEntry);
 export function functionIdentity(callFrame, { suiteDir } = {}) {
   const name = callFrame.functionName || '(anonymous)';
   const url = String(callFrame.url || '');
-  if (!url) return { key: `v8\u0000${name}`, name, location: '', kind: 'runtime' };
+  // "(program)", "(garbage collector)", "(idle)", "(root)" are V8's own entries; a named function
+  // without a script is a builtin or native function.
+  if (!url) return { key: `v8\u0000${name}`, name, location: /^\(.*\)$/.test(callFrame.functionName) ? '' : 'V8 builtin', kind: 'runtime' };
   const file = url.startsWith('file://') ? decodeURIComponent(new URL(url).pathname) : url;
   if (file.startsWith(workerDir + path.sep)) {
     return { key: `harness\u0000${name}\u0000${path.basename(file)}`, name, location: `nodebench ${path.basename(file)} (harness: holds what V8 inlined into it)`, kind: 'harness' };
@@ -23,7 +25,8 @@ export function functionIdentity(callFrame, { suiteDir } = {}) {
     return { key: `node\u0000${name}\u0000${module}`, name, location: `node:${module}`, kind: 'node' };
   }
   const shown = suiteDir && !path.relative(suiteDir, file).startsWith('..') ? path.relative(suiteDir, file) : file;
-  const location = `${shown}:${callFrame.lineNumber + 1}:${callFrame.columnNumber + 1}`;
+  // A line of -1: V8 did not say where in the file (a function it compiled lazily, say).
+  const location = callFrame.lineNumber >= 0 ? `${shown}:${callFrame.lineNumber + 1}:${callFrame.columnNumber + 1}` : shown;
   return { key: `user\u0000${name}\u0000${file}\u0000${callFrame.lineNumber}\u0000${callFrame.columnNumber}`, name, location, kind: 'user' };
 }
 

@@ -39,14 +39,21 @@ function functionsTable(doc) {
 }
 
 function gcTable(doc) {
-  const per1000 = (s) => (s && Number.isFinite(s.eventsPer1000Ops) ? s.eventsPer1000Ops.toPrecision(3) : '');
   const errors = ['a', 'b'].flatMap((id) => (doc.gc.errors[id] || []).map((e) => `${id.toUpperCase()}: ${e}`));
+  const count = (v) => (Number.isFinite(v) ? `${v >= 0 ? '' : '-'}${Math.abs(v).toPrecision(3)}` : '');
+  const signedCount = (v) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${count(v)}` : '');
+  const row = (r) => {
+    const [show, showChange, unit] = r.unit === 'ns' ? [dur, signed, 'per operation'] : [count, signedCount, 'per 1000 operations'];
+    if (r.a?.estimate === 0 && r.b?.estimate === 0) return [r.label, unit, '0', '', '0', '', '', '', 'none on either side'];
+    const verdict = r.change ? (r.change.verdict === 'unclear' ? 'no clear change' : r.unit === 'ns' ? r.change.verdict : r.change.estimate > 0 ? 'more' : 'fewer') : '';
+    return [r.label, unit, show(r.a?.estimate), margin(r.a), show(r.b?.estimate), margin(r.b), showChange(r.change?.estimate), r.change && Number.isFinite(r.change.low) ? `${showChange(r.change.low)} .. ${showChange(r.change.high)}` : '', verdict];
+  };
   return {
     id: 'gc',
-    title: `Main-thread GC per operation (${doc.gc.processes.a} metrics process(es) of A, ${doc.gc.processes.b} of B, --trace-gc)`,
-    header: ['kind', 'A /op', 'A ±', 'A per 1000 ops', 'B /op', 'B ±', 'B per 1000 ops', 'B - A', '95% interval', 'verdict'],
-    rightFrom: 1,
-    rows: doc.gc.rows.map((r) => (r.a?.estimate === 0 && r.b?.estimate === 0 ? [r.label, '0', '', per1000(r.a), '0', '', per1000(r.b), '', '', 'none on either side'] : [r.label, dur(r.a?.estimate), margin(r.a), per1000(r.a), dur(r.b?.estimate), margin(r.b), per1000(r.b), signed(r.change?.estimate), range(r.change), r.change ? (r.change.verdict === 'unclear' ? 'no clear change' : r.change.verdict) : ''])),
+    title: `Main-thread GC per operation (${doc.gc.processes.a} metrics process(es) of A, ${doc.gc.processes.b} of B, --trace-gc; pauses are wall clock)`,
+    header: ['kind', 'unit', 'A', 'A ±', 'B', 'B ±', 'B - A', '95% interval', 'verdict'],
+    rightFrom: 2,
+    rows: doc.gc.rows.map(row),
     notes: errors
   };
 }
