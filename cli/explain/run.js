@@ -10,6 +10,8 @@ import { launchWorker } from '../runner/launch.js';
 import { createProcessLauncher, suiteSampler } from '../runner/launcher.js';
 import { interpretLaunch } from '../runner/outcome.js';
 import { createRunDir } from '../runner/run-dir.js';
+import { killAllGroups } from '../runner/process-group.js';
+import { UserError } from '../errors.js';
 import { parseTraceDeopt, describeOptimizationStatus } from './deopt.js';
 
 const MIN_INSPECTOR_MAJOR = 8;
@@ -83,10 +85,22 @@ export async function runExplainProcesses(sides, target, settings, { log = () =>
   });
   const out = Object.fromEntries(sides.map((s) => [s.id, { profiles: [], metrics: [], optimization: null, skipped: s.skipped || null, unavailable: s.skipped || profilingUnavailable(s.runtime.version) }]));
   const running = sides.filter((s) => !s.skipped);
+  // Ctrl-C, kill or a closed terminal: the workers go with explain; the profiles written so far stay.
+  let interrupted = null;
+  const onSignal = (signal) => {
+    interrupted = signal;
+    killAllGroups();
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const signal of signals) process.once(signal, onSignal);
+  const stopIfInterrupted = () => {
+    if (interrupted) throw new UserError(`explain was interrupted (${interrupted}); the profiles written so far are in ${settings.profileDir}.`, { exitCode: 130 });
+  };
   try {
     for (let i = 0; i < settings.processes; i++) {
       for (const side of sides) {
         if (out[side.id].unavailable) continue;
+        stopIfInterrupted();
         log(`profiling ${side.column}, process ${i + 1} of ${settings.processes}`);
         const run = await profiled(side, target, settings, i, env);
         if (run.error && /inspector/.test(run.error) && !out[side.id].profiles.length) out[side.id].unavailable = run.error;
@@ -95,6 +109,7 @@ export async function runExplainProcesses(sides, target, settings, { log = () =>
     }
     for (let i = 0; i < settings.metricsProcesses; i++) {
       for (const side of running) {
+        stopIfInterrupted();
         log(`tracing GC on ${side.column}, process ${i + 1} of ${settings.metricsProcesses}`);
         const cell = { suite: target.suite.name, benchmark: target.benchmark, runtimeLabel: side.id, flags: side.flags };
         const { metrics } = await launcher.launch({ kind: 'metrics', windowMs: settings.windowMs, timeoutMs: settings.timeoutMs }, cell);
@@ -102,11 +117,19 @@ export async function runExplainProcesses(sides, target, settings, { log = () =>
       }
     }
     for (const side of running) {
+      stopIfInterrupted();
       log(`tracing deoptimisations on ${side.column}`);
       out[side.id].optimization = await deoptTraced(side, target, settings, env);
     }
+    stopIfInterrupted();
   } finally {
     runDir.remove();
+    for (const signal of signals) process.removeListener(signal, onSignal);
+  }
+  // A side whose every profiled process failed is shown like one that cannot be profiled, with why.
+  for (const side of sides) {
+    const { profiles } = out[side.id];
+    if (!out[side.id].unavailable && profiles.length && profiles.every((p) => p.error)) out[side.id].unavailable = profiles[0].error;
   }
   return out;
 }

@@ -24,7 +24,8 @@ export function sideLine(doc, id) {
 function functionsTable(doc) {
   const n = (id) => doc.sides[id].profiling.processes.filter((p) => !p.error).length;
   const unavailable = ['a', 'b'].filter((id) => doc.sides[id].profiling.unavailable).map((id) => `${id.toUpperCase()} (${doc.sides[id].column}) not profiled: ${doc.sides[id].profiling.unavailable}.`);
-  const failed = ['a', 'b'].flatMap((id) => doc.sides[id].profiling.processes.filter((p) => p.error).map((p) => `${id.toUpperCase()}: a profiled process ${p.error}`));
+  const failed = ['a', 'b'].filter((id) => !doc.sides[id].profiling.unavailable)
+    .flatMap((id) => doc.sides[id].profiling.processes.filter((p) => p.error).map((p) => `${id.toUpperCase()}: ${p.error} (left out).`));
   const t = doc.functions.totals;
   const rows = doc.functions.rows.map((r) => [r.name, r.location, dur(r.a?.estimate), margin(r.a), share(r.a), dur(r.b?.estimate), margin(r.b), share(r.b), signed(r.change?.estimate), range(r.change), verdictText(r)]);
   if (t.a || t.b) rows.push(['(whole operation, CPU)', '', dur(t.a?.estimate), margin(t.a), t.a ? '100%' : '', dur(t.b?.estimate), margin(t.b), t.b ? '100%' : '', signed(t.change?.estimate), range(t.change), t.change ? (t.change.low > 0 || t.change.high < 0 ? (t.change.estimate > 0 ? 'slower' : 'faster') : 'no clear change') : '']);
