@@ -21,6 +21,9 @@ const MIN_SHARE = 0.005;
 const MAX_FUNCTIONS = 40;
 const MAX_FLAGS = 30;
 
+// An interval as the document keeps it (without the variance the comparisons used).
+const strip = (s) => s && { estimate: s.estimate, low: s.low, high: s.high, n: s.n };
+
 const METHOD = {
   functions: 'self time = samples whose top frame is the function, in the sampling window of each profiled process, over all samples of that window, times the CPU ns/op that process measured in it (process CPU time, so the profiler\'s own sampling thread is in it, alike on both sides); intervals are 95% t-intervals over processes (a function\'s per-process variance is at least its Poisson sampling variance); a change is called only at a 5% false discovery rate over the functions shown (Benjamini-Hochberg), so never when its interval holds 0',
   gc: '--trace-gc in separate metrics processes: main-thread pauses as V8 times them (wall clock) (scavenge; mark-compact with its incremental marking steps), divided by the operations of the window',
@@ -59,8 +62,8 @@ function functionRows(sides, runs, suiteDir) {
   const rows = candidates.map((r, i) => {
     const identity = identities.get(r.key);
     const only = r.a && r.b ? (r.a.seenIn === 0 ? 'b' : r.b.seenIn === 0 ? 'a' : null) : null;
-    const strip = (s) => s && { estimate: s.estimate, low: s.low, high: s.high, n: s.n, share: s.share, seenIn: s.seenIn };
-    return { name: identity.name, location: identity.location, kind: identity.kind, a: strip(r.a), b: strip(r.b), only, change: judged[i] && { estimate: judged[i].estimate, low: judged[i].low, high: judged[i].high, p: judged[i].p, q: judged[i].q, verdict: judged[i].verdict } };
+    const shown = (s) => s && { ...strip(s), share: s.share, seenIn: s.seenIn };
+    return { name: identity.name, location: identity.location, kind: identity.kind, a: shown(r.a), b: shown(r.b), only, change: judged[i] && { estimate: judged[i].estimate, low: judged[i].low, high: judged[i].high, p: judged[i].p, q: judged[i].q, verdict: judged[i].verdict } };
   });
   // Sorted by the size of the change where there is one, else by the larger side.
   const size = (r) => (r.change ? Math.abs(r.change.estimate) : Math.max(r.a?.estimate ?? 0, r.b?.estimate ?? 0));
@@ -82,7 +85,6 @@ const GC_KINDS = [
 function gcRows(sides, runs) {
   const usable = (id) => okRuns(runs[id].metrics).filter((m) => m.gc && m.operations > 0);
   const errors = Object.fromEntries(sides.map((s) => [s.id, runs[s.id].metrics.filter((m) => m?.error).map((m) => m.error)]));
-  const strip = (s) => s && { estimate: s.estimate, low: s.low, high: s.high, n: s.n };
   const measured = GC_KINDS.map((kind) => {
     const [a, b] = ['a', 'b'].map((id) => sideInterval(usable(id).map((m) => kind.of(m.gc) / m.operations)));
     return { kind: kind.id, label: kind.label, unit: kind.unit, a, b, change: difference(a, b) };
@@ -131,6 +133,8 @@ function summarize(doc) {
   if (unavailable.length === 2) parts.push(`Neither side could be profiled (${unavailable.map((s) => `${s.column}: ${s.profiling.unavailable}`).join('; ')}).`);
   else if (unavailable.length === 1) {
     const other = unavailable[0] === a ? b : a;
+    const [ca, cb] = [a.cpuNsPerOp, b.cpuNsPerOp];
+    if (ca && cb) parts.push(`Unprofiled, in the metrics processes, an operation cost ${formatDuration(ca.estimate)} of CPU time on ${a.column} and ${formatDuration(cb.estimate)} on ${b.column} (${(cb.estimate / ca.estimate).toPrecision(3)}x).`);
     const top = doc.functions.rows.filter((r) => r[other.id]?.estimate > 0).sort((x, y) => y[other.id].estimate - x[other.id].estimate).slice(0, 3);
     parts.push(`Only ${other.column} could be profiled (${unavailable[0].column}: ${unavailable[0].profiling.unavailable}), so no change is split by function; on ${other.column} the most self time per operation is in ${top.map((r) => `${nameOf(r)} (${formatDuration(r[other.id].estimate)}, ${(r[other.id].share * 100).toFixed(0)}%)`).join(', ') || 'nothing measured'}.`);
   } else {
@@ -181,6 +185,8 @@ export function explainDocument(inputs, runs, settings, listings, { command, cre
         runtime: { version: s.runtime.version, v8: s.runtime.v8, label: s.runtime.label },
         flags: s.flags,
         timing: s.timing,
+        // Without the profiler: CPU time per operation in the metrics processes (every runtime).
+        cpuNsPerOp: strip(sideInterval(okRuns(r.metrics).map((m) => m.cpuNsPerOp).filter((v) => v > 0))),
         profiling: {
           unavailable: r.unavailable,
           method: r.unavailable ? null : `the inspector's Profiler in the worker process (a sample every ${settings.intervalUs} µs)`,
