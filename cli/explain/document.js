@@ -13,6 +13,7 @@ import { sideInterval, difference, judgeChanges } from './stats.js';
 import { diffFlags, flagGroup, formatDefault } from '../flags/diff.js';
 import { findFlag } from '../flags/parse.js';
 import { okRuns } from '../stats/metrics.js';
+import { MAIN_GC_FLAGS } from '../matrix/plan.js';
 import { formatDuration } from '../report/format.js';
 
 export const DOCUMENT_VERSION = 1;
@@ -112,11 +113,19 @@ function flagsSection(sides, listings) {
   })]));
   if (sides[0].runtime.version === sides[1].runtime.version) return { sameRuntime: true, set, changed: [], more: 0 };
   if (!listings.a || !listings.b) return { sameRuntime: false, set, changed: null, more: 0, note: 'a runtime did not list its V8 flags' };
-  const relevant = diffFlags(listings.a.flags, listings.b.flags).changed.filter((f) => flagGroup(f.name) !== 'other');
+  const diff = diffFlags(listings.a.flags, listings.b.flags);
+  // A main GC flag one runtime lacks (concurrent marking before Node 10) is a difference in what
+  // its GC does: shown as absent on that side. Other added or removed flags are left to flags diff.
+  const main = (f) => MAIN_GC_FLAGS.includes(f.name);
+  const relevant = [
+    ...diff.changed.filter((f) => flagGroup(f.name) !== 'other').map((f) => ({ name: f.name, a: formatDefault(f.before), b: formatDefault(f.after), description: f.description })),
+    ...diff.added.filter(main).map((f) => ({ name: f.name, a: 'absent', b: formatDefault(f.default), description: f.description })),
+    ...diff.removed.filter(main).map((f) => ({ name: f.name, a: formatDefault(f.default), b: 'absent', description: f.description }))
+  ];
   return {
     sameRuntime: false,
     set,
-    changed: relevant.slice(0, MAX_FLAGS).map((f) => ({ name: f.name, group: flagGroup(f.name), a: formatDefault(f.before), b: formatDefault(f.after), description: f.description })),
+    changed: relevant.slice(0, MAX_FLAGS).map((f) => ({ ...f, group: flagGroup(f.name) })),
     more: Math.max(0, relevant.length - MAX_FLAGS)
   };
 }

@@ -86,7 +86,7 @@ function flagsTable(doc) {
   if (f.more) notes.push(`${f.more} more GC, compiler or memory flags changed their defaults (nodebench flags diff shows them all).`);
   return {
     id: 'flags',
-    title: 'V8 flags: set by a side, or whose defaults differ between the runtimes (GC, compiler, memory)',
+    title: 'V8 flags: set by a side, or whose defaults differ between the runtimes (GC, compiler, memory; main GC flags one runtime lacks)',
     header: ['flag', 'default on A', 'default on B', 'group'],
     rightFrom: Infinity,
     rows: [...setRows, ...changedRows],
