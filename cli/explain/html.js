@@ -19,7 +19,7 @@ function plainTable(table) {
 function sideBySide(doc, table) {
   const rows = doc.functions.rows;
   const largest = Math.max(1e-9, ...rows.flatMap((r) => [r.a?.estimate ?? 0, r.b?.estimate ?? 0]));
-  const bar = (side, id) => (side ? `<span class="bar ${id}" style="width:${Math.max(1, Math.round((side.estimate / largest) * 160))}px"></span>` : '');
+  const bar = (side, id) => (side?.estimate > 0 ? `<span class="bar ${id}" style="width:${Math.max(1, Math.round((side.estimate / largest) * 160))}px"></span>` : '');
   const head = `<tr>${table.header.slice(0, 2).map((h) => `<th>${escapeHtml(h)}</th>`).join('')}<th>A and B</th>${table.header.slice(2).map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>`;
   const body = table.rows.map((cells, i) => {
     const r = rows[i];
