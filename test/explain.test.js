@@ -85,6 +85,14 @@ test('an A/A explain calls no function changed', { timeout: 180_000 }, async () 
   const called = doc.functions.rows.filter((r) => r.change && r.change.verdict !== 'unclear');
   assert.deepEqual(called.map((r) => r.name), [], renderExplainTerminal(doc));
   assert.match(doc.summary, /No function's change is clear of noise/);
+  // A name from a profile is data: escape codes, a table's pipe and HTML stay inert in every format.
+  const hostile = structuredClone(doc);
+  hostile.functions.rows[0].name = 'evil\u001b[2J|</td><script>x</script>\nrow';
+  assert.doesNotMatch(renderExplainTerminal(hostile), /\u001b/);
+  assert.match(renderExplainTerminal(hostile), /evil\\x1b\[2J\|<\/td><script>x<\/script>\\nrow/);
+  const markdownRow = renderExplainMarkdown(hostile).split('\n').find((l) => l.includes('evil'));
+  assert.match(markdownRow, /^\| evil\\x1b\[2J\\\|\\<\/td>\\<script>x\\<\/script>\\nrow \|/);
+  assert.ok(renderExplainHtml(hostile).includes('<td>evil\u001b[2J|&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;\nrow</td>'));
 });
 
 test('Node 4 cannot be profiled: its column says why, the other side is still shown with GC and deopts', { timeout: 180_000 }, async () => {

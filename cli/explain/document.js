@@ -131,7 +131,7 @@ function flagsSection(sides, listings) {
 }
 
 const signed = (ns) => `${ns >= 0 ? '+' : '-'}${formatDuration(Math.abs(ns))}`;
-const nameOf = (row) => `${row.name}${row.location && row.kind === 'user' ? ` (${row.location})` : ''}${row.only ? ` (only on ${row.only.toUpperCase()})` : ''}`;
+const nameOf = (row) => `${row.name}${row.location && row.kind !== 'harness' ? ` (${row.location})` : ''}${row.only ? ` (only on ${row.only.toUpperCase()})` : ''}`;
 
 // One paragraph: the change the profiled processes measured, the functions whose change is called,
 // and what they add up to; GC and deoptimisations when they moved; nothing the numbers do not carry.
@@ -143,7 +143,7 @@ function summarize(doc) {
   else if (unavailable.length === 1) {
     const other = unavailable[0] === a ? b : a;
     const [ca, cb] = [a.cpuNsPerOp, b.cpuNsPerOp];
-    if (ca && cb) parts.push(`Unprofiled, in the metrics processes, an operation cost ${formatDuration(ca.estimate)} of CPU time on ${a.column} and ${formatDuration(cb.estimate)} on ${b.column} (${(cb.estimate / ca.estimate).toPrecision(3)}x).`);
+    if (ca && cb) parts.push(`Unprofiled, in the metrics processes, an operation cost ${formatDuration(ca.estimate)} of CPU time on ${a.column} and ${formatDuration(cb.estimate)} on ${b.column} (B/A ${(cb.estimate / ca.estimate).toPrecision(3)}).`);
     const top = doc.functions.rows.filter((r) => r[other.id]?.estimate > 0).sort((x, y) => y[other.id].estimate - x[other.id].estimate).slice(0, 3);
     parts.push(`Only ${other.column} could be profiled (${unavailable[0].column}: ${unavailable[0].profiling.unavailable}), so no change is split by function; on ${other.column} the most self time per operation is in ${top.map((r) => `${nameOf(r)} (${formatDuration(r[other.id].estimate)}, ${(r[other.id].share * 100).toFixed(0)}%)`).join(', ') || 'nothing measured'}.`);
   } else {
@@ -162,12 +162,10 @@ function summarize(doc) {
     }
   }
   const gcTotal = doc.gc.rows.find((r) => r.kind === 'total');
+  const scavenges = doc.gc.rows.find((r) => r.kind === 'scavenges');
+  const called = (row, words) => (row.change && row.change.verdict !== 'unclear' ? words[row.change.estimate > 0 ? 0 : 1] : `no clear change over ${doc.gc.processes.a} and ${doc.gc.processes.b} metrics processes`);
   if (gcTotal?.a && gcTotal?.b && (gcTotal.a.estimate > 0 || gcTotal.b.estimate > 0)) {
-    const scavenges = doc.gc.rows.find((r) => r.kind === 'scavenges');
-    const countVerdict = scavenges.change && scavenges.change.verdict !== 'unclear' ? (scavenges.change.estimate > 0 ? ': more' : ': fewer') : '';
-    const counts = scavenges.a && scavenges.b ? `, ${scavenges.a.estimate.toPrecision(3)} and ${scavenges.b.estimate.toPrecision(3)} scavenges per 1000 operations${countVerdict}` : '';
-    const verdict = gcTotal.change && gcTotal.change.verdict !== 'unclear' ? `${gcTotal.change.verdict === 'slower' ? 'more' : 'less'} GC per operation, ${signed(gcTotal.change.estimate)}` : `no clear change over ${doc.gc.processes.a} and ${doc.gc.processes.b} metrics processes`;
-    parts.push(`Main-thread GC pauses (wall clock, which a busy machine lengthens) took ${formatDuration(gcTotal.a.estimate)} per operation on ${a.column} and ${formatDuration(gcTotal.b.estimate)} on ${b.column}${counts} (${verdict}).`);
+    parts.push(`Main-thread GC: ${scavenges.a.estimate.toPrecision(3)} scavenges per 1000 operations on ${a.column} and ${scavenges.b.estimate.toPrecision(3)} on ${b.column} (${called(scavenges, ['more', 'fewer'])}); pauses of ${formatDuration(gcTotal.a.estimate)} and ${formatDuration(gcTotal.b.estimate)} per operation (wall clock, which a busy machine lengthens; ${called(gcTotal, ['longer', 'shorter'])}).`);
   }
   // One deopt-traced process per side cannot carry a claim about optimisation: the table shows it.
   return parts.join(' ');
