@@ -88,10 +88,10 @@ test('an A/A explain calls no function changed', { timeout: 180_000 }, async () 
   // A name from a profile is data: escape codes, a table's pipe and HTML stay inert in every format.
   const hostile = structuredClone(doc);
   hostile.functions.rows[0].name = 'evil\u001b[2J|</td><script>x</script>\nrow';
-  assert.doesNotMatch(renderExplainTerminal(hostile), /\u001b/);
+  assert.ok(!renderExplainTerminal(hostile).includes('\u001b'));
   assert.match(renderExplainTerminal(hostile), /evil\\x1b\[2J\|<\/td><script>x<\/script>\\nrow/);
   const markdownRow = renderExplainMarkdown(hostile).split('\n').find((l) => l.includes('evil'));
-  assert.match(markdownRow, /^\| evil\\x1b\[2J\\\|\\<\/td>\\<script>x\\<\/script>\\nrow \|/);
+  assert.match(markdownRow, /^\| evil\\\\x1b\[2J\\\|\\<\/td>\\<script>x\\<\/script>\\\\nrow \|/);
   assert.ok(renderExplainHtml(hostile).includes('<td>evil\u001b[2J|&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;\nrow</td>'));
 });
 
@@ -111,12 +111,18 @@ test('Node 4 cannot be profiled: its column says why, the other side is still sh
 
 test('bad input is one sentence and exit 2', { timeout: 60_000 }, async () => {
   const file = writeResultFile([okCell('b'), okCell('b', 'ok', { runtimeLabel: '14.21.3' })], { runtimes: [runtimeRecord('16.20.2'), runtimeRecord('14.21.3')] });
+  // A second file of the same run whose suite ran with other parameters: not one suite to re-run.
+  const other = path.join(dir, 'other.json');
+  const changed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  changed.suites[0].params = { size: 2 };
+  fs.writeFileSync(other, JSON.stringify(changed));
   const cases = [
     [[file, '--from', '12.0.0/baseline', '--to', '16.20.2/baseline', '--benchmark', 's/b'], /^nodebench: Column "12\.0\.0\/baseline" \(--from\) is not in .*; it has 16\.20\.2\/baseline, 14\.21\.3\/baseline\.$/],
     [[file, '--from', '14.21.3/baseline', '--to', '16.20.2/baseline', '--benchmark', 's/nope'], /^nodebench: Benchmark "s\/nope" is not in .*; give SUITE\/BENCHMARK as one of s\/b\.$/],
     [['--suite', suite, '--from', '16.20.2', '--to', '16.20.2', '--benchmark', 'missing\u001b[2J'], /^nodebench: Benchmark "missing\\x1b\[2J" is not in .*planted\.js; give SUITE\/BENCHMARK as one of planted\/work\.$/],
     [['--suite', path.join(dir, 'absent.js'), '--from', '16', '--to', '16', '--benchmark', 'work'], /^nodebench: Suite file .*absent\.js is not on this machine; check the path given to --suite\.$/],
     [['--suite', suite, '--from', '16.20.2/no-dashes', '--to', '16', '--benchmark', 'work'], /^nodebench: --from "16\.20\.2\/no-dashes" is not RUNTIME or RUNTIME\/FLAGS/],
+    [[file, other, '--from', '14.21.3/baseline', '--to', '16.20.2/baseline', '--benchmark', 'b'], /^nodebench: The two result files ran suite "s" from different files or with different parameters; .* --suite FILE\.$/],
     [['--from', '16', '--to', '16', '--benchmark', 'work'], /^nodebench: Give a result file .* or a suite file with --suite FILE\.$/],
     [['--suite', suite, '--from', '16', '--to', '16', '--benchmark', 'work', '--format', 'pdf'], /^nodebench: --format "pdf" is not known; use table, markdown, html, json\.$/]
   ];

@@ -38,22 +38,23 @@ export async function explainComparison(request, options = {}, { log = () => {},
   return explainDocument(inputs, runs, settings, listings, { command });
 }
 
-// For `diff --explain` and the gate (wired by cli/commands/diff.js): one document per diff row
-// decided slower. rows: diffResults' rows; files: { fileA, fileB } (one file with --from/--to).
-// Both sides must come from one result file here (explain re-runs the columns of one file); rows
-// of two separate files are explained from file B's columns when it has both, else skipped with
-// the reason. Returns [{ label, column, document } | { label, column, skipped }].
+// For `diff --explain` and the gate (to be wired by cli/commands/diff.js): one document per diff
+// row decided slower. rows: diffResults' rows; files: { fileA, fileB } (the same file with
+// --from/--to). A row explain cannot re-run (a whole command, two different suite files, a suite
+// not on this machine) is skipped with its reason. Returns
+// [{ label, column, document } | { label, column, skipped }].
 export async function explainComparisons(rows, { fileA, fileB }, options = {}, hooks = {}) {
   const out = [];
   for (const row of rows.filter((r) => r.comparison?.verdict === 'slower')) {
     const [from, to] = [`${row.a.runtimeLabel}/${row.a.flagSet}`, `${row.b.runtimeLabel}/${row.b.flagSet}`];
-    if (fileA !== fileB && path.resolve(fileA) !== path.resolve(fileB)) {
-      out.push({ label: row.label, column: row.column, skipped: 'explain re-runs two columns of one result file; these sides come from two files' });
-      continue;
-    }
     const dir = options.profileDir ? path.join(options.profileDir, row.label.replace(/[^A-Za-z0-9._-]+/g, '_')) : undefined;
-    const document = await explainComparison({ resultFile: fileB, from, to, benchmark: row.label }, { ...options, profileDir: dir }, hooks);
-    out.push({ label: row.label, column: row.column, document });
+    try {
+      const document = await explainComparison({ resultFile: fileA, resultFileB: fileB, from, to, benchmark: row.label }, { ...options, profileDir: dir }, hooks);
+      out.push({ label: row.label, column: row.column, document });
+    } catch (err) {
+      if (!isUserError(err)) throw err;
+      out.push({ label: row.label, column: row.column, skipped: err.message });
+    }
   }
   return out;
 }

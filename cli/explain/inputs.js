@@ -2,6 +2,7 @@
 // from a result file's columns or, with --suite and no result file, from runtime/flags specs.
 import fs from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { UserError } from '../errors.js';
 import { readResult } from '../results/file.js';
 import { columnsOf } from '../report/columns.js';
@@ -37,27 +38,37 @@ function checkSuiteFile(file, how) {
   if (!file || !fs.existsSync(file)) throw new UserError(`Suite file ${file} is not on this machine; ${how}.`);
 }
 
-async function fromResult(opts, log) {
-  const result = await readResult(opts.resultFile);
+function findColumn(result, file, name, option) {
   const columns = columnsOf(result);
-  const column = (name, option) => {
-    const found = columns.find((c) => c.key === name) || columns.filter((c) => c.runtimeLabel === name).at(0);
-    if (!found) throw new UserError(`Column "${name}" (${option}) is not in ${opts.resultFile}; it has ${columns.map((c) => c.key).join(', ')}.`);
-    return found;
-  };
-  const from = column(opts.from, '--from');
-  const to = column(opts.to, '--to');
-  const names = [...new Set(result.cells.map((c) => `${c.suite}/${c.benchmark}`))];
-  const chosen = findBenchmark(names, opts.benchmark, opts.resultFile);
-  const cellOf = (col) => result.cells.find((c) => `${c.suite}/${c.benchmark}` === chosen && c.runtimeLabel === col.runtimeLabel && c.flagSet === col.flagSet);
-  const [cellA, cellB] = [cellOf(from), cellOf(to)];
-  const suiteName = (cellA || cellB).suite;
-  const recorded = result.suites.find((s) => s.name === suiteName);
-  if (!recorded) throw new UserError(`${opts.resultFile} does not describe suite "${suiteName}"; give its file with --suite FILE.`);
-  if (recorded.kind === 'command') throw new UserError(`"${chosen}" is a whole command, which explain cannot profile function by function; explain a micro-benchmark (a suite file's benchmark).`);
-  const file = opts.suite ? path.resolve(opts.suite) : recorded.file;
+  const found = columns.find((c) => c.key === name) || columns.find((c) => c.runtimeLabel === name);
+  if (!found) throw new UserError(`Column "${name}" (${option}) is not in ${file}; it has ${columns.map((c) => c.key).join(', ')}.`);
+  return found;
+}
+
+const sameSuite = (x, y) => x.file === y.file && isDeepStrictEqual(x.params || {}, y.params || {});
+
+// One result file (both columns in it) or two (--from's column in the first, --to's in the second,
+// as diff A.json B.json): explain re-runs runtimes and flag sets, so both sides run one suite file.
+async function fromResults(opts, log) {
+  const files = { a: opts.resultFile, b: opts.resultFileB || opts.resultFile };
+  const results = { a: await readResult(files.a) };
+  results.b = files.b === files.a ? results.a : await readResult(files.b);
+  const cols = { a: findColumn(results.a, files.a, opts.from, '--from'), b: findColumn(results.b, files.b, opts.to, '--to') };
+  const names = [...new Set([...results.a.cells, ...results.b.cells].map((c) => `${c.suite}/${c.benchmark}`))];
+  const chosen = findBenchmark(names, opts.benchmark, files.a === files.b ? files.a : `${files.a} or ${files.b}`);
+  const cells = Object.fromEntries(['a', 'b'].map((id) => [id, results[id].cells.find((c) => `${c.suite}/${c.benchmark}` === chosen && c.runtimeLabel === cols[id].runtimeLabel && c.flagSet === cols[id].flagSet)]));
+  const suiteName = (cells.a || cells.b).suite;
+  const recorded = Object.fromEntries(['a', 'b'].map((id) => [id, results[id].suites.find((s) => s.name === suiteName)]));
+  const suite = recorded.b || recorded.a;
+  if (!suite) throw new UserError(`${files.b} does not describe suite "${suiteName}"; give its file with --suite FILE.`);
+  if (suite.kind === 'command') throw new UserError(`"${chosen}" is a whole command, which explain cannot profile function by function; explain a micro-benchmark (a suite file's benchmark).`);
+  if (!opts.suite && recorded.a && recorded.b && !sameSuite(recorded.a, recorded.b)) {
+    throw new UserError(`The two result files ran suite "${suiteName}" from different files or with different parameters; explain re-runs runtimes and flag sets of one suite, so give the file to run on both sides with --suite FILE.`);
+  }
+  const file = opts.suite ? path.resolve(opts.suite) : suite.file;
   checkSuiteFile(file, 'give its file with --suite FILE');
-  const side = async (id, col, cell) => {
+  const side = async (id) => {
+    const [col, cell, result] = [cols[id], cells[id], results[id]];
     const flagSet = result.flagSets.find((f) => f.name === col.flagSet);
     const recordedRuntime = result.runtimes.find((r) => r.label === col.runtimeLabel);
     const runtime = await ensureRuntime(recordedSpec(recordedRuntime), { log });
@@ -69,14 +80,14 @@ async function fromResult(opts, log) {
     };
   };
   return {
-    source: { resultFile: opts.resultFile },
+    source: files.a === files.b ? { resultFile: files.a } : { resultFiles: [files.a, files.b] },
     target: {
-      suite: { name: suiteName, file, params: recorded.params || {}, sampler: recorded.sampler },
+      suite: { name: suiteName, file, params: suite.params || {}, sampler: suite.sampler },
       benchmark: chosen.slice(suiteName.length + 1),
-      benchmarkInfo: (recorded.benchmarks || []).find((b) => `${suiteName}/${b.name}` === chosen) || null
+      benchmarkInfo: (suite.benchmarks || []).find((b) => `${suiteName}/${b.name}` === chosen) || null
     },
-    sides: [await side('a', from, cellA), await side('b', to, cellB)],
-    run: result.run
+    sides: [await side('a'), await side('b')],
+    run: results.b.run
   };
 }
 
@@ -106,10 +117,10 @@ async function fromSuite(opts, log) {
   };
 }
 
-// opts: { resultFile?, suite?, from, to, benchmark }.
+// opts: { resultFile?, resultFileB? (--to's column, as diff's B), suite?, from, to, benchmark }.
 export async function resolveInputs(opts, { log = () => {} } = {}) {
   if (!opts.from || !opts.to) throw new UserError('Give both --from and --to, e.g. --from 14.21.3/baseline --to 16.20.2/baseline.');
   if (!opts.benchmark) throw new UserError('Give the benchmark to explain with --benchmark SUITE/BENCHMARK, e.g. --benchmark promises/chain-native.');
   if (!opts.resultFile && !opts.suite) throw new UserError('Give a result file (explain R.json --from ... --to ...) or a suite file with --suite FILE.');
-  return opts.resultFile ? fromResult(opts, log) : fromSuite(opts, log);
+  return opts.resultFile ? fromResults(opts, log) : fromSuite(opts, log);
 }
