@@ -15,6 +15,7 @@ import * as doctor from './commands/doctor.js';
 import * as flags from './commands/flags.js';
 import * as bisect from './commands/bisect.js';
 import * as history from './commands/history.js';
+import * as explain from './commands/explain.js';
 
 // `nodebench report r.json | head`: a reader that stops early is not an error.
 process.stdout.on('error', (err) => {
@@ -34,7 +35,7 @@ program
   // `exec -- CMD --its-own-options`: what follows the command is the command's.
   .enablePositionalOptions();
 
-for (const command of [matrix, run, exec, diff, report, merge, runtimes, doctor, flags, bisect, history]) command.register(program);
+for (const command of [matrix, run, exec, diff, report, merge, runtimes, doctor, flags, bisect, history, explain]) command.register(program);
 
 program.addHelpText('after', `
 Examples:

@@ -7,6 +7,7 @@
 //   run   measure one benchmark and report samples, calibration and memory
 //   metrics  run one benchmark for a window and report CPU, memory and event-loop delay (the host
 //            adds GC figures from --trace-gc)
+//   profile  run one benchmark under the CPU profiler, or for its optimisation status (profile.js)
 //   once  call one benchmark once and report its value (used by tests to check what suites compute)
 // Must not require anything from cli/ (host side, modern syntax).
 var channel = require('./channel');
@@ -186,6 +187,8 @@ function main() {
   if (request.mode === 'run') return modeRun(request);
   if (request.mode === 'once') return modeOnce(request);
   if (request.mode === 'metrics') return modeMetrics(request);
+  // nodebench explain: a profiled run, or one for its optimisation status (worker/profile.js).
+  if (request.mode === 'profile') return require('./profile').run(request, withBenchmark, withType);
   common.fail(new Error('unknown worker mode "' + request.mode + '"'), 'request');
 }
 

@@ -1,0 +1,48 @@
+// nodebench explain: where the time went between two columns for one benchmark. Parses options,
+// asks the domain (cli/explain/) for the one document, writes it in the chosen format.
+import fs from 'node:fs';
+import { UserError } from '../errors.js';
+import { createProgress } from '../progress.js';
+import { positiveInt, positiveNumber, nonNegativeInt } from './shared.js';
+import { explainComparison, EXPLAIN_DEFAULTS } from '../explain/index.js';
+import { renderExplainTerminal } from '../explain/terminal.js';
+import { renderExplainMarkdown } from '../explain/markdown.js';
+import { renderExplainHtml } from '../explain/html.js';
+import { renderExplainJson } from '../explain/json.js';
+
+const FORMATS = { table: renderExplainTerminal, markdown: renderExplainMarkdown, html: renderExplainHtml, json: renderExplainJson };
+
+export function register(program) {
+  program.command('explain')
+    .description('where the time went between two columns for one benchmark: CPU self time per function side by side, GC per operation, deoptimisations, V8 flags that differ (extra profiled processes per side; keeps the .cpuprofile files)')
+    .argument('[result]', 'result file whose columns to compare (leave out with --suite and runtime specs)')
+    .argument('[resultB]', 'a second result file holding the --to column (as diff A.json B.json)')
+    .requiredOption('--from <column>', 'side A: a column of the result file (14.21.3/baseline), or with --suite alone RUNTIME[/FLAGS] (16, "16.20.2/--max-semi-space-size=64")')
+    .requiredOption('--to <column>', 'side B, as --from')
+    .requiredOption('--benchmark <name>', 'SUITE/BENCHMARK, e.g. promises/chain-native (BENCHMARK alone when it is unique)')
+    .option('--suite <file>', 'the suite file to run (a user\'s file; with a result file: where its suite is on this machine)')
+    .option('--processes <n>', `profiled processes per side (default ${EXPLAIN_DEFAULTS.processes}; two or more give intervals)`, positiveInt('processes'))
+    .option('--metrics-processes <n>', `--trace-gc processes per side (default ${EXPLAIN_DEFAULTS.metricsProcesses}; 0: no GC figures)`, nonNegativeInt('metrics-processes'))
+    .option('--duration <seconds>', `measured window of each process (default ${EXPLAIN_DEFAULTS.windowMs / 1000})`, positiveNumber('duration'))
+    .option('--interval <us>', `profiler sampling interval in microseconds (default ${EXPLAIN_DEFAULTS.intervalUs})`, positiveInt('interval'))
+    .option('--profile-dir <dir>', 'where to keep the .cpuprofile files (default ./nodebench-explain-<time>)')
+    .option('--format <format>', `one of ${Object.keys(FORMATS).join(', ')}`, 'table')
+    .option('--out <file>', 'write the output to this file instead of stdout')
+    .action(async (resultFile, resultFileB, opts) => {
+      const render = FORMATS[opts.format];
+      if (!render) throw new UserError(`--format "${opts.format}" is not known; use ${Object.keys(FORMATS).join(', ')}.`);
+      if (opts.interval !== undefined && opts.interval < 50) throw new UserError(`--interval ${opts.interval} is below 50 µs, where the profiler's own cost swamps the benchmark; use 50 or more.`);
+      const progress = createProgress();
+      const document = await explainComparison(
+        { resultFile, resultFileB, suite: opts.suite, from: opts.from, to: opts.to, benchmark: opts.benchmark },
+        {
+          processes: opts.processes, metricsProcesses: opts.metricsProcesses, intervalUs: opts.interval, profileDir: opts.profileDir,
+          windowMs: opts.duration === undefined ? undefined : opts.duration * 1000
+        },
+        { log: (m) => progress.log(m) }
+      );
+      const text = render(document);
+      if (opts.out) fs.writeFileSync(opts.out, text);
+      else process.stdout.write(text);
+    });
+}

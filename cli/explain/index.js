@@ -1,0 +1,60 @@
+// nodebench explain, the domain: where the time went between two sides of one benchmark. Resolves
+// the inputs (inputs.js), runs the extra processes (run.js), asks each runtime for its V8 flags,
+// and returns the one document (document.js) that every format shows.
+import path from 'node:path';
+import { resolveInputs } from './inputs.js';
+import { runExplainProcesses } from './run.js';
+import { explainDocument } from './document.js';
+import { runtimeFlags } from '../flags/index.js';
+import { samplerOptions } from '../options.js';
+import { isUserError } from '../errors.js';
+
+export const EXPLAIN_DEFAULTS = { processes: 3, metricsProcesses: 2, windowMs: 1000, intervalUs: 250, timeoutMs: 120_000 };
+
+export function defaultProfileDir(now = new Date()) {
+  return path.resolve(`nodebench-explain-${now.toISOString().replace(/[:.]/g, '-')}`);
+}
+
+async function listingOrNull(runtime, log) {
+  try {
+    return await runtimeFlags(runtime);
+  } catch (err) {
+    if (!isUserError(err)) throw err;
+    log(`warning: ${err.message}`);
+    return null;
+  }
+}
+
+// Runs the processes and returns the document. request: { resultFile?, suite?, from, to,
+// benchmark }; options: EXPLAIN_DEFAULTS' fields and profileDir.
+export async function explainComparison(request, options = {}, { log = () => {}, command = process.argv.slice(2) } = {}) {
+  const inputs = await resolveInputs(request, { log });
+  const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  const settings = { ...EXPLAIN_DEFAULTS, ...given, profileDir: path.resolve(options.profileDir || defaultProfileDir()) };
+  settings.sampler = samplerOptions(inputs.run || undefined);
+  const runs = await runExplainProcesses(inputs.sides, inputs.target, settings, { log });
+  const listings = {};
+  for (const side of inputs.sides) listings[side.id] = await listingOrNull(side.runtime, log);
+  return explainDocument(inputs, runs, settings, listings, { command });
+}
+
+// For `diff --explain` and the gate (to be wired by cli/commands/diff.js): one document per diff
+// row decided slower. rows: diffResults' rows; files: { fileA, fileB } (the same file with
+// --from/--to). A row explain cannot re-run (a whole command, two different suite files, a suite
+// not on this machine) is skipped with its reason. Returns
+// [{ label, column, document } | { label, column, skipped }].
+export async function explainComparisons(rows, { fileA, fileB }, options = {}, hooks = {}) {
+  const out = [];
+  for (const row of rows.filter((r) => r.comparison?.verdict === 'slower')) {
+    const [from, to] = [`${row.a.runtimeLabel}/${row.a.flagSet}`, `${row.b.runtimeLabel}/${row.b.flagSet}`];
+    const dir = options.profileDir ? path.join(options.profileDir, row.label.replace(/[^A-Za-z0-9._-]+/g, '_')) : undefined;
+    try {
+      const document = await explainComparison({ resultFile: fileA, resultFileB: fileB, from, to, benchmark: row.label }, { ...options, profileDir: dir }, hooks);
+      out.push({ label: row.label, column: row.column, document });
+    } catch (err) {
+      if (!isUserError(err)) throw err;
+      out.push({ label: row.label, column: row.column, skipped: err.message });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,135 @@
+// The extra processes explain runs for each side, apart from the timing processes (a profiler, GC
+// tracing and deopt tracing each distort timings): profiled processes (worker mode "profile",
+// worker/profile.js), metrics processes with --trace-gc (the launcher's own metrics kind, so the GC
+// figures are the ones `matrix` records), and one process with --trace-deopt and
+// --allow-natives-syntax for the optimisation status. Sides alternate, so that a machine that gets
+// busier during the run weighs on both.
+import fs from 'node:fs';
+import path from 'node:path';
+import { launchWorker } from '../runner/launch.js';
+import { createProcessLauncher, suiteSampler } from '../runner/launcher.js';
+import { interpretLaunch } from '../runner/outcome.js';
+import { createRunDir } from '../runner/run-dir.js';
+import { killAllGroups } from '../runner/process-group.js';
+import { UserError } from '../errors.js';
+import { parseTraceDeopt, describeOptimizationStatus } from './deopt.js';
+
+const MIN_INSPECTOR_MAJOR = 8;
+
+// Why a runtime cannot be profiled, or null.
+export function profilingUnavailable(version) {
+  const major = Number(String(version).split('.')[0]);
+  return major < MIN_INSPECTOR_MAJOR
+    ? `Node ${version} has neither --cpu-prof (Node 12+) nor the inspector's Profiler (Node 8+), so its CPU time cannot be split by function`
+    : null;
+}
+
+const safeName = (text) => String(text).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60) || 'x';
+
+function failure(launched, timeoutMs, what) {
+  const outcome = interpretLaunch(launched, { timeoutMs });
+  return `the ${what} process ${outcome.status === 'timeout' ? 'timed out' : outcome.status === 'unsupported' ? 'could not run' : 'failed'}: ${outcome.error}`;
+}
+
+function workerRequest(side, target, settings, extra) {
+  return {
+    mode: 'profile',
+    suite: target.suite.file,
+    benchmark: target.benchmark,
+    params: target.suite.params,
+    sampler: suiteSampler(settings.sampler, target.suite),
+    windowMs: settings.windowMs,
+    ...extra
+  };
+}
+
+async function profiled(side, target, settings, index, env) {
+  const file = path.join(settings.profileDir, `${side.id}-${safeName(side.column)}-${index + 1}.cpuprofile`);
+  const launched = await launchWorker(side.runtime.path, side.flags, workerRequest(side, target, settings, { intervalUs: settings.intervalUs, profileFile: file }), {
+    timeoutMs: settings.timeoutMs, cwd: path.dirname(target.suite.file), env
+  });
+  const report = launched.messages.find((m) => m.type === 'profile');
+  if (report && fs.existsSync(file)) return { file, report, profile: JSON.parse(fs.readFileSync(file, 'utf8')) };
+  const unsupported = launched.messages.find((m) => m.type === 'unsupported');
+  return { error: unsupported ? unsupported.reason : failure(launched, settings.timeoutMs, 'profiled') };
+}
+
+async function deoptTraced(side, target, settings, env) {
+  const launched = await launchWorker(side.runtime.path, [...side.flags, '--trace-deopt', '--allow-natives-syntax'], workerRequest(side, target, settings, {}), {
+    timeoutMs: settings.timeoutMs, cwd: path.dirname(target.suite.file), env, collectStdout: true
+  });
+  const report = launched.messages.find((m) => m.type === 'profile');
+  if (!report) return { error: failure(launched, settings.timeoutMs, 'deopt-traced') };
+  return {
+    operations: report.operations,
+    status: report.optimizationStatus,
+    described: describeOptimizationStatus(report.optimizationStatus, report.v8),
+    deopts: parseTraceDeopt(launched.stdout)
+  };
+}
+
+// sides: [{ id: 'a' | 'b', column, runtime: { path, version, label }, flags }]; target: { suite
+// (file, params, sampler, name), benchmark }; settings: { processes, metricsProcesses, windowMs,
+// intervalUs, timeoutMs, sampler, profileDir }. Returns per side { profiles: [...], metrics: [...],
+// optimization, unavailable }.
+export async function runExplainProcesses(sides, target, settings, { log = () => {} } = {}) {
+  fs.mkdirSync(settings.profileDir, { recursive: true });
+  const runDir = createRunDir();
+  const env = { NODEBENCH_RUN_DIR: runDir.path };
+  const launcher = createProcessLauncher({
+    runtimes: new Map(sides.map((s) => [s.id, s.runtime])),
+    suites: new Map([[target.suite.name, target.suite]]),
+    sampler: settings.sampler,
+    run: { timeoutSec: settings.timeoutMs / 1000 },
+    runDir: runDir.path
+  });
+  const out = Object.fromEntries(sides.map((s) => [s.id, { profiles: [], metrics: [], optimization: null, skipped: s.skipped || null, unavailable: s.skipped || profilingUnavailable(s.runtime.version) }]));
+  const running = sides.filter((s) => !s.skipped);
+  // Ctrl-C, kill or a closed terminal: the workers go with explain; the profiles written so far stay.
+  let interrupted = null;
+  const onSignal = (signal) => {
+    interrupted = signal;
+    killAllGroups();
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const signal of signals) process.once(signal, onSignal);
+  const stopIfInterrupted = () => {
+    if (interrupted) throw new UserError(`explain was interrupted (${interrupted}); the profiles written so far are in ${settings.profileDir}.`, { exitCode: 130 });
+  };
+  try {
+    for (let i = 0; i < settings.processes; i++) {
+      for (const side of sides) {
+        if (out[side.id].unavailable) continue;
+        stopIfInterrupted();
+        log(`profiling ${side.column}, process ${i + 1} of ${settings.processes}`);
+        const run = await profiled(side, target, settings, i, env);
+        if (run.error && /inspector/.test(run.error) && !out[side.id].profiles.length) out[side.id].unavailable = run.error;
+        else out[side.id].profiles.push(run);
+      }
+    }
+    for (let i = 0; i < settings.metricsProcesses; i++) {
+      for (const side of running) {
+        stopIfInterrupted();
+        log(`tracing GC on ${side.column}, process ${i + 1} of ${settings.metricsProcesses}`);
+        const cell = { suite: target.suite.name, benchmark: target.benchmark, runtimeLabel: side.id, flags: side.flags };
+        const { metrics } = await launcher.launch({ kind: 'metrics', windowMs: settings.windowMs, timeoutMs: settings.timeoutMs }, cell);
+        out[side.id].metrics.push(metrics);
+      }
+    }
+    for (const side of running) {
+      stopIfInterrupted();
+      log(`tracing deoptimisations on ${side.column}`);
+      out[side.id].optimization = await deoptTraced(side, target, settings, env);
+    }
+    stopIfInterrupted();
+  } finally {
+    runDir.remove();
+    for (const signal of signals) process.removeListener(signal, onSignal);
+  }
+  // A side whose every profiled process failed is shown like one that cannot be profiled, with why.
+  for (const side of sides) {
+    const { profiles } = out[side.id];
+    if (!out[side.id].unavailable && profiles.length && profiles.every((p) => p.error)) out[side.id].unavailable = profiles[0].error;
+  }
+  return out;
+}

@@ -1,0 +1,25 @@
+// explain's terminal format: the summary, then each table aligned (report/text-table.js escapes
+// every cell), then where the .cpuprofile files are.
+import { textTable } from '../report/text-table.js';
+import { terminalText } from '../report/escape.js';
+import { explainTables, sideLine, profileFiles } from './tables.js';
+
+export function renderExplainTerminal(doc) {
+  const lines = [
+    terminalText(`nodebench explain: ${doc.benchmark.suite}/${doc.benchmark.name}`),
+    terminalText(sideLine(doc, 'a')),
+    terminalText(sideLine(doc, 'b')),
+    '',
+    terminalText(doc.summary),
+    ''
+  ];
+  for (const table of explainTables(doc)) {
+    lines.push(terminalText(table.title));
+    lines.push(...(table.rows.length ? textTable([table.header, ...table.rows], { rightFrom: table.rightFrom }) : ['(none)']));
+    for (const note of table.notes) lines.push(terminalText(note));
+    lines.push('');
+  }
+  const files = profileFiles(doc);
+  if (files.length) lines.push(`Profiles (open in Chrome DevTools or speedscope): ${terminalText(doc.settings.profileDir)}`, ...files.map((f) => `  ${terminalText(f)}`));
+  return `${lines.join('\n')}\n`;
+}

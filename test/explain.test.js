@@ -1,0 +1,135 @@
+// nodebench explain on real runtimes: a slowdown planted in one named function of a user's file (in
+// the flag set that sets --title=explain-slow) is the top row, called slower, with the right size;
+// an A/A explain calls no function changed; Node 4 cannot be profiled and says why while the other
+// side is still shown; bad input is one sentence and exit 2. Few processes, short windows.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { explainComparison } from '../cli/explain/index.js';
+import { renderExplainTerminal } from '../cli/explain/terminal.js';
+import { renderExplainMarkdown } from '../cli/explain/markdown.js';
+import { renderExplainHtml } from '../cli/explain/html.js';
+import { nodebench } from './helpers/cli.js';
+import { writeResultFile, okCell, runtimeRecord } from './helpers/result-file.js';
+
+// Both functions are too large for V8 to inline, so each keeps its own frame; `planted` does three
+// rounds instead of one when the process was started with --title=explain-slow.
+const PLANTED = `'use strict';
+var SLOW = process.execArgv.indexOf('--title=explain-slow') >= 0;
+var data = [];
+for (var i = 0; i < 4000; i++) data.push((i * 7919) % 1000);
+function mix(s, x, r) {
+  s = (s + x * r) | 0; s = (s ^ (s << 5)) | 0; s = (s + (x >> 2)) | 0; s = (s ^ (s >>> 7)) | 0;
+  return s;
+}
+function steady(xs) {
+  var s = 0;
+  for (var i = 0; i < xs.length; i++) {
+    s = (s + xs[i] * 3) | 0; s = (s ^ (s << 3)) | 0; s = (s + (xs[i] >> 1)) | 0; s = (s ^ (s >>> 5)) | 0;
+    s = (s + xs[i] * 5) | 0; s = (s ^ (s << 7)) | 0; s = (s + (xs[i] >> 3)) | 0; s = (s ^ (s >>> 9)) | 0;
+    s = (s + xs[i] * 7) | 0; s = (s ^ (s << 2)) | 0; s = (s + (xs[i] >> 4)) | 0; s = (s ^ (s >>> 3)) | 0;
+    s = (s + xs[i] * 9) | 0; s = (s ^ (s << 4)) | 0; s = (s + (xs[i] >> 5)) | 0; s = (s ^ (s >>> 6)) | 0;
+  }
+  return s;
+}
+function planted(xs) {
+  var s = 0;
+  var rounds = SLOW ? 3 : 1;
+  for (var r = 1; r <= rounds; r++) {
+    for (var i = 0; i < xs.length; i++) {
+      s = mix(s, xs[i], r); s = (s ^ (s << 3)) | 0; s = (s + (xs[i] >> 1)) | 0; s = (s ^ (s >>> 5)) | 0;
+      s = (s + xs[i] * 5) | 0; s = (s ^ (s << 7)) | 0; s = (s + (xs[i] >> 3)) | 0; s = (s ^ (s >>> 9)) | 0;
+      s = (s + xs[i] * 7) | 0; s = (s ^ (s << 2)) | 0; s = (s + (xs[i] >> 4)) | 0; s = (s ^ (s >>> 3)) | 0;
+      s = (s + xs[i] * 9) | 0; s = (s ^ (s << 4)) | 0; s = (s + (xs[i] >> 5)) | 0; s = (s ^ (s >>> 6)) | 0;
+    }
+  }
+  return s;
+}
+module.exports = { name: 'planted', benchmarks: { work: { fn: function work() { return steady(data) + planted(data); } } } };
+`;
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-explain-'));
+const suite = path.join(dir, 'planted.js');
+fs.writeFileSync(suite, PLANTED);
+// Four processes of 0.8 s a side: on a 2-core machine shared with other work (load average 10), three
+// of 0.6 s left the planted change undecided, or at 1.8x its size, in two of four explains.
+const quick = { processes: 4, metricsProcesses: 0, windowMs: 800 };
+const explain = (from, to, name, options = {}) => explainComparison({ suite, from, to, benchmark: 'work' }, { ...quick, profileDir: path.join(dir, name), ...options }, { command: ['explain', 'test'] });
+
+for (const runtime of ['16.20.2', '24.21.0']) {
+  test(`the planted slowdown is the top row with its size on Node ${runtime}`, { timeout: 180_000 }, async () => {
+    const doc = await explain(runtime, `${runtime}/--title=explain-slow`, `planted-${runtime}`);
+    const [top] = doc.functions.rows;
+    assert.equal(top.name, 'planted', renderExplainTerminal(doc));
+    assert.equal(top.change.verdict, 'slower');
+    // Only `planted` changed, so its change is the whole operation's; three rounds instead of one.
+    const total = doc.functions.totals.change.estimate;
+    assert.ok(Math.abs(top.change.estimate / total - 1) <= 0.3, `planted ${top.change.estimate} ns of the whole ${total} ns`);
+    const ratio = top.b.estimate / top.a.estimate;
+    assert.ok(ratio > 2.1 && ratio < 3.9, `planted B/A ${ratio}, expected 3 ±30%`);
+    const steady = doc.functions.rows.find((r) => r.name === 'steady');
+    assert.notEqual(steady.change.verdict, 'slower');
+    assert.equal(doc.sides.b.flags.join(' '), '--title=explain-slow');
+    for (const p of doc.sides.a.profiling.processes) assert.ok(fs.statSync(p.file).size > 0 && JSON.parse(fs.readFileSync(p.file, 'utf8')).nodes.length > 0);
+    assert.match(renderExplainMarkdown(doc), /\| planted \| planted\.js:\d+:\d+ \|/);
+    assert.match(renderExplainHtml(doc), /<td>planted<\/td>/);
+    assert.match(doc.summary, /planted/);
+  });
+}
+
+test('an A/A explain calls no function changed', { timeout: 180_000 }, async () => {
+  const doc = await explain('16.20.2', '16.20.2', 'aa');
+  assert.ok(doc.functions.rows.length >= 2);
+  const called = doc.functions.rows.filter((r) => r.change && r.change.verdict !== 'unclear');
+  assert.deepEqual(called.map((r) => r.name), [], renderExplainTerminal(doc));
+  assert.match(doc.summary, /No function's change is clear of noise/);
+  // A name from a profile is data: escape codes, a table's pipe and HTML stay inert in every format.
+  const hostile = structuredClone(doc);
+  hostile.functions.rows[0].name = 'evil\u001b[2J|</td><script>x</script>\nrow';
+  assert.ok(!renderExplainTerminal(hostile).includes('\u001b'));
+  assert.match(renderExplainTerminal(hostile), /evil\\x1b\[2J\|<\/td><script>x<\/script>\\nrow/);
+  const markdownRow = renderExplainMarkdown(hostile).split('\n').find((l) => l.includes('evil'));
+  assert.match(markdownRow, /^\| evil\\\\x1b\[2J\\\|\\<\/td>\\<script>x\\<\/script>\\\\nrow \|/);
+  assert.ok(renderExplainHtml(hostile).includes('<td>evil\u001b[2J|&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;\nrow</td>'));
+});
+
+test('Node 4 cannot be profiled: its column says why, the other side is still shown with GC and deopts', { timeout: 180_000 }, async () => {
+  const doc = await explain('4.9.1', '16.20.2', 'node4', { processes: 2, metricsProcesses: 1 });
+  assert.match(doc.sides.a.profiling.unavailable, /Node 4\.9\.1 has neither --cpu-prof \(Node 12\+\) nor the inspector's Profiler \(Node 8\+\)/);
+  assert.deepEqual(doc.sides.a.profiling.processes, []);
+  assert.equal(doc.sides.b.profiling.processes.filter((p) => p.file).length, 2);
+  assert.ok(doc.functions.rows.some((r) => r.name === 'planted' && r.b.estimate > 0 && r.a === null));
+  assert.equal(doc.gc.processes.a, 1);
+  assert.equal(doc.optimization.a.optimized, true, JSON.stringify(doc.optimization.a));
+  assert.ok(Array.isArray(doc.flags.changed) && doc.flags.changed.length > 0);
+  const text = renderExplainTerminal(doc);
+  assert.match(text, /A \(4\.9\.1\/baseline\) not profiled: Node 4\.9\.1 has neither/);
+  assert.match(doc.summary, /Only 16\.20\.2\/baseline could be profiled/);
+});
+
+test('bad input is one sentence and exit 2', { timeout: 60_000 }, async () => {
+  const file = writeResultFile([okCell('b'), okCell('b', 'ok', { runtimeLabel: '14.21.3' })], { runtimes: [runtimeRecord('16.20.2'), runtimeRecord('14.21.3')] });
+  // A second file of the same run whose suite ran with other parameters: not one suite to re-run.
+  const other = path.join(dir, 'other.json');
+  const changed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  changed.suites[0].params = { size: 2 };
+  fs.writeFileSync(other, JSON.stringify(changed));
+  const cases = [
+    [[file, '--from', '12.0.0/baseline', '--to', '16.20.2/baseline', '--benchmark', 's/b'], /^nodebench: Column "12\.0\.0\/baseline" \(--from\) is not in .*; it has 16\.20\.2\/baseline, 14\.21\.3\/baseline\.$/],
+    [[file, '--from', '14.21.3/baseline', '--to', '16.20.2/baseline', '--benchmark', 's/nope'], /^nodebench: Benchmark "s\/nope" is not in .*; give SUITE\/BENCHMARK as one of s\/b\.$/],
+    [['--suite', suite, '--from', '16.20.2', '--to', '16.20.2', '--benchmark', 'missing\u001b[2J'], /^nodebench: Benchmark "missing\\x1b\[2J" is not in .*planted\.js; give SUITE\/BENCHMARK as one of planted\/work\.$/],
+    [['--suite', path.join(dir, 'absent.js'), '--from', '16', '--to', '16', '--benchmark', 'work'], /^nodebench: Suite file .*absent\.js is not on this machine; check the path given to --suite\.$/],
+    [['--suite', suite, '--from', '16.20.2/no-dashes', '--to', '16', '--benchmark', 'work'], /^nodebench: --from "16\.20\.2\/no-dashes" is not RUNTIME or RUNTIME\/FLAGS/],
+    [[file, other, '--from', '14.21.3/baseline', '--to', '16.20.2/baseline', '--benchmark', 'b'], /^nodebench: The two result files ran suite "s" from different files or with different parameters; .* --suite FILE\.$/],
+    [['--from', '16', '--to', '16', '--benchmark', 'work'], /^nodebench: Give a result file .* or a suite file with --suite FILE\.$/],
+    [['--suite', suite, '--from', '16', '--to', '16', '--benchmark', 'work', '--format', 'pdf'], /^nodebench: --format "pdf" is not known; use table, markdown, html, json\.$/]
+  ];
+  for (const [args, message] of cases) {
+    const run = await nodebench(['explain', ...args]);
+    assert.equal(run.exitCode, 2, `${args.join(' ')}: ${run.stderr}`);
+    assert.match(run.stderr, message);
+    assert.equal(run.stdout, '');
+  }
+});

@@ -1,0 +1,121 @@
+'use strict';
+// Mode "profile" of the worker, for `nodebench explain` (cli/explain/): runs one benchmark like a
+// timing process and, where the runtime has the inspector's Profiler (Node 8+), samples the CPU
+// while it runs; the profile goes to request.profileFile (a .cpuprofile DevTools and speedscope
+// open). Without a profile file it only runs the benchmark, for a process the host starts with
+// --trace-deopt and --allow-natives-syntax, and reports the benchmark function's optimisation
+// status (V8's %GetOptimizationStatus) after the run.
+// Shape: a first pass calibrates and warms up unprofiled; the profiler then starts and a second pass
+// (already warm) samples for the window. The report says how long the profiler ran and how long the
+// window was (both on the monotonic clock V8's profile timestamps use), so the host can keep only
+// the samples of the window and scale them to the operations measured in it.
+// Loads on Node 4 (the mode then reports that the runtime cannot profile).
+var fs = require('fs');
+var channel = require('./channel');
+var common = require('./common');
+var sampler = require('./sampler');
+
+function hrtimeMs() {
+  var t = process.hrtime();
+  return t[0] * 1e3 + t[1] / 1e6;
+}
+
+// The inspector module arrived with Node 8.0; a runtime built without it lacks it later too.
+function openSession() {
+  var inspector;
+  try {
+    inspector = require('inspector');
+  } catch (err) {
+    return null;
+  }
+  if (!inspector || typeof inspector.Session !== 'function') return null;
+  var session = new inspector.Session();
+  session.connect();
+  return session;
+}
+
+// Calls the inspector methods one after the other; cb(err, lastResult).
+function post(session, calls, cb) {
+  var i = 0;
+  function next(err, result) {
+    if (err) return cb(err);
+    if (i >= calls.length) return cb(null, result);
+    var call = calls[i++];
+    session.post(call[0], call[1] || {}, next);
+  }
+  next(null, null);
+}
+
+// %GetOptimizationStatus(fn): a number whose meaning depends on the V8 version (the host decodes
+// it); null when the process was started without --allow-natives-syntax.
+function optimizationStatus(fn) {
+  if (process.execArgv.indexOf('--allow-natives-syntax') < 0) return null;
+  try {
+    // Natives syntax only parses in code compiled at run time, in a process with the flag.
+    return new Function('f', 'return %GetOptimizationStatus(f);')(fn);
+  } catch (err) {
+    return null;
+  }
+}
+
+function copy(object, over) {
+  var out = {};
+  Object.keys(object || {}).forEach(function (key) { out[key] = object[key]; });
+  Object.keys(over).forEach(function (key) { out[key] = over[key]; });
+  return out;
+}
+
+// withBenchmark and withType are child.js's (suite loading, setup, the type probe).
+function run(request, withBenchmark, withType) {
+  var session = null;
+  if (request.profileFile) {
+    session = openSession();
+    if (!session) {
+      channel.send({ type: 'unsupported', reason: 'Node ' + process.versions.node + ' has no inspector Profiler (require("inspector") needs Node 8 or newer)' });
+      return process.exit(0);
+    }
+  }
+  withBenchmark(request, function (suite, benchmark, fn, ctx, params, cleanup) {
+    withType(benchmark, fn, ctx, function (type) {
+      var warm = copy(request.sampler, { samples: 3, maxSampleMs: request.warmupPassMs || 300, emptyBatches: 0, recordDisturbance: false });
+      sampler.measure(fn, ctx, type, warm, function (warmErr) {
+        if (warmErr) return common.fail(warmErr, 'run');
+        var measured = copy(request.sampler, { samples: 1e9, maxSampleMs: request.windowMs, warmupMinMs: 0, warmupMaxMs: 1, emptyBatches: 0, recordDisturbance: false });
+        var startCalls = session ? [['Profiler.enable'], ['Profiler.setSamplingInterval', { interval: request.intervalUs }], ['Profiler.start']] : [];
+        post(session, startCalls, function (startErr) {
+          if (startErr) return common.fail(new Error('the inspector Profiler did not start: ' + (startErr.message || startErr)), 'run');
+          var startedMs = hrtimeMs();
+          sampler.measure(fn, ctx, type, measured, function (err, report) {
+            if (err) return common.fail(err, 'run');
+            var profiledMs = hrtimeMs() - startedMs;
+            var status = optimizationStatus(fn);
+            post(session, session ? [['Profiler.stop']] : [], function (stopErr, stopped) {
+              if (stopErr) return common.fail(new Error('the inspector Profiler did not stop: ' + (stopErr.message || stopErr)), 'run');
+              if (session) {
+                fs.writeFileSync(request.profileFile, JSON.stringify(stopped.profile));
+                session.disconnect();
+              }
+              cleanup(function (teardownErr) {
+                if (teardownErr) return common.fail(teardownErr, 'teardown');
+                channel.send({
+                  type: 'profile',
+                  benchmarkType: type,
+                  operations: report.operations,
+                  sampleMs: report.sampleMs,
+                  profiledMs: profiledMs,
+                  wallNsPerOp: report.sampleMs * 1e6 / report.operations,
+                  cpuNsPerOp: report.cpuNsPerOp,
+                  optimizationStatus: status,
+                  v8: process.versions.v8
+                });
+                process.exit(0);
+              });
+            });
+          });
+        });
+      });
+    });
+  });
+}
+
+module.exports = { run: run };
