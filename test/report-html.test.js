@@ -1,4 +1,4 @@
-/* global window -- page.evaluate and waitForFunction run these callbacks in the browser */
+/* global window, document, location, getComputedStyle -- page.evaluate and waitForFunction run these callbacks in the browser */
 // The HTML report in a real headless browser (Debian's chromium, driven by playwright-core): it
 // loads offline without console errors, every chart has drawn marks, and a screenshot is kept in
 // test-artifacts/. The CSV of the same run parses with a CSV parser.
@@ -39,6 +39,8 @@ async function openPage(browser, file, { width = 1200 } = {}) {
 const artifacts = path.join(root, 'test-artifacts');
 const screenshot = async (page, name) => {
   fs.mkdirSync(artifacts, { recursive: true });
+  // Charts are drawn as they scroll into view; a full-page picture wants them all.
+  await page.evaluate(() => window.nodebenchDrawAll());
   await page.screenshot({ path: path.join(artifacts, name), fullPage: true });
 };
 
@@ -158,16 +160,25 @@ test('the overview: one heat-map cell per ratio, purple faster and orange slower
       const at = await page.evaluate(() => {
         const a = document.activeElement;
         if (!a.matches('table.heat a.hm')) return null;
-        return { index: [...document.querySelectorAll('table.heat a.hm')].indexOf(a), tipShown: getComputedStyle(a.querySelector('.tip')).display !== 'none', label: a.getAttribute('aria-label') };
+        return { index: [...document.querySelectorAll('table.heat a.hm')].indexOf(a), tip: getComputedStyle(a, '::after').content, label: a.getAttribute('aria-label') };
       });
       if (!at) continue;
       reached.add(at.index);
-      assert.ok(at.tipShown, 'the focused cell shows its tooltip');
+      assert.equal(at.tip, JSON.stringify(at.label), 'the focused cell shows its description');
       if (await cells.nth(at.index).getAttribute('data-ratio')) assert.match(at.label, /95% interval \[/);
     }
     assert.equal(reached.size, total);
     await page.locator('table.heat a.hm[data-verdict="faster"]').focus();
     await screenshot(page, 'overview-planted.png');
+    // A cell leads to its benchmark's chart: Enter on the focused cell scrolls the chart into view.
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => location.hash === '#b0-0');
+    const target = await page.evaluate(() => {
+      const box = document.getElementById('b0-0').getBoundingClientRect();
+      return { top: box.top, caption: document.querySelector('#b0-0 figcaption').textContent, inView: box.top >= 0 && box.top < window.innerHeight };
+    });
+    assert.equal(target.caption, 'planted / quicker');
+    assert.ok(target.inView, `the chart is in view (top at ${target.top}px)`);
     assert.deepEqual(problems, []);
     assert.deepEqual(outside, []);
 

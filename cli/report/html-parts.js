@@ -85,7 +85,7 @@ function heatCell(suite, row, column, cell) {
     cls += ` ${cell.verdict}`;
   }
   const ratio = Number.isFinite(cell.ratio) ? ` data-ratio="${cell.ratio}"` : '';
-  return `<td><a class="${cls}" href="#${row.id}"${style}${ratio} data-verdict="${escapeHtml(cell.verdict || cell.status)}" aria-label="${escapeHtml(tip)}">${escapeHtml(text)}<span class="tip" aria-hidden="true">${escapeHtml(tip)}</span></a></td>`;
+  return `<td><a class="${cls}" href="#${row.id}"${style}${ratio} data-verdict="${escapeHtml(cell.verdict || cell.status)}" aria-label="${escapeHtml(tip)}">${escapeHtml(text)}</a></td>`;
 }
 
 export function heatMapHtml(suite) {
@@ -124,7 +124,7 @@ export function summaryHtml(overview, { limit = 15 } = {}) {
 // The overview: summary, changes, legend, a heat map per suite.
 export function overviewHtml(overview, { against }) {
   return [summaryHtml(overview), legendHtml(against),
-    ...overview.suites.map((s) => `<h3 id="${s.id}">${nameHtml(s.suite)}</h3>${heatMapHtml(s)}`)].join('\n');
+    ...overview.suites.map((s) => `<h3 id="${s.id}">${nameHtml(s.suite)}</h3><div class="deferred" style="contain-intrinsic-block-size:auto ${s.rows.length * 30 + 40}px">${heatMapHtml(s)}</div>`)].join('\n');
 }
 
 // A table sortable by any column (the page's script): cells are strings or { text, value, html }
@@ -168,10 +168,11 @@ h1,h2,h3{overflow-wrap:anywhere}
 table.heat{border-collapse:separate;border-spacing:2px;margin-bottom:1.5em;font-size:13px}table.heat th{text-align:left;font-weight:500;padding-right:.8em;max-width:30em;overflow-wrap:anywhere}table.heat thead th{font-weight:600;vertical-align:bottom}
 table.heat td{padding:0;position:relative}a.hm{display:block;min-width:5.5em;padding:.35em .6em;text-align:right;text-decoration:none;font-variant-numeric:tabular-nums;border-radius:3px;color:#111;white-space:nowrap}
 a.hm.undecided{outline:1px dashed #888;outline-offset:-3px}a.hm.base{background:#fff;border:1px solid #ccc;color:#555}a.hm.none{background:#eee;color:#777}
-a.hm:focus,a.hm:hover{outline:3px solid #111;outline-offset:1px}a.hm .tip{display:none;position:absolute;z-index:5;right:0;top:100%;background:#222;color:#fff;padding:.5em .7em;width:26em;text-align:left;white-space:normal;font-size:12px;border-radius:4px;overflow-wrap:anywhere}
-a.hm:hover .tip,a.hm:focus .tip{display:block}
+a.hm:focus,a.hm:hover{outline:3px solid #111;outline-offset:1px}
+a.hm:hover::after,a.hm:focus::after{content:attr(aria-label);position:absolute;z-index:5;right:0;top:100%;background:#222;color:#fff;padding:.5em .7em;width:26em;text-align:left;white-space:normal;font-size:12px;font-weight:400;border-radius:4px;overflow-wrap:anywhere}
 .summary{font-size:15px}table.changes{border-collapse:collapse;font-size:14px}table.changes td{padding:.15em .6em .15em 0}.chip{display:inline-block;min-width:4.5em;text-align:right;padding:.1em .4em;border-radius:3px;font-variant-numeric:tabular-nums}
 .legend{margin:1em 0;max-width:36em}.legend .bar{height:12px;border-radius:2px}.legend .ticks{position:relative;height:1.4em;font-size:11px}.legend .ticks span{position:absolute;transform:translateX(-50%)}
 table.sortable{border-collapse:collapse;font-size:12px;margin:.5em 0 1.5em;font-variant-numeric:tabular-nums}table.sortable td,table.sortable th{border-bottom:1px solid #ddd;padding:.2em .6em;text-align:left;max-width:30em;overflow-wrap:anywhere}
-table.sortable td[data-v]{text-align:right;white-space:nowrap}table.sortable th{white-space:nowrap;vertical-align:bottom}table.cells td:last-child{min-width:16em}table.sortable th button{font:inherit;font-weight:600;background:none;border:0;cursor:pointer;padding:0}table.sortable th[aria-sort=ascending] button::after{content:" ▲"}table.sortable th[aria-sort=descending] button::after{content:" ▼"}
+table.sortable td[data-v]{text-align:right;white-space:nowrap}table.sortable th{white-space:nowrap;vertical-align:bottom}table.cells td:last-child{min-width:16em}table.metrics-table td:nth-child(n+3){text-align:right}table.sortable th button{font:inherit;font-weight:600;background:none;border:0;cursor:pointer;padding:0}table.sortable th[aria-sort=ascending] button::after{content:" ▲"}table.sortable th[aria-sort=descending] button::after{content:" ▼"}
+.deferred{content-visibility:auto}
 td.faster{color:#542788;font-weight:600}td.slower{color:#b35806;font-weight:600}.toggle{margin:1em 0}.bench{scroll-margin-top:1em}.metrics{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}`;

@@ -76,7 +76,8 @@ const wideSpan = (values) => {
 };
 
 // The report's charts: a chart spec has `views` (ratio and raw, or one), each with intervals,
-// values, points, the axis unit and whether it is logarithmic; `view` is the one drawn first.
+// values, points, the axis unit and whether it is logarithmic; `view` is the one drawn first. The
+// words many views share (unit, legend labels) are said once, in data.shared[view.kind].
 // Charts are made when their canvas nears the viewport; window.nodebenchDrawAll() draws the rest.
 const PAGE_SCRIPT = `
 const data = JSON.parse(document.getElementById('nodebench-data').textContent);
@@ -85,7 +86,8 @@ const drawn = new Map();
 const charts = [];
 let wanted = 'ratio';
 function config(spec) {
-  const v = spec.views[wanted] || spec.views[spec.view];
+  const view = spec.views[wanted] || spec.views[spec.view];
+  const v = Object.assign({}, data.shared[view.kind], view);
   const datasets = [
     { type: 'bar', label: v.intervalLabel, data: v.intervals, backgroundColor: 'rgba(84,39,136,0.28)', borderColor: 'rgba(84,39,136,0.9)', borderWidth: 1, barPercentage: 0.35 },
     { type: 'scatter', label: v.valueLabel, data: v.values, backgroundColor: 'rgb(45,0,75)', pointRadius: 6 },
@@ -122,10 +124,12 @@ if (toggle) toggle.addEventListener('change', () => {
 // script: the page's own chart code (default: the report's charts; history/html.js draws trends);
 // it reads the charts from #nodebench-data. A chart may set its own width and height, and an anchor
 // (the id of its figure). A section has a title, optionally an id, `lead` (HTML before its charts)
-// and `html` (after them). introHtml: markup the caller built (escaped already) after the intro.
+// and `html` (after them), and `height`, its estimated height in pixels: such a section is laid out
+// only when it nears the viewport (CSS content-visibility), which is what lets a page of 10,000
+// cells open in seconds. introHtml: markup the caller built (escaped already) after the intro.
 const chartFigure = (c) => `<figure${c.anchor ? ` id="${c.anchor}" class="bench"` : ''}><figcaption>${nameHtml(c.title, 120)}</figcaption><canvas id="${c.id}" width="${c.width ?? Math.max(420, 120 * c.labels.length)}" height="${c.height ?? 300}"></canvas>${c.note ? `<p class="note">${escapeHtml(c.note)}</p>` : ''}</figure>`;
 
-export function htmlPage({ title, intro, introHtml = '', charts, sections, script = PAGE_SCRIPT }) {
+export function htmlPage({ title, intro, introHtml = '', charts, shared = {}, sections, script = PAGE_SCRIPT }) {
   const chartBlocks = new Map(charts.map((c) => [c.id, chartFigure(c)]));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
@@ -134,9 +138,9 @@ export function htmlPage({ title, intro, introHtml = '', charts, sections, scrip
 <h1>${nameHtml(title, 200)}</h1>
 <p>${escapeHtml(intro)}</p>
 ${introHtml}
-${sections.map((s) => `<section${s.id ? ` id="${s.id}"` : ''}><h2>${nameHtml(s.title, 200)}</h2>${s.lead || ''}${(s.chartIds || []).map((id) => chartBlocks.get(id)).join('\n')}${s.html || ''}</section>`).join('\n')}
+${sections.map((s) => `<section${s.id ? ` id="${s.id}"` : ''}${s.height ? ` class="deferred" style="contain-intrinsic-block-size:auto ${Math.round(s.height)}px"` : ''}><h2>${nameHtml(s.title, 200)}</h2>${s.lead || ''}${(s.chartIds || []).map((id) => chartBlocks.get(id)).join('\n')}${s.html || ''}</section>`).join('\n')}
 <script>${chartLibrary()}</script>
-<script type="application/json" id="nodebench-data">${scriptJson({ charts })}</script>
+<script type="application/json" id="nodebench-data">${scriptJson({ charts, shared })}</script>
 <script>${script}</script>
 <script>${SORT_SCRIPT}</script>
 </body></html>
@@ -145,37 +149,39 @@ ${sections.map((s) => `<section${s.id ? ` id="${s.id}"` : ''}><h2>${nameHtml(s.t
 
 const okColumns = (b) => b.columns.filter((c) => c.status === 'ok');
 
+// Four significant digits are more than a chart can show, and keep a large page small.
+const round = (x) => (Number.isFinite(x) ? Number(x.toPrecision(4)) : x);
+
+const sharedWords = (against) => ({
+  raw: { unit: 'ops/s', intervalLabel: '95% interval', valueLabel: 'estimate', pointsLabel: 'each process' },
+  ratio: { unit: `ratio to ${chartLabel(against)} (above 1 = faster)`, intervalLabel: '95% interval of the ratio', valueLabel: 'ratio', pointsLabel: 'per-block ratios', referenceLabel: 'no change' },
+  metric: { intervalLabel: '95% interval over metrics processes', valueLabel: 'mean', pointsLabel: '' }
+});
+
 // Raw rates of one benchmark: estimate, interval and each process, per column.
 function rawView(b) {
   const ok = okColumns(b);
   const labels = new Map(b.columns.map((c) => [c.key, chartLabel(c.key)]));
   return {
-    unit: 'ops/s',
-    intervalLabel: '95% interval',
-    valueLabel: 'estimate',
-    pointsLabel: 'each process',
-    intervals: ok.filter((c) => c.low !== null && c.high !== null).map((c) => ({ x: labels.get(c.key), y: [c.low, c.high] })),
-    values: ok.map((c) => ({ x: labels.get(c.key), y: c.opsPerSec })),
-    points: ok.flatMap((c) => c.perProcess.map((y) => ({ x: labels.get(c.key), y }))),
+    kind: 'raw',
+    intervals: ok.filter((c) => c.low !== null && c.high !== null).map((c) => ({ x: labels.get(c.key), y: [round(c.low), round(c.high)] })),
+    values: ok.map((c) => ({ x: labels.get(c.key), y: round(c.opsPerSec) })),
+    points: ok.flatMap((c) => c.perProcess.map((y) => ({ x: labels.get(c.key), y: round(y) }))),
     log: wideSpan(ok.flatMap((c) => [c.low, c.high, c.opsPerSec]))
   };
 }
 
 // Ratios of one benchmark to the baseline (the overview's row): the ratio, its interval, the
 // per-block ratios of a paired comparison as points, 1x drawn as the reference.
-function ratioView(row, columns, against) {
+function ratioView(row, columns) {
   const withRatio = row.cells.map((cell, i) => ({ cell, label: chartLabel(columns[i].key) })).filter(({ cell }) => Number.isFinite(cell.ratio));
   if (!withRatio.length) return null;
   return {
-    unit: `ratio to ${chartLabel(against)} (above 1 = faster)`,
-    intervalLabel: '95% interval of the ratio',
-    valueLabel: 'ratio',
-    pointsLabel: 'per-block ratios',
+    kind: 'ratio',
     reference: 1,
-    referenceLabel: 'no change',
-    intervals: withRatio.map(({ cell, label }) => ({ x: label, y: [cell.low, cell.high] })),
-    values: withRatio.map(({ cell, label }) => ({ x: label, y: cell.ratio })),
-    points: withRatio.flatMap(({ cell, label }) => (cell.spread.find((x) => x.values)?.values || []).map((y) => ({ x: label, y }))),
+    intervals: withRatio.map(({ cell, label }) => ({ x: label, y: [round(cell.low), round(cell.high)] })),
+    values: withRatio.map(({ cell, label }) => ({ x: label, y: round(cell.ratio) })),
+    points: withRatio.flatMap(({ cell, label }) => (cell.spread.find((x) => x.values)?.values || []).map((y) => ({ x: label, y: round(y) }))),
     log: wideSpan([1, ...withRatio.flatMap(({ cell }) => [cell.low, cell.high])])
   };
 }
@@ -241,12 +247,10 @@ function metricsSection(suite, cells, charts) {
       view: 'raw',
       views: {
         raw: {
+          kind: 'metric',
           unit: metricUnit[id],
-          intervalLabel: '95% interval over metrics processes',
-          valueLabel: 'mean',
-          pointsLabel: '',
-          intervals: points.filter((x) => x.intervals[id].low !== null).map((x) => ({ x: label(x.cell), y: [x.intervals[id].low * scale, x.intervals[id].high * scale] })),
-          values: points.map((x) => ({ x: label(x.cell), y: x.intervals[id].estimate * scale })),
+          intervals: points.filter((x) => x.intervals[id].low !== null).map((x) => ({ x: label(x.cell), y: [round(x.intervals[id].low * scale), round(x.intervals[id].high * scale)] })),
+          values: points.map((x) => ({ x: label(x.cell), y: round(x.intervals[id].estimate * scale) })),
           points: [],
           log: false
         }
@@ -277,7 +281,7 @@ export function renderHtml(result, { baseline } = {}) {
     const ids = suite.benchmarks.map((b, r) => {
       const ok = okColumns(b);
       const missing = b.columns.filter((c) => c.status !== 'ok');
-      const ratio = ratioView(shaped.rows[r], shaped.columns, against);
+      const ratio = ratioView(shaped.rows[r], shaped.columns);
       const raw = rawView(b);
       const id = `chart-${charts.length}`;
       charts.push({
@@ -294,7 +298,9 @@ export function renderHtml(result, { baseline } = {}) {
       return id;
     });
     const metrics = metricsSection(suite.suite, cellsOf.get(suite.suite), charts);
-    return { title: `${suite.suite}: detail`, id: `detail-${shaped.id}`, chartIds: ids, html: `<h3>Table</h3>${suiteTable(shaped)}${metrics}` };
+    // Two charts a row on a common screen, a table row of ~22 px, the metrics charts and table.
+    const height = 100 + Math.ceil(ids.length / 2) * 400 + shaped.rows.length * shaped.columns.length * 22 + (metrics ? 400 : 0);
+    return { title: `${suite.suite}: detail`, id: `detail-${shaped.id}`, height, chartIds: ids, html: `<h3>Table</h3>${suiteTable(shaped)}${metrics}` };
   });
   const service = renderServiceTables(result);
   const commands = renderCommandTables(result);
@@ -310,6 +316,7 @@ export function renderHtml(result, { baseline } = {}) {
     intro: `Ratios of operations per second to ${terminalText(against)}: ${countsText(overview)}. Each chart: the ratio per runtime/flag set with its 95% interval (log axis where the values span more than 10x); the checkbox below shows raw ops/s instead (dot = estimate, bar = 95% interval, small points = each fresh process).`,
     introHtml: '<p class="toggle"><label><input type="checkbox" id="raw-toggle"> show raw ops/s in the charts instead of ratios</label></p>',
     charts,
+    shared: sharedWords(against),
     sections
   });
 }
