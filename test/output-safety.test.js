@@ -104,8 +104,10 @@ test('Markdown: a name never adds a column or a row, in report and in diff', () 
   fc.assert(fc.property(names(6), (n) => {
     const result = withFlagSet(hostileResult(n), n[4]);
     const report = renderMarkdown(result);
-    assert.deepEqual(tablesOf(report), [[2, 2]]);
-    assert.equal(marked.lexer(report).filter((t) => t.type === 'heading' && t.depth === 3).length, 1);
+    // The overview table and the folded full table, each a benchmark column and the one column.
+    assert.deepEqual(tablesOf(report), [[2, 2], [2, 2]]);
+    assert.equal(marked.lexer(report).filter((t) => t.type === 'heading' && t.depth === 3).length, 2, 'Overview and the suite\'s full table');
+    assert.equal(marked.lexer(report).filter((t) => t.type === 'heading' && t.depth === 4).length, 1, 'the suite\'s overview');
     const rows = diffResults(pairCells(result, result, { fileA: n[0], fileB: n[3] }), { driftCv: 0.01 });
     const diff = renderDiffMarkdown(rows, { fileA: n[0], fileB: n[3], resultA: result, resultB: result, failures: [], limit: 5 });
     // The compared rows (in one or two tables) and the environment table of A and B.

@@ -10,6 +10,8 @@ import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { terminalText, markdownCode, markdownText, markdownTable } from '../report/escape.js';
 import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../report/notes.js';
 import { diffOverview, countsText } from '../report/overview.js';
+import { overviewBlocks, overviewLegend } from '../report/markdown.js';
+import { fitMarkdown, GITHUB_COMMENT_LIMIT } from '../report/markdown-fit.js';
 import { htmlPage } from '../report/html.js';
 import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../report/html-parts.js';
 
@@ -75,10 +77,14 @@ function environmentRows(resultA, resultB) {
   return Object.keys(a).map((k) => [k, a[k], b[k]]);
 }
 
-// Changes decided faster or slower and benchmarks that stopped working first; the rest (same
-// within the band, or undecided) folded under <details>.
-export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failures = null, limit, gate = null } = {}) {
-  const notable = rows.filter((r) => (r.comparison ? isDecidedChange(r) : r.before !== r.after));
+// Benchmarks that stopped working (or started) first, then the changes decided faster or slower,
+// largest first; the rest (same within the band, or undecided) folded under <details>; with more
+// than one compared column, the compact overview per suite (report/markdown.js's); within GitHub's
+// comment limit (report/markdown-fit.js).
+const changeSize = (r) => (r.comparison ? Math.abs(Math.log(r.comparison.ratio)) : Infinity);
+
+export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failures = null, limit, gate = null, commentLimit = GITHUB_COMMENT_LIMIT } = {}) {
+  const notable = rows.filter((r) => (r.comparison ? isDecidedChange(r) : r.before !== r.after)).sort((x, y) => changeSize(y) - changeSize(x));
   const notableSet = new Set(notable);
   const rest = rows.filter((r) => !notableSet.has(r));
   const equivalence = rows.verdicts?.equivalence;
@@ -94,22 +100,29 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
     if (gate?.confirm) out.push(...gate.confirm.lines.map((line) => `${line}  `), '');
   }
   out.push(...diffSummaryLines(rows).map((line) => `${markdownText(line)}  `), '');
-  if (notable.length) {
-    out.push(`### Faster, slower and status changes (${notable.length})`, '', ...markdownTable(DIFF_HEADER, notable.map(cells)), '');
-  } else {
-    out.push('No benchmark decided faster or slower, none changed status.', '');
-  }
+  const table = (name, list, before, after) => {
+    const [head, rule, ...body] = markdownTable(DIFF_HEADER, list.map(cells));
+    return { name, head: [...before, head, rule], rows: body, tail: after };
+  };
+  const blocks = [{ name: 'the gate and the summary', head: out }];
+  blocks.push(notable.length
+    ? table('the faster, slower and status changes', notable, [`### Faster, slower and status changes (${notable.length}, largest first)`, ''], [''])
+    : { name: 'the changes', head: ['No benchmark decided faster or slower, none changed status.', ''] });
   if (rest.length) {
     const same = rest.filter((r) => r.comparison?.verdict === 'same').length;
-    out.push('<details>', `<summary>${rest.length} not decided faster or slower: ${same} same within the band, ${rest.length - same} undecided</summary>`, '', ...markdownTable(DIFF_HEADER, rest.map(cells)), '', '</details>', '');
+    blocks.push(table('the comparisons not decided faster or slower', rest, ['<details>', `<summary>${rest.length} not decided faster or slower: ${same} same within the band, ${rest.length - same} undecided</summary>`, ''], ['', '</details>', '']));
+  }
+  const overview = diffOverview(rows);
+  if (overview.suites.some((suite) => suite.columns.length > 1)) {
+    blocks.push({ name: 'the overview', head: ['### Overview', '', markdownText(overviewLegend), ''] }, ...overviewBlocks(overview));
   }
   if (rows.metrics?.length) {
     const decided = metricRows(rows.metrics);
-    out.push(`### Runtime metrics`, '', `${markdownText(metricSummary(rows.metrics))}  `, '', ...(decided.length ? [...markdownTable(METRIC_HEADER, decided), ''] : []));
+    blocks.push({ name: 'the runtime metrics', head: ['### Runtime metrics', '', `${markdownText(metricSummary(rows.metrics))}  `, '', ...(decided.length ? [...markdownTable(METRIC_HEADER, decided), ''] : [])] });
   }
-  out.push('<details>', '<summary>Environment of A and B</summary>', '',
-    ...markdownTable(['', 'A', 'B'], environmentRows({ file: fileA, result: resultA }, { file: fileB, result: resultB })), '', '</details>', '');
-  return `${out.join('\n')}`;
+  blocks.push({ name: 'the environments of A and B', head: ['<details>', '<summary>Environment of A and B</summary>', '',
+    ...markdownTable(['', 'A', 'B'], environmentRows({ file: fileA, result: resultA }, { file: fileB, result: resultB })), '', '</details>', ''] });
+  return fitMarkdown(blocks, { limit: commentLimit, whereFull: markdownCode(`nodebench diff ${fileA} ${fileB} --format html`) });
 }
 
 // The ratios with their intervals as one chart (B over A, 1 = no change), the table underneath.
