@@ -27,8 +27,10 @@ let chartSource;
 // The package exports only its module entry points; the UMD build sits beside them in dist/.
 const chartLibrary = () => (chartSource ??= fs.readFileSync(path.join(path.dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8'));
 
-// JSON inside <script>: "</script>" or "<!--" in a benchmark name must not end the element.
-const scriptJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
+// JSON inside <script>: "</script>" or "<!--" in a benchmark name must not end the element; the
+// control and bidirectional characters JSON.stringify leaves raw are written as \u escapes too, so
+// that the page holds none (output-safety.test.js).
+const scriptJson = (value) => JSON.stringify(value).replace(/[<\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 // Per benchmark: one point per column with the interval and the per-process rates (ops/s).
 export function chartData(result) {
