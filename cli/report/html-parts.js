@@ -89,9 +89,13 @@ function heatCell(suite, row, column, cell) {
 }
 
 export function heatMapHtml(suite) {
-  const head = `<thead><tr><th scope="col">benchmark</th>${suite.columns.map((c) => `<th scope="col">${nameHtml(c.key, 40)}${c.isBaseline ? ' (baseline)' : ''}</th>`).join('')}</tr></thead>`;
+  // A column name breaks after its "/" (runtime/flag set), not inside a word.
+  const head = `<thead><tr><th scope="col">benchmark</th>${suite.columns.map((c) => `<th scope="col">${nameHtml(c.key, 40).replace(/\//g, '/<wbr>')}${c.isBaseline ? ' (baseline)' : ''}</th>`).join('')}</tr></thead>`;
   const body = suite.rows.map((row) => `<tr><th scope="row"><a href="#${row.id}">${nameHtml(row.benchmark, 60)}</a></th>${row.cells.map((cell, i) => heatCell(suite, row, suite.columns[i], cell)).join('')}</tr>`).join('');
-  return `<table class="heat" data-suite="${escapeHtml(terminalText(suite.suite))}">${head}<tbody>${body}</tbody></table>`;
+  const foot = suite.geomeans?.some((g) => g !== null)
+    ? `<tfoot><tr><th scope="row">geometric mean</th>${suite.geomeans.map((g) => `<td class="gm">${g === null ? '' : formatRatio(g)}</td>`).join('')}</tr></tfoot>`
+    : '';
+  return `<table class="heat" data-suite="${escapeHtml(terminalText(suite.suite))}">${head}<tbody>${body}</tbody>${foot}</table>`;
 }
 
 const LEGEND_TICKS = [0.25, 0.5, 0.8, 1, 1.25, 2, 4];
@@ -165,13 +169,13 @@ for (const table of document.querySelectorAll('table.sortable')) {
 export const PAGE_STYLE = `body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:110em}figure{display:inline-block;margin:0 1em 1em 0;vertical-align:top}figcaption{font-weight:600;max-width:40em;overflow-wrap:anywhere}
 pre{background:#f6f6f6;padding:1em;overflow:auto;font-size:12px}table.env th{text-align:left;padding-right:1em}.note{font-size:12px;color:#555;max-width:60em}
 h1,h2,h3{overflow-wrap:anywhere}
-table.heat{border-collapse:separate;border-spacing:2px;margin-bottom:1.5em;font-size:13px}table.heat th{text-align:left;font-weight:500;padding-right:.8em;max-width:30em;overflow-wrap:anywhere}table.heat thead th{font-weight:600;vertical-align:bottom}
+table.heat{border-collapse:separate;border-spacing:2px;margin-bottom:1.5em;font-size:13px}table.heat th{text-align:left;font-weight:500;padding-right:.8em;max-width:30em;overflow-wrap:anywhere}table.heat thead th{overflow-wrap:normal;max-width:12em}table.heat td.gm{text-align:right;padding:.35em .6em;font-variant-numeric:tabular-nums;border-top:1px solid #999}table.heat thead th{font-weight:600;vertical-align:bottom}
 table.heat td{padding:0;position:relative}a.hm{display:block;min-width:5.5em;padding:.35em .6em;text-align:right;text-decoration:none;font-variant-numeric:tabular-nums;border-radius:3px;color:#111;white-space:nowrap}
 a.hm.undecided{outline:1px dashed #888;outline-offset:-3px}a.hm.base{background:#fff;border:1px solid #ccc;color:#555}a.hm.none{background:#eee;color:#777}
 a.hm:focus,a.hm:hover{outline:3px solid #111;outline-offset:1px}
 a.hm:hover::after,a.hm:focus::after{content:attr(aria-label);position:absolute;z-index:5;right:0;top:100%;background:#222;color:#fff;padding:.5em .7em;width:26em;text-align:left;white-space:normal;font-size:12px;font-weight:400;border-radius:4px;overflow-wrap:anywhere}
 .summary{font-size:15px}table.changes{border-collapse:collapse;font-size:14px}table.changes td{padding:.15em .6em .15em 0}.chip{display:inline-block;min-width:4.5em;text-align:right;padding:.1em .4em;border-radius:3px;font-variant-numeric:tabular-nums}
-.legend{margin:1em 0;max-width:36em}.legend .bar{height:12px;border-radius:2px}.legend .ticks{position:relative;height:1.4em;font-size:11px}.legend .ticks span{position:absolute;transform:translateX(-50%)}
+.legend{margin:1em 0;padding:0 1.4em;max-width:36em}.legend .bar{height:12px;border-radius:2px}.legend .ticks{position:relative;height:1.4em;font-size:11px}.legend .ticks span{position:absolute;transform:translateX(-50%)}
 table.sortable{border-collapse:collapse;font-size:12px;margin:.5em 0 1.5em;font-variant-numeric:tabular-nums}table.sortable td,table.sortable th{border-bottom:1px solid #ddd;padding:.2em .6em;text-align:left;max-width:30em;overflow-wrap:anywhere}
 table.sortable td[data-v]{text-align:right;white-space:nowrap}table.sortable th{white-space:nowrap;vertical-align:bottom}table.cells td:last-child{min-width:16em}table.metrics-table td:nth-child(n+3){text-align:right}table.sortable th button{font:inherit;font-weight:600;background:none;border:0;cursor:pointer;padding:0}table.sortable th[aria-sort=ascending] button::after{content:" ▲"}table.sortable th[aria-sort=descending] button::after{content:" ▼"}
 .deferred{content-visibility:auto}

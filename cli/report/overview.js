@@ -43,8 +43,17 @@ export function spreadText(spread) {
 
 const signedPct = (r) => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(1)}%`;
 
+// Per column of a suite, the geometric mean of its ratios (folded ones left out), or null.
+function suiteGeomeans(suite) {
+  return suite.columns.map((_, i) => {
+    const cells = suite.rows.map((r) => r.cells[i]).filter((c) => Number.isFinite(c.ratio) && !c.folded);
+    return cells.length ? geomeanRatio(cells) : null;
+  });
+}
+
 // The summary and the changes of a set of suites whose cells have { ratio, verdict, folded }.
 function summarise(suites) {
+  for (const suite of suites) suite.geomeans = suiteGeomeans(suite);
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
   const byColumn = new Map();
   const changes = [];
