@@ -3,9 +3,9 @@
 // under 5 s). The result is a real one made larger: every cell of --from (default
 // test/fixtures/planted-result.json, a real run) copied under new benchmark names, over ten suites,
 // until there are --cells cells, keeping each copy's processes and summary as measured. Then, as a
-// user would: `nodebench report --format html` (wall time), and Debian's Chromium (playwright-core)
-// opening the file: time to the load event and to the first frame after it, with the charts in
-// view drawn; and the page's size.
+// user would: `nodebench report --format html` and `nodebench diff big big --format html` (wall
+// time), and Debian's Chromium (playwright-core) opening each page: time to the load event and to
+// the first frame after it, with the charts in view drawn; and the pages' sizes.
 // Usage: node bench/report-render.js [--cells 10000] [--from result.json] [--runs 3]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -43,37 +43,46 @@ const resultFile = path.join(dir, 'big.json');
 const htmlFile = path.join(dir, 'big.html');
 fs.writeFileSync(resultFile, JSON.stringify(big));
 
-const started = process.hrtime.bigint();
-const report = await execa(process.execPath, [path.join(projectRoot, 'cli', 'nodebench.js'), 'report', resultFile, '--format', 'html', '--out', htmlFile], { reject: false });
-const reportSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-if (report.exitCode !== 0) throw new Error(`nodebench report failed: ${report.stderr}`);
+const cli = path.join(projectRoot, 'cli', 'nodebench.js');
+// The report page, and diff's page of the file against itself (every cell compared).
+const pages = [
+  { name: 'report', args: ['report', resultFile, '--format', 'html', '--out', htmlFile], file: htmlFile },
+  { name: 'diff', args: ['diff', resultFile, resultFile, '--format', 'html'], file: path.join(dir, 'diff.html') }
+];
+for (const page of pages) {
+  const started = process.hrtime.bigint();
+  const run = await execa(process.execPath, [cli, ...page.args], { reject: false, maxBuffer: 2 ** 30 });
+  page.seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (run.exitCode !== 0) throw new Error(`nodebench ${page.name} failed: ${run.stderr}`);
+  if (page.name === 'diff') fs.writeFileSync(page.file, run.stdout);
+}
 
 const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
-const timings = [];
 try {
-  for (let run = 0; run < runs; run++) {
-    const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    const t0 = Date.now();
-    await page.goto(`file://${htmlFile}`, { waitUntil: 'load', timeout: 120_000 });
-    // The first frame after load: the page is laid out and painted, the charts in view drawn.
-    await page.evaluate(() => new Promise((resolve) => window.requestAnimationFrame(() => window.requestAnimationFrame(resolve))));
-    const wall = (Date.now() - t0) / 1000;
-    const nav = await page.evaluate(() => {
-      const n = performance.getEntriesByType('navigation')[0];
-      return { domContentLoaded: n.domContentLoadedEventEnd / 1000, load: n.loadEventEnd / 1000, heatCells: document.querySelectorAll('table.heat a.hm').length, charts: window.nodebenchCharts.length };
-    });
-    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
-    timings.push({ wall, ...nav });
-    await page.close();
+  for (const spec of pages) {
+    spec.timings = [];
+    for (let run = 0; run < runs; run++) {
+      const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      const t0 = Date.now();
+      await page.goto(`file://${spec.file}`, { waitUntil: 'load', timeout: 120_000 });
+      // The first frame after load: the page is laid out and painted, the charts in view drawn.
+      await page.evaluate(() => new Promise((resolve) => window.requestAnimationFrame(() => window.requestAnimationFrame(resolve))));
+      const wall = (Date.now() - t0) / 1000;
+      const nav = await page.evaluate(() => ({ load: window.performance.getEntriesByType('navigation')[0].loadEventEnd / 1000, heatCells: document.querySelectorAll('table.heat a.hm').length }));
+      if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+      spec.timings.push({ wall, ...nav });
+      await page.close();
+    }
   }
 } finally {
   await browser.close();
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 console.log(`${new Date().toISOString()} node bench/report-render.js --cells ${wanted} (${cells.length} cells from ${path.relative(projectRoot, args.from) || args.from}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
-console.log(`nodebench report --format html: ${reportSeconds.toFixed(2)} s, page ${formatBytes(fs.statSync(htmlFile).size)}`);
-console.log(`Chromium, ${runs} opens: load event ${timings.map((t) => t.load.toFixed(2)).join(', ')} s; first frame after load (goto to painted) ${timings.map((t) => t.wall.toFixed(2)).join(', ')} s; median ${median(timings.map((t) => t.wall)).toFixed(2)} s`);
-console.log(`heat-map cells ${timings[0].heatCells}, charts drawn at first view ${timings[0].charts}`);
+for (const spec of pages) {
+  const t = spec.timings;
+  console.log(`${spec.name}: nodebench ${spec.name} --format html ${spec.seconds.toFixed(2)} s, page ${formatBytes(fs.statSync(spec.file).size)}, ${t[0].heatCells} heat-map cells; Chromium, ${runs} opens: load event ${t.map((x) => x.load.toFixed(2)).join(', ')} s, open to first painted frame ${t.map((x) => x.wall.toFixed(2)).join(', ')} s (median ${median(t.map((x) => x.wall)).toFixed(2)} s)`);
+}
 fs.rmSync(dir, { recursive: true, force: true });

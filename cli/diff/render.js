@@ -126,8 +126,13 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
 }
 
 // The ratios with their intervals as one chart (B over A, 1 = no change), the table underneath.
+// A chart of more comparisons than this is unreadable: it shows the decided ones, largest first.
+export const CHART_COMPARISONS = 60;
+
 export function renderDiffHtml(rows, { fileA, fileB, tableText }) {
-  const compared = rows.filter((r) => r.comparison);
+  const all = rows.filter((r) => r.comparison);
+  const compared = all.length <= CHART_COMPARISONS ? all
+    : all.filter(isDecidedChange).sort((x, y) => changeSize(y) - changeSize(x)).slice(0, CHART_COMPARISONS);
   // Long "runtime/flags -> runtime/flags" labels would squeeze the plot: name the column only when
   // the rows differ in it, and say the single column in the title otherwise.
   const columns = [...new Set(compared.map((r) => r.column))];
@@ -135,7 +140,7 @@ export function renderDiffHtml(rows, { fileA, fileB, tableText }) {
   const ratios = compared.flatMap((r) => [r.comparison.ci.low, r.comparison.ci.high]).filter((x) => x > 0);
   const chart = {
     id: 'chart-0',
-    title: `ratio of ops/s, B over A${columns.length === 1 ? `, ${columns[0]}` : ''}`,
+    title: `ratio of ops/s, B over A${columns.length === 1 ? `, ${columns[0]}` : ''}${compared.length < all.length ? `: the ${compared.length} largest decided changes of ${all.length} comparisons (every one is in the table)` : ''}`,
     labels,
     view: 'raw',
     views: {
@@ -197,7 +202,7 @@ export function renderDiffPage(rows, context) {
     sections: [
       { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against: 'A' }) },
       { title: 'Changes', lead: `<p class="note">Dot: estimated ratio of operations per second, B over A; bar: its 95% interval; orange: changes decided faster or slower${rows.verdicts ? ` (${escapeHtml(rows.verdicts.text)})` : ''}.</p>`, chartIds: page.charts.map((c) => c.id) },
-      { title: 'Table', html: `${summary.map((line) => `<p class="note">${escapeHtml(line)}</p>`).join('')}${sortableTable(DIFF_HEADER, tableRows, { className: 'cells' })}` },
+      { title: 'Table', height: 200 + tableRows.length * 22, html: `${summary.map((line) => `<p class="note">${escapeHtml(line)}</p>`).join('')}${sortableTable(DIFF_HEADER, tableRows, { className: 'cells' })}` },
       ...metrics,
       { title: 'Environment of A and B', html: sortableTable(['', 'A', 'B'], environment) }
     ]

@@ -84,7 +84,8 @@ export function summaryLines(overview) {
 
 // source: the result file's name, for the line that says where the whole report is when cut.
 export function renderMarkdown(result, { baseline, source, limit = GITHUB_COMMENT_LIMIT } = {}) {
-  const overview = reportOverview(result, { baseline });
+  const tables = grid(result, { baseline });
+  const overview = reportOverview(result, { baseline, tables });
   const header = [
     `## nodebench report: ${markdownText(result.runtimes.map((r) => r.label).join(', '))}`, '',
     markdownText(`Runtimes: ${result.runtimes.map((r) => `${r.label} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. Ratios of ops/s to ${overview.baseline ?? 'the baseline'}.`), '',
@@ -93,7 +94,6 @@ export function renderMarkdown(result, { baseline, source, limit = GITHUB_COMMEN
   const blocks = [{ name: 'the summary', head: header }, ...changeBlocks(overview),
     { name: 'the overview', head: ['### Overview', '', `${markdownText(overviewLegend)}`, ''] }, ...overviewBlocks(overview)];
   // The full tables, folded: ops/s ±margin and ratio ±margin per cell, as on a terminal.
-  const tables = grid(result, { baseline });
   blocks.push({ name: 'the full tables', head: ['<details>', '<summary>Full tables: ops/s ±95% margin, ratio to the baseline ±95% margin</summary>', ''] });
   for (const table of tables) {
     const form = suiteFormLabel(result, table.suite);

@@ -81,9 +81,9 @@ function summarise(suites) {
   return { summary: { counts, compared: VERDICTS.reduce((n, v) => n + counts[v], 0), columns, foldedRatios }, changes };
 }
 
-// A result file against its baseline column.
-export function reportOverview(result, { baseline } = {}) {
-  const tables = grid(result, { baseline });
+// A result file against its baseline column. tables: columns.js grid's, when the caller has them
+// (a report draws both, and the grid is most of its time).
+export function reportOverview(result, { baseline, tables = grid(result, { baseline }) } = {}) {
   const cellsOf = new Map([...cellsBySuite(result.cells)].map(([suite, cells]) => [suite, suiteIndex(cells)]));
   const suites = tables.map((table, s) => {
     const { cellAt } = cellsOf.get(table.suite);

@@ -9,14 +9,17 @@ import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';
 import { flagDefaultNotes } from './flag-notes.js';
 import { renderChanges } from './changes.js';
+import { grid } from './columns.js';
+import { reportOverview } from './overview.js';
 
 export { renderChanges };
 
 export function renderTerminal(result, { baseline, color = false, metrics = false, verbose = false, summary = false } = {}) {
-  const changes = renderChanges(result, { baseline, color });
+  const tables = grid(result, { baseline });
+  const changes = renderChanges(result, { color, overview: reportOverview(result, { baseline, tables }) });
   if (summary) return changes || 'No ratio to show: the result has one runtime and one flag set.\n';
   const metricSuites = metrics ? null : result.suites.filter((s) => s.metricsTable).map((s) => s.name);
   const metricsText = metricSuites && !metricSuites.length ? '' : renderMetricsTables(result, { suites: metricSuites || undefined });
   const service = renderServiceTables(result);
-  return [renderTables(result, { baseline, color, verbose }), flagDefaultNotes(result), metricsText, service, renderCommandTables(result), changes].filter(Boolean).join('\n');
+  return [renderTables(result, { baseline, color, verbose, tables }), flagDefaultNotes(result), metricsText, service, renderCommandTables(result), changes].filter(Boolean).join('\n');
 }
