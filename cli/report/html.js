@@ -108,7 +108,7 @@ function draw(canvas) {
 const seen = new IntersectionObserver((entries) => {
   for (const entry of entries) if (entry.isIntersecting) { seen.unobserve(entry.target); draw(entry.target); }
 }, { rootMargin: '600px 0px' });
-for (const spec of data.charts) seen.observe(document.getElementById(spec.id));
+for (const spec of data.charts) if (!spec.empty) seen.observe(document.getElementById(spec.id));
 window.nodebenchCharts = charts;
 window.nodebenchDrawAll = () => { for (const spec of data.charts) draw(document.getElementById(spec.id)); return charts.length; };
 const toggle = document.getElementById('raw-toggle');
@@ -129,7 +129,8 @@ if (toggle) toggle.addEventListener('change', () => {
 // and `html` (after them), and `height`, its estimated height in pixels: such a section is laid out
 // only when it nears the viewport (CSS content-visibility), which is what lets a page of 10,000
 // cells open in seconds. introHtml: markup the caller built (escaped already) after the intro.
-const chartFigure = (c) => `<figure${c.anchor ? ` id="${c.anchor}" class="bench"` : ''}><figcaption>${nameHtml(c.title, 120)}</figcaption><canvas id="${c.id}" width="${c.width ?? Math.max(420, 120 * c.labels.length)}" height="${c.height ?? 300}"></canvas>${c.note ? `<p class="note">${escapeHtml(c.note)}</p>` : ''}</figure>`;
+// A chart with nothing to draw (`empty`: no column of the benchmark ran) is its caption and note.
+const chartFigure = (c) => `<figure${c.anchor ? ` id="${c.anchor}" class="bench"` : ''}><figcaption>${nameHtml(c.title, 120)}</figcaption>${c.empty ? '' : `<canvas id="${c.id}" width="${c.width ?? Math.max(420, 120 * c.labels.length)}" height="${c.height ?? 300}"></canvas>`}${c.note ? `<p class="note">${escapeHtml(c.note)}</p>` : ''}</figure>`;
 
 export function htmlPage({ title, intro, introHtml = '', charts, shared = {}, sections, script = PAGE_SCRIPT }) {
   const chartBlocks = new Map(charts.map((c) => [c.id, chartFigure(c)]));
@@ -244,7 +245,7 @@ function metricsSection(suite, cells, charts) {
       id: `chart-${charts.length}`,
       title: `${suite}: ${METRICS.find((m) => m.id === id).label}`,
       width: Math.min(900, Math.max(320, 60 * points.length)),
-      height: 220,
+      height: 260,
       labels: points.map((x) => label(x.cell)),
       view: 'raw',
       views: {
@@ -289,6 +290,7 @@ export function renderHtml(result, { baseline } = {}) {
       charts.push({
         id,
         anchor: shaped.rows[r].id,
+        empty: ok.length === 0,
         title: `${suite.suite} / ${b.benchmark}`,
         labels: b.columns.map((c) => chartLabel(c.key)),
         view: ratio ? 'ratio' : 'raw',
