@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root } from './helpers/cli.js';
+import { root, nodebench } from './helpers/cli.js';
 import { renderTerminal, renderChanges } from '../cli/report/terminal.js';
 import { CHANGES_SHOWN } from '../cli/report/changes.js';
 import { reportOverview } from '../cli/report/overview.js';
@@ -50,4 +50,11 @@ test('what changed shows names with their control characters escaped, and nothin
   const oneColumn = { ...planted, flagSets: planted.flagSets.slice(0, 1), cells: planted.cells.filter((c) => c.flagSet === 'baseline') };
   assert.equal(renderChanges(oneColumn), '');
   assert.match(renderTerminal(oneColumn, { summary: true }), /^No ratio to show/);
+});
+
+test('nodebench report --summary prints only what changed', async () => {
+  const file = path.join(root, 'test', 'fixtures', 'planted-result.json');
+  const run = await nodebench(['report', file, '--summary']);
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout.trimEnd(), renderChanges(planted).trimEnd());
 });
