@@ -98,3 +98,18 @@ test('diff Markdown: status changes and decided changes largest first; an overvi
   assert.match(bigMarkdown, /The full report: `nodebench diff r\.json r\.json --format html`\./);
   assert.ok(balancedDetails(bigMarkdown));
 });
+
+test('report Markdown: names with markup, escape codes or 10,000 characters stay in their cell', () => {
+  const names = { quicker: `quicker|<details>${'x'.repeat(10_000)}`, slower: 'slower\u001b]0;owned\u0007\n| a | b |', steady: '</details>`steady`' };
+  const hostile = { ...planted, cells: planted.cells.map((c) => ({ ...c, benchmark: names[c.benchmark] })) };
+  const markdown = renderMarkdown(hostile);
+  assert.ok(markdown.length < GITHUB_COMMENT_LIMIT);
+  // eslint-disable-next-line no-control-regex -- a raw ESC or BEL is what must not be there
+  assert.doesNotMatch(markdown, /[\u001b\u0007]/);
+  assert.ok(balancedDetails(markdown));
+  for (const table of tables(markdown)) {
+    for (const row of table.rows) assert.equal(row.length, table.header.length);
+  }
+  const [changes] = tables(markdown);
+  assert.ok(changes.rows.some((r) => r[2].text.startsWith('planted/quicker|') && r[2].text.endsWith('xxxx')), changes.rows.map((r) => r[2].text.slice(0, 40)).join(', '));
+});
