@@ -20,7 +20,8 @@ process.env.FORCE_COLOR = '1';
 const { renderTerminal } = await import('../cli/report/terminal.js');
 const { renderCsv } = await import('../cli/report/csv.js');
 const { renderMarkdown } = await import('../cli/report/markdown.js');
-const { renderDiffMarkdown, DIFF_HEADER } = await import('../cli/diff/render.js');
+const { renderDiffMarkdown, renderDiffPage, DIFF_HEADER } = await import('../cli/diff/render.js');
+const { renderHtml } = await import('../cli/report/html.js');
 const { pairCells, diffResults, renderDiff } = await import('../cli/commands/diff.js');
 const { createProgress } = await import('../cli/progress.js');
 const { terminalText } = await import('../cli/report/escape.js');
@@ -75,16 +76,25 @@ test('the progress line and its plain lines escape names and errors', () => {
   }), { numRuns: runs * 5 });
 });
 
-test('CSV: a name comes back as it was, a formula-looking one prefixed with \', numbers stay numbers', () => {
+test('CSV: a name comes back with its control characters escaped, a formula-looking one prefixed with \', numbers stay numbers', () => {
   fc.assert(fc.property(names(6), (n) => {
     const result = withFlagSet(hostileResult(n), n[4]);
+    // The runtime's V8 version and the flags are text from the file too.
+    result.runtimes[0].v8 = `${n[3]}\u001b[2J`;
+    result.cells[0].flags = [n[4], '--x=\u009b31m'];
     const csv = renderCsv(result);
+    assert.doesNotMatch(csv.replace(/\n/g, ''), RAW_CONTROL);
     const rows = parseCsv(csv, { relax_column_count: false });
     assert.equal(rows.length, 3, 'a header and one row per cell');
     const [header, ok, failed] = rows;
     const field = (row, column) => row[header.indexOf(column)];
-    const neutral = (text) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+    const neutral = (raw) => {
+      const text = terminalText(raw);
+      return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+    };
     assert.equal(field(ok, 'suite'), neutral(n[0]));
+    assert.equal(field(ok, 'v8'), neutral(`${n[3]}\u001b[2J`));
+    assert.equal(field(ok, 'flags'), neutral(`${n[4]} --x=\u009b31m`));
     assert.equal(field(ok, 'benchmark'), neutral(n[1]));
     assert.equal(field(failed, 'benchmark'), neutral(n[2]));
     assert.equal(field(ok, 'flagSet'), neutral(n[4]));
@@ -97,6 +107,20 @@ test('CSV: a name comes back as it was, a formula-looking one prefixed with \', 
   assert.equal(parseCsv(negative)[1][parseCsv(negative)[0].indexOf('cpuNsPerOp')], '-1.5');
 });
 
+test('HTML: the report page and the diff page show every control character of a name escaped, and markup as text', () => {
+  fc.assert(fc.property(names(6), (n) => {
+    const result = withFlagSet(hostileResult(n), n[4]);
+    const rows = diffResults(pairCells(result, result, { fileA: n[0], fileB: n[3] }), { driftCv: 0.01 });
+    const pages = [renderHtml(result), renderDiffPage(rows, { fileA: n[0], fileB: n[3], resultA: result, resultB: result, failures: null })];
+    for (const page of pages) {
+      assert.doesNotMatch(page, RAW_CONTROL);
+      // One page: a name cannot close an element or the data script.
+      assert.equal(page.match(/<\/script>/g).length, 4);
+      assert.equal(page.match(/<\/html>/g).length, 1);
+    }
+  }), { numRuns: runs });
+});
+
 // The tables marked finds in a Markdown text, as [columns, rows].
 const tablesOf = (markdown) => marked.lexer(markdown).filter((t) => t.type === 'table').map((t) => [t.header.length, t.rows.length]);
 
@@ -104,8 +128,10 @@ test('Markdown: a name never adds a column or a row, in report and in diff', () 
   fc.assert(fc.property(names(6), (n) => {
     const result = withFlagSet(hostileResult(n), n[4]);
     const report = renderMarkdown(result);
-    assert.deepEqual(tablesOf(report), [[2, 2]]);
-    assert.equal(marked.lexer(report).filter((t) => t.type === 'heading' && t.depth === 3).length, 1);
+    // The overview table and the folded full table, each a benchmark column and the one column.
+    assert.deepEqual(tablesOf(report), [[2, 2], [2, 2]]);
+    assert.equal(marked.lexer(report).filter((t) => t.type === 'heading' && t.depth === 3).length, 2, 'Overview and the suite\'s full table');
+    assert.equal(marked.lexer(report).filter((t) => t.type === 'heading' && t.depth === 4).length, 1, 'the suite\'s overview');
     const rows = diffResults(pairCells(result, result, { fileA: n[0], fileB: n[3] }), { driftCv: 0.01 });
     const diff = renderDiffMarkdown(rows, { fileA: n[0], fileB: n[3], resultA: result, resultB: result, failures: [], limit: 5 });
     // The compared rows (in one or two tables) and the environment table of A and B.
@@ -128,7 +154,9 @@ test('a suite with hostile names and a hostile error: no raw control character r
   for (const text of [run.stdout, run.stderr]) assert.doesNotMatch(text, RAW_CONTROL);
   assert.match(run.stdout, /hostile\\x1b\]0;owned\\x07/);
   assert.match(run.stdout, /thrown \\x1b\[2J\\x1b\]0;title\\x07 with a newline\\nand more/);
-  for (const args of [['report', out, '--warnings', '--distribution'], ['report', out, '--format', 'markdown'], ['diff', out, out], ['report', `${out}\u001b[2J`]]) {
+  for (const args of [['report', out, '--warnings', '--distribution'], ['report', out, '--format', 'markdown'], ['diff', out, out], ['report', `${out}\u001b[2J`],
+    // issue 32 F: CSV fields (names, flag sets, the v8 field) and diff's HTML page on stdout.
+    ['report', out, '--format', 'csv'], ['diff', out, out, '--format', 'html'], ['report', out, '--format', 'html']]) {
     const shown = await nodebench(args);
     assert.ok([0, 2].includes(shown.exitCode), shown.stderr);
     for (const text of [shown.stdout, shown.stderr]) assert.doesNotMatch(text, RAW_CONTROL, args.join(' '));

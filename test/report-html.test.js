@@ -1,4 +1,4 @@
-/* global window -- page.evaluate and waitForFunction run these callbacks in the browser */
+/* global window, document, location, getComputedStyle -- page.evaluate and waitForFunction run these callbacks in the browser */
 // The HTML report in a real headless browser (Debian's chromium, driven by playwright-core): it
 // loads offline without console errors, every chart has drawn marks, and a screenshot is kept in
 // test-artifacts/. The CSV of the same run parses with a CSV parser.
@@ -22,44 +22,80 @@ test.before(async () => {
   assert.equal(run.exitCode, 1, run.stderr); // "throws" fails, the others are kept
 });
 
-test('the HTML report opens offline in headless Chromium with every chart drawn', { skip, timeout: 120_000 }, async () => {
+// A page opened as a user would: offline (any request that is not the file itself is refused and
+// kept), console errors and page errors collected.
+async function openPage(browser, file, { width = 1200 } = {}) {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('pageerror', (e) => problems.push(e.message));
+  const outside = [];
+  await page.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : (outside.push(route.request().url()), route.abort())));
+  await page.goto(`file://${file}`);
+  await page.waitForFunction(() => typeof window.nodebenchDrawAll === 'function');
+  return { page, problems, outside };
+}
+
+const artifacts = path.join(root, 'test-artifacts');
+const screenshot = async (page, name) => {
+  fs.mkdirSync(artifacts, { recursive: true });
+  // Charts are drawn as they scroll into view; a full-page picture wants them all.
+  await page.evaluate(() => window.nodebenchDrawAll());
+  await page.screenshot({ path: path.join(artifacts, name), fullPage: true });
+};
+
+// The marks each chart draws per dataset (points with finite coordinates).
+const chartMarks = (page) => page.evaluate(() => window.nodebenchCharts.map((chart) => ({
+  title: chart.canvas.previousElementSibling.textContent,
+  marks: chart.data.datasets.map((_, i) => chart.getDatasetMeta(i).data.filter((el) => Number.isFinite(el.x) && Number.isFinite(el.y)).length)
+})));
+
+test('the HTML report opens offline in headless Chromium: ratio charts by default, raw rates on request, sortable tables', { skip, timeout: 120_000 }, async () => {
   assert.ok(browserPath, 'chromium must be installed in CI (.ci/run installs it)');
   const html = path.join(tmp, 'report.html');
   const report = await nodebench(['report', resultPath, '--format', 'html', '--out', html]);
   assert.equal(report.exitCode, 0, report.stderr);
   const text = fs.readFileSync(html, 'utf8');
   assert.doesNotMatch(text, /<script[^>]+src=|<link[^>]+href=/, 'nothing loaded from elsewhere');
+  assert.doesNotMatch(text, /<pre>[^<]*ops\/s ±95% margin/, 'the tables are HTML tables, not text');
 
   const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
   try {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    const problems = [];
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-    page.on('pageerror', (e) => problems.push(e.message));
-    const outside = [];
-    await page.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : (outside.push(route.request().url()), route.abort())));
-    await page.goto(`file://${html}`);
-    await page.waitForFunction(() => Array.isArray(window.nodebenchCharts));
-    const charts = await page.evaluate(() => window.nodebenchCharts.map((chart) => ({
-      title: chart.canvas.previousElementSibling.textContent,
-      marks: chart.data.datasets.map((_, i) => chart.getDatasetMeta(i).data.filter((el) => Number.isFinite(el.x) && Number.isFinite(el.y)).length)
-    })));
-    assert.deepEqual(problems, []);
+    const { page, problems, outside } = await openPage(browser, html);
+    await page.evaluate(() => window.nodebenchDrawAll());
+    const charts = await chartMarks(page);
     assert.deepEqual(outside, []);
-    assert.deepEqual(charts.map((c) => c.title), ['smoke / sum-loop', 'smoke / promise-chain', 'smoke / throws']);
-    // An interval whose margin exceeds 100% has no upper bound in ops/s and is said in words instead.
+    const benchmarkCharts = charts.filter((c) => c.title.startsWith('smoke / '));
+    // "throws" failed in every column: its figure is its caption and why, no empty chart.
+    assert.deepEqual(benchmarkCharts.map((c) => c.title), ['smoke / sum-loop', 'smoke / promise-chain']);
+    assert.equal(await page.locator('figure.bench', { hasText: 'smoke / throws' }).locator('canvas').count(), 0);
+    // Ratio view: the ratio's interval and estimate for the one non-baseline column, the 1x line
+    // across both columns (two processes a cell: no per-block pairs, so no points).
+    for (const chart of benchmarkCharts.slice(0, 2)) assert.deepEqual(chart.marks, [1, 1, 2], chart.title);
+    // The toggle: raw ops/s, an interval and an estimate per column, one point per process that counts.
+    await page.check('#raw-toggle');
+    const raw = (await chartMarks(page)).filter((c) => c.title.startsWith('smoke / '));
     const result = JSON.parse(fs.readFileSync(resultPath, 'utf8'));
     const bounded = (benchmark) => result.cells.filter((c) => c.benchmark === benchmark && c.status === 'ok' && c.summary.ci.low > 0).length;
     for (const [i, benchmark] of ['sum-loop', 'promise-chain'].entries()) {
-      // One point per process that counts (summary.processes: set-aside ones are left out).
       const counted = result.cells.filter((c) => c.benchmark === benchmark && c.status === 'ok').reduce((n, c) => n + c.summary.processes, 0);
-      assert.deepEqual(charts[i].marks, [bounded(benchmark), 2, counted], `${benchmark}: an interval and an estimate per column, one point per process`);
+      assert.deepEqual(raw[i].marks, [bounded(benchmark), 2, counted], `${benchmark}: an interval and an estimate per column, one point per process`);
     }
-    assert.deepEqual(charts[2].marks, [0, 0, 0]);
     assert.match(await page.textContent('body'), /No value: \S+\/baseline failed/);
+    // Metrics: small charts beside their table.
+    assert.ok(charts.some((c) => /main-thread GC share/.test(c.title)), charts.map((c) => c.title).join(', '));
     assert.match(await page.textContent('body'), /GC, CPU, event-loop delay and memory/);
-    fs.mkdirSync(path.join(root, 'test-artifacts'), { recursive: true });
-    await page.screenshot({ path: path.join(root, 'test-artifacts', 'report.png'), fullPage: true });
+
+    // Sorting the cell table by ops/s, then the other way.
+    const table = page.locator('table.cells').first();
+    const rates = async () => (await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.cells[2].dataset.v))).filter(Boolean).map(Number);
+    await table.locator('thead th', { hasText: 'ops/s' }).locator('button').click();
+    const ascending = await rates();
+    assert.deepEqual(ascending, [...ascending].sort((a, b) => a - b));
+    await table.locator('thead th', { hasText: 'ops/s' }).locator('button').click();
+    assert.deepEqual(await rates(), [...ascending].reverse());
+    assert.deepEqual(problems, []);
+    await screenshot(page, 'report.png');
 
     // diff --format html: the two flag sets of the run compared, ratios with their intervals.
     const columns = [...new Set(result.cells.map((c) => `${c.runtimeLabel}/${c.flagSet}`))];
@@ -67,14 +103,108 @@ test('the HTML report opens offline in headless Chromium with every chart drawn'
     assert.equal(diff.exitCode, 0, diff.stderr);
     const diffHtml = path.join(tmp, 'diff.html');
     fs.writeFileSync(diffHtml, diff.stdout);
-    await page.goto(`file://${diffHtml}`);
-    await page.waitForFunction(() => Array.isArray(window.nodebenchCharts));
-    const diffMarks = await page.evaluate(() => window.nodebenchCharts.map((chart) => chart.data.datasets.map((_, i) => chart.getDatasetMeta(i).data.filter((el) => Number.isFinite(el.y)).length)));
+    const opened = await openPage(browser, diffHtml);
+    await opened.page.evaluate(() => window.nodebenchDrawAll());
+    const diffMarks = await opened.page.evaluate(() => window.nodebenchCharts.map((chart) => chart.data.datasets.map((_, i) => chart.getDatasetMeta(i).data.filter((el) => Number.isFinite(el.y)).length)));
     assert.equal(diffMarks.length, 1);
     assert.deepEqual(diffMarks[0].slice(0, 2), [2, 2], 'an interval and an estimate for sum-loop and promise-chain');
-    assert.match(await page.textContent('body'), /smoke\/throws .*failed -> failed/);
+    assert.match(await opened.page.textContent('body'), /failed -> failed/);
+    assert.equal(await opened.page.locator('table.heat a.hm[data-ratio]').count(), 2, 'a heat-map cell per compared benchmark');
+    assert.deepEqual(opened.problems, []);
+    assert.deepEqual(opened.outside, []);
+    await screenshot(opened.page, 'diff.png');
+  } finally {
+    await browser.close();
+  }
+});
+
+// test/fixtures/planted-result.json: a real run of test/fixtures/suites/planted, whose second flag
+// set makes `quicker` faster and `slower` slower (decided), `steady` unchanged.
+const planted = path.join(root, 'test', 'fixtures', 'planted-result.json');
+
+// The planted result with its names made hostile: markup, escape codes, a 10,000-character name.
+function hostileCopy() {
+  const result = JSON.parse(fs.readFileSync(planted, 'utf8'));
+  const names = { quicker: '<img src=x onerror="window.owned=1">quicker', slower: `slower\u001b]0;owned\u0007${'x'.repeat(10_000)}`, steady: '</script><script>window.owned=2</script>' };
+  for (const cell of result.cells) cell.benchmark = names[cell.benchmark];
+  for (const b of result.suites.flatMap((s) => s.benchmarks || [])) b.name = names[b.name] ?? b.name;
+  return { result, names };
+}
+
+test('the overview: one heat-map cell per ratio, purple faster and orange slower, every cell reached by keyboard; hostile names stay text', { skip, timeout: 120_000 }, async () => {
+  const html = path.join(tmp, 'planted.html');
+  assert.equal((await nodebench(['report', planted, '--format', 'html', '--out', html])).exitCode, 0);
+  const result = JSON.parse(fs.readFileSync(planted, 'utf8'));
+  const base = result.cells.filter((c) => c.flagSet === 'baseline').length;
+  const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
+  try {
+    const { page, problems, outside } = await openPage(browser, html);
+    const cells = page.locator('table.heat a.hm');
+    assert.equal(await cells.count(), result.cells.length, 'a cell per benchmark and column');
+    assert.equal(await page.locator('table.heat a.hm[data-ratio]').count(), result.cells.length - base, 'a ratio per non-baseline cell');
+    const colour = async (verdict) => page.locator(`table.heat a.hm[data-verdict="${verdict}"]`).evaluateAll((as) => as.map((a) => getComputedStyle(a).backgroundColor.match(/\d+/g).map(Number)));
+    const [faster] = await colour('faster');
+    const [slower] = await colour('slower');
+    assert.ok(faster && slower, 'the planted run has a decided faster and a decided slower cell');
+    assert.ok(faster[2] > faster[0] && faster[2] > faster[1], `faster is purple (blue above red and green): ${faster}`);
+    assert.ok(slower[0] > slower[1] && slower[1] > slower[2], `slower is orange (red above green above blue): ${slower}`);
+    // The three largest decided changes are listed above the heat maps, within the first screen.
+    const firstChange = await page.locator('table.changes tr').first().boundingBox();
+    assert.ok(firstChange.y < 900, `the changes start at ${firstChange.y}px`);
+    // Tab from the top of the page reaches every cell of the heat map, and the focused cell says
+    // its interval.
+    const total = await cells.count();
+    const reached = new Set();
+    for (let i = 0; i < 200 && reached.size < total; i++) {
+      await page.keyboard.press('Tab');
+      const at = await page.evaluate(() => {
+        const a = document.activeElement;
+        if (!a.matches('table.heat a.hm')) return null;
+        return { index: [...document.querySelectorAll('table.heat a.hm')].indexOf(a), tip: getComputedStyle(a, '::after').content, label: a.getAttribute('aria-label') };
+      });
+      if (!at) continue;
+      reached.add(at.index);
+      assert.equal(at.tip, JSON.stringify(at.label), 'the focused cell shows its description');
+      if (await cells.nth(at.index).getAttribute('data-ratio')) assert.match(at.label, /95% interval \[/);
+    }
+    assert.equal(reached.size, total);
+    await page.locator('table.heat a.hm[data-verdict="faster"]').focus();
+    await screenshot(page, 'overview-planted.png');
+    // A cell leads to its benchmark's chart: Enter on the focused cell scrolls the chart into view.
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => location.hash === '#b0-0');
+    const target = await page.evaluate(() => {
+      const box = document.getElementById('b0-0').getBoundingClientRect();
+      return { top: box.top, caption: document.querySelector('#b0-0 figcaption').textContent, inView: box.top >= 0 && box.top < window.innerHeight };
+    });
+    assert.equal(target.caption, 'planted / quicker');
+    assert.ok(target.inView, `the chart is in view (top at ${target.top}px)`);
     assert.deepEqual(problems, []);
-    await page.screenshot({ path: path.join(root, 'test-artifacts', 'diff.png'), fullPage: true });
+    assert.deepEqual(outside, []);
+
+    // Hostile names: nothing runs, nothing escapes as a control character, a long name is cut
+    // with the whole of it on hover.
+    const { result: hostile, names } = hostileCopy();
+    const hostileJson = path.join(tmp, 'hostile.json');
+    fs.writeFileSync(hostileJson, JSON.stringify(hostile));
+    const hostileHtml = path.join(tmp, 'hostile.html');
+    assert.equal((await nodebench(['report', hostileJson, '--format', 'html', '--out', hostileHtml])).exitCode, 0);
+    // eslint-disable-next-line no-control-regex -- a raw ESC or BEL is what must not be there
+    assert.doesNotMatch(fs.readFileSync(hostileHtml, 'utf8'), /[\u001b\u0007]/);
+    const opened = await openPage(browser, hostileHtml);
+    await opened.page.evaluate(() => window.nodebenchDrawAll());
+    assert.equal(await opened.page.evaluate(() => window.owned), undefined);
+    assert.equal(await opened.page.locator('table.heat a.hm').count(), result.cells.length);
+    assert.equal(await opened.page.locator('img').count(), 0);
+    const rowNames = await opened.page.locator('table.heat tbody th').allTextContents();
+    assert.ok(rowNames.some((n) => n.startsWith('<img src=x')), rowNames.join(' | '));
+    const long = opened.page.locator('table.heat tbody th span[title]').first();
+    assert.ok((await long.textContent()).length <= 60);
+    assert.equal(await long.getAttribute('title'), names.slower.replace('\u001b', '\\x1b').replace('\u0007', '\\x07'));
+    const width = await opened.page.evaluate(() => document.querySelector('table.heat').getBoundingClientRect().width);
+    assert.ok(width < 1200, `the heat map fits the window (${width}px)`);
+    assert.deepEqual(opened.problems, []);
+    await screenshot(opened.page, 'overview-hostile.png');
   } finally {
     await browser.close();
   }

@@ -10,8 +10,7 @@ import { judgeAll, EQUIVALENCE } from '../stats/decision.js';
 import { estimateDrift, describeDrift, AUTO_MIN_CELLS } from '../stats/drift-estimate.js';
 import { variancePriors } from '../results/cell.js';
 import { columnsOf, inColumn, isUnfinished, unfinishedReason } from '../report/columns.js';
-import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, renderDiffHtml } from '../diff/render.js';
-import { htmlPage, escapeHtml } from '../report/html.js';
+import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, renderDiffPage } from '../diff/render.js';
 import { textTable } from '../report/text-table.js';
 import { gateFailures, gateMessage, parseThreshold, suspicious } from '../diff/gate.js';
 import { planConfirmation, runConfirmation, judgeConfirmation, confirmationLines, defaultConfirmProcesses, defaultConfirmFile, CONFIRM_RULE, CONFIRM_EVIDENCE } from '../diff/confirm.js';
@@ -182,13 +181,7 @@ export function register(program) {
       } else if (format === 'markdown') {
         process.stdout.write(markdown());
       } else if (format === 'html') {
-        const page = renderDiffHtml(rows, { ...context, tableText: renderDiff(rows, { extra: confirmation ? confirmation.lines : [] }) });
-        process.stdout.write(htmlPage({
-          title: page.title,
-          intro: `Dot: estimated change in operations per second from A to B; bar: its 95% interval; orange: changes decided faster or slower (${rows.verdicts.text}).`,
-          charts: page.charts,
-          sections: [{ title: 'Changes', chartIds: page.charts.map((c) => c.id) }, { title: 'Table', html: `<pre>${escapeHtml(page.tableText)}</pre>` }]
-        }));
+        process.stdout.write(renderDiffPage(rows, context));
       } else {
         process.stdout.write(renderDiff(rows, { color: opts.color && process.stdout.isTTY && !process.env.NO_COLOR, extra: confirmation ? confirmation.lines : [] }));
       }

@@ -28,6 +28,7 @@ export function register(program) {
     .option('--runtimes <specs>', 'comma-separated runtimes instead of the file\'s, e.g. 6,16,lts')
     .option('--flags <names>', 'comma-separated flag set names from the file, e.g. baseline')
     .option('--suites <names>', 'comma-separated suites (names under suites/ or paths), e.g. promises,json')
+    .option('--summary', 'print only what changed at the end (the ratios decided faster or slower, largest first), not the tables')
     .option('--shard <i/n>', 'run only this runner\'s share of the benchmarks (e.g. 2/4, or auto from GitLab, Buildkite, CircleCI, Kubernetes or NODEBENCH_SHARD_INDEX/_COUNT); join the files with nodebench merge');
   addHistoryOption(addRunOptions(addResumeOption(command))).action(async (opts) => {
     const file = path.resolve(opts.matrix || defaultMatrixFile());
@@ -47,7 +48,7 @@ export function register(program) {
     if (opts.history) await checkStoreForRun(opts.history);
     const progress = createProgress();
     const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
-    process.exitCode = printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline || matrix.run.baseline, color: opts.color, progress });
+    process.exitCode = printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline || matrix.run.baseline, color: opts.color, summary: opts.summary, progress });
     if (opts.history && outcome.interrupted) {
       progress.log(`not added to the history ${opts.history}: the run is unfinished; complete it with --resume ${out} --history ${opts.history}`);
     } else if (opts.history) {

@@ -24,11 +24,11 @@ export async function runFromCommandLine(opts, { suites = [], commands = [], run
   process.exitCode = printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline, color: opts.color, progress });
 }
 
-export function printOutcome({ result, interrupted }, { out, json, baseline, color, progress }) {
+export function printOutcome({ result, interrupted }, { out, json, baseline, color, summary: changesOnly, progress }) {
   if (json) {
     process.stdout.write(`${JSON.stringify(result, null, 1)}\n`);
   } else {
-    process.stdout.write(`${renderTerminal(result, { baseline, color: color && process.stdout.isTTY && !process.env.NO_COLOR })}\n`);
+    process.stdout.write(`${renderTerminal(result, { baseline, summary: changesOnly, color: color && process.stdout.isTTY && !process.env.NO_COLOR })}\n`);
   }
   const counts = {};
   for (const cell of result.cells) counts[cell.status] = (counts[cell.status] || 0) + 1;

@@ -24,13 +24,14 @@ export function register(program) {
     .option('--metrics', 'table format: also show GC, CPU, event-loop delay and memory per cell for every suite (markdown, html and csv always have them)')
     .option('--distribution', 'table format: also show each cell\'s per-process rates as a one-line histogram (to spot bimodal benchmarks)')
     .option('--warnings', 'table format: list every warning cell by cell instead of counting them')
+    .option('--summary', 'table format: print only what changed (the ratios decided faster or slower, largest first)')
     .option('--out <file>', 'write the report to this file instead of stdout (for html: report.html)')
     .option('--no-color', 'plain output')
     .action(async (file, opts) => {
       const render = FORMATS[opts.format];
       if (!render) throw new UserError(`--format "${opts.format}" is not known; use ${Object.keys(FORMATS).join(', ')}.`);
       const result = await readResult(file);
-      const text = render(result, { baseline: opts.baseline, metrics: opts.metrics, verbose: opts.warnings, distribution: opts.distribution, color: !opts.out && opts.color && process.stdout.isTTY && !process.env.NO_COLOR });
+      const text = render(result, { baseline: opts.baseline, metrics: opts.metrics, verbose: opts.warnings, summary: opts.summary, distribution: opts.distribution, color: !opts.out && opts.color && process.stdout.isTTY && !process.env.NO_COLOR });
       if (opts.out) {
         await writeFileAtomic(opts.out, text);
         process.stderr.write(`wrote ${opts.out}\n`);

@@ -9,6 +9,11 @@ import { describeDrift } from '../stats/drift-estimate.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { terminalText, markdownCode, markdownText, markdownTable } from '../report/escape.js';
 import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../report/notes.js';
+import { diffOverview, countsText } from '../report/overview.js';
+import { overviewBlocks, overviewLegend } from '../report/markdown.js';
+import { fitMarkdown, GITHUB_COMMENT_LIMIT } from '../report/markdown-fit.js';
+import { htmlPage } from '../report/html.js';
+import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../report/html-parts.js';
 
 export const DIFF_HEADER = ['benchmark', 'column', 'A ops/s', 'B ops/s', 'change', '95% CI', 'p', 'q', 'verdict'];
 
@@ -72,10 +77,14 @@ function environmentRows(resultA, resultB) {
   return Object.keys(a).map((k) => [k, a[k], b[k]]);
 }
 
-// Changes decided faster or slower and benchmarks that stopped working first; the rest (same
-// within the band, or undecided) folded under <details>.
-export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failures = null, limit, gate = null } = {}) {
-  const notable = rows.filter((r) => (r.comparison ? isDecidedChange(r) : r.before !== r.after));
+// Benchmarks that stopped working (or started) first, then the changes decided faster or slower,
+// largest first; the rest (same within the band, or undecided) folded under <details>; with more
+// than one compared column, the compact overview per suite (report/markdown.js's); within GitHub's
+// comment limit (report/markdown-fit.js).
+const changeSize = (r) => (r.comparison ? Math.abs(Math.log(r.comparison.ratio)) : Infinity);
+
+export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failures = null, limit, gate = null, commentLimit = GITHUB_COMMENT_LIMIT } = {}) {
+  const notable = rows.filter((r) => (r.comparison ? isDecidedChange(r) : r.before !== r.after)).sort((x, y) => changeSize(y) - changeSize(x));
   const notableSet = new Set(notable);
   const rest = rows.filter((r) => !notableSet.has(r));
   const equivalence = rows.verdicts?.equivalence;
@@ -91,45 +100,111 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
     if (gate?.confirm) out.push(...gate.confirm.lines.map((line) => `${line}  `), '');
   }
   out.push(...diffSummaryLines(rows).map((line) => `${markdownText(line)}  `), '');
-  if (notable.length) {
-    out.push(`### Faster, slower and status changes (${notable.length})`, '', ...markdownTable(DIFF_HEADER, notable.map(cells)), '');
-  } else {
-    out.push('No benchmark decided faster or slower, none changed status.', '');
-  }
+  const table = (name, list, before, after) => {
+    const [head, rule, ...body] = markdownTable(DIFF_HEADER, list.map(cells));
+    return { name, head: [...before, head, rule], rows: body, tail: after };
+  };
+  const blocks = [{ name: 'the gate and the summary', head: out }];
+  blocks.push(notable.length
+    ? table('the faster, slower and status changes', notable, [`### Faster, slower and status changes (${notable.length}, largest first)`, ''], [''])
+    : { name: 'the changes', head: ['No benchmark decided faster or slower, none changed status.', ''] });
   if (rest.length) {
     const same = rest.filter((r) => r.comparison?.verdict === 'same').length;
-    out.push('<details>', `<summary>${rest.length} not decided faster or slower: ${same} same within the band, ${rest.length - same} undecided</summary>`, '', ...markdownTable(DIFF_HEADER, rest.map(cells)), '', '</details>', '');
+    blocks.push(table('the comparisons not decided faster or slower', rest, ['<details>', `<summary>${rest.length} not decided faster or slower: ${same} same within the band, ${rest.length - same} undecided</summary>`, ''], ['', '</details>', '']));
+  }
+  const overview = diffOverview(rows);
+  if (overview.suites.some((suite) => suite.columns.length > 1)) {
+    blocks.push({ name: 'the overview', head: ['### Overview', '', markdownText(overviewLegend), ''] }, ...overviewBlocks(overview));
   }
   if (rows.metrics?.length) {
     const decided = metricRows(rows.metrics);
-    out.push(`### Runtime metrics`, '', `${markdownText(metricSummary(rows.metrics))}  `, '', ...(decided.length ? [...markdownTable(METRIC_HEADER, decided), ''] : []));
+    blocks.push({ name: 'the runtime metrics', head: ['### Runtime metrics', '', `${markdownText(metricSummary(rows.metrics))}  `, '', ...(decided.length ? [...markdownTable(METRIC_HEADER, decided), ''] : [])] });
   }
-  out.push('<details>', '<summary>Environment of A and B</summary>', '',
-    ...markdownTable(['', 'A', 'B'], environmentRows({ file: fileA, result: resultA }, { file: fileB, result: resultB })), '', '</details>', '');
-  return `${out.join('\n')}`;
+  blocks.push({ name: 'the environments of A and B', head: ['<details>', '<summary>Environment of A and B</summary>', '',
+    ...markdownTable(['', 'A', 'B'], environmentRows({ file: fileA, result: resultA }, { file: fileB, result: resultB })), '', '</details>', ''] });
+  return fitMarkdown(blocks, { limit: commentLimit, whereFull: markdownCode(`nodebench diff ${fileA} ${fileB} --format html`) });
 }
 
-// The ratios with their intervals as one chart (change in %, 0 = no change), the table underneath.
+// The ratios with their intervals as one chart (B over A, 1 = no change), the table underneath.
+// A chart of more comparisons than this is unreadable: it shows the decided ones, largest first.
+export const CHART_COMPARISONS = 60;
+
 export function renderDiffHtml(rows, { fileA, fileB, tableText }) {
-  const compared = rows.filter((r) => r.comparison);
+  const all = rows.filter((r) => r.comparison);
+  const compared = all.length <= CHART_COMPARISONS ? all
+    : all.filter(isDecidedChange).sort((x, y) => changeSize(y) - changeSize(x)).slice(0, CHART_COMPARISONS);
   // Long "runtime/flags -> runtime/flags" labels would squeeze the plot: name the column only when
   // the rows differ in it, and say the single column in the title otherwise.
   const columns = [...new Set(compared.map((r) => r.column))];
-  const labels = compared.map((r) => (columns.length > 1 ? `${r.label} ${r.column}` : r.label));
-  const change = (ratio) => (ratio - 1) * 100;
+  const labels = compared.map((r) => chartLabel(columns.length > 1 ? `${r.label} ${r.column}` : r.label));
+  const ratios = compared.flatMap((r) => [r.comparison.ci.low, r.comparison.ci.high]).filter((x) => x > 0);
   const chart = {
     id: 'chart-0',
-    title: `change in ops/s${columns.length === 1 ? `, ${columns[0]}` : ''}`,
-    unit: '% change in ops/s (B vs A)',
+    title: `ratio of ops/s, B over A${columns.length === 1 ? `, ${columns[0]}` : ''}${compared.length < all.length ? `: the ${compared.length} largest decided changes of ${all.length} comparisons (every one is in the table)` : ''}`,
     labels,
-    intervalLabel: '95% interval of the change',
-    valueLabel: 'estimated change',
-    pointsLabel: 'decided faster or slower',
-    intervals: compared.map((r, i) => ({ x: labels[i], y: [change(r.comparison.ci.low), change(r.comparison.ci.high)] })),
-    values: compared.map((r, i) => ({ x: labels[i], y: change(r.comparison.ratio) })),
-    points: compared.map((r, i) => ({ x: labels[i], y: change(r.comparison.ratio), decided: isDecidedChange(r) })).filter((p) => p.decided),
+    view: 'raw',
+    views: {
+      raw: {
+        unit: 'ratio of ops/s, B over A (above 1 = faster)',
+        intervalLabel: '95% interval of the ratio',
+        valueLabel: 'estimated ratio',
+        pointsLabel: 'decided faster or slower',
+        reference: 1,
+        referenceLabel: 'no change',
+        intervals: compared.map((r, i) => ({ x: labels[i], y: [r.comparison.ci.low, r.comparison.ci.high] })),
+        values: compared.map((r, i) => ({ x: labels[i], y: r.comparison.ratio })),
+        points: compared.map((r, i) => ({ x: labels[i], y: r.comparison.ratio, decided: isDecidedChange(r) })).filter((p) => p.decided),
+        // A log axis where the intervals span more than 10x, so that one wide interval does not
+        // flatten the others.
+        log: ratios.length > 1 && Math.max(...ratios) / Math.min(...ratios) > 10
+      }
+    },
     note: [...rows.filter((r) => !r.comparison).map((r) => `${r.label} ${r.column}: ${r.note}.`),
       ...compared.filter((r) => folded(r.a) || folded(r.b)).map((r) => `${r.label} ${r.column}: optimized away (${FOLDED_MARK}), ran no slower than an empty benchmark.`)].join(' ')
   };
   return { title: `nodebench diff: ${fileA} → ${fileB}`, charts: compared.length ? [chart] : [], tableText };
+}
+
+// The whole diff page: the overview (verdict counts, decided changes largest first, a heat map of
+// B/A per suite), the chart of every change with its interval, the rows as a sortable table, the
+// runtime metrics and the environments. context: commands/diff.js's (fileA, fileB, resultA,
+// resultB, gate).
+export function renderDiffPage(rows, context) {
+  const { fileA, fileB, resultA, resultB, gate } = context;
+  const page = renderDiffHtml(rows, context);
+  const overview = diffOverview(rows);
+  const equivalence = rows.verdicts?.equivalence;
+  const byRow = new Map(overview.suites.flatMap((s) => s.rows.map((r) => [`${s.suite}\u0000${r.benchmark}`, r.id])));
+  const anchored = new Set();
+  const tableRows = rows.map((r) => {
+    const cells = diffRowCells(r, { equivalence });
+    const c = r.comparison;
+    const shaped = [cells[0], cells[1], ...cells.slice(2, 4).map((text, i) => {
+      const cell = i === 0 ? r.a : r.b;
+      return (i === 0 ? r.before : r.after) === 'ok' ? { text, value: cell.summary.opsPerSec } : text;
+    }), c ? { text: cells[4], value: c.ratio } : cells[4], c ? { text: cells[5], value: c.ci.high / c.ci.low } : cells[5],
+    c ? { text: cells[6], value: c.p } : cells[6], c ? { text: cells[7], value: c.q } : cells[7],
+    { text: cells[8], className: c && isDecidedChange(r) ? c.verdict : '' }];
+    const id = byRow.get(`${r.a?.suite ?? r.label.split('/')[0]}\u0000${r.a?.benchmark ?? r.label}`);
+    if (id && !anchored.has(id)) {
+      anchored.add(id);
+      shaped.id = id;
+    }
+    return shaped;
+  });
+  const summary = [...diffSummaryLines(rows), ...(gate?.confirm?.lines || [])];
+  const metrics = rows.metrics?.length ? [{ title: 'Runtime metrics', html: `<p>${escapeHtml(metricSummary(rows.metrics))}</p>${metricRows(rows.metrics).length ? sortableTable(METRIC_HEADER, metricRows(rows.metrics)) : ''}` }] : [];
+  const environment = environmentRows({ file: fileA, result: resultA }, { file: fileB, result: resultB });
+  return htmlPage({
+    title: page.title,
+    intro: `Ratios of operations per second, B over A: ${countsText(overview)}.`,
+    charts: page.charts,
+    sections: [
+      { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against: 'A' }) },
+      { title: 'Changes', lead: `<p class="note">Dot: estimated ratio of operations per second, B over A; bar: its 95% interval; orange: changes decided faster or slower${rows.verdicts ? ` (${escapeHtml(rows.verdicts.text)})` : ''}.</p>`, chartIds: page.charts.map((c) => c.id) },
+      { title: 'Table', height: 200 + tableRows.length * 22, html: `${summary.map((line) => `<p class="note">${escapeHtml(line)}</p>`).join('')}${sortableTable(DIFF_HEADER, tableRows, { className: 'cells' })}` },
+      ...metrics,
+      { title: 'Environment of A and B', html: sortableTable(['', 'A', 'B'], environment) }
+    ]
+  });
 }

@@ -1,26 +1,36 @@
 // A self-contained HTML report: one file that opens offline. Chart.js (its UMD build, read from
 // node_modules at report time) is inlined with the data, so there is no CDN and no network.
-// Per suite, each benchmark gets a chart across runtimes and flag sets: the estimate as a dot, its
-// 95% interval as a bar, and every process's own value as small points (two clusters mean a
-// bimodal benchmark); the text tables, metrics, service latencies and the environment follow.
+// The overview comes first (overview.js, drawn by html-parts.js): the verdict counts, the decided
+// changes largest first, and per suite a heat map of the ratios to the baseline. Then the detail
+// per suite: each benchmark's chart of its ratios with their intervals (raw ops/s on request), a
+// table sortable by any column, the runtime metrics as small charts beside their table; the service
+// and command tables and the environment follow. Charts are drawn when they scroll into view, so
+// that a result of 10,000 cells opens in seconds (bench/report-render.js).
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { columnsOf, columnsWithCells, cellsBySuite, suiteIndex } from './columns.js';
-import { renderTables } from './table.js';
-import { renderMetricsTables } from './metrics-table.js';
 import { renderServiceTables } from './service-table.js';
+import { renderCommandTables } from './command-table.js';
 import { processRates } from './distribution.js';
 import { isOptimizedAway, FOLDED_MARK } from './notes.js';
+import { formatRate, formatPct, formatRatio } from './format.js';
+import { reportOverview, spreadText, countsText } from './overview.js';
+import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable, SORT_SCRIPT, PAGE_STYLE } from './html-parts.js';
+import { terminalText } from './escape.js';
+import { summarizeMetricRuns, METRICS } from '../stats/metrics.js';
+
+export { escapeHtml };
 
 const require = createRequire(import.meta.url);
 let chartSource;
 // The package exports only its module entry points; the UMD build sits beside them in dist/.
 const chartLibrary = () => (chartSource ??= fs.readFileSync(path.join(path.dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8'));
 
-export const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-// JSON inside <script>: "</script>" or "<!--" in a benchmark name must not end the element.
-const scriptJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
+// JSON inside <script>: "</script>" or "<!--" in a benchmark name must not end the element; the
+// control and bidirectional characters JSON.stringify leaves raw are written as \u escapes too, so
+// that the page holds none (output-safety.test.js).
+const scriptJson = (value) => JSON.stringify(value).replace(/[<\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 // Per benchmark: one point per column with the interval and the per-process rates (ops/s).
 export function chartData(result) {
@@ -58,82 +68,259 @@ function environment(result) {
     ...result.runtimes.map((r) => [`runtime ${r.label}`, `Node ${r.version}, V8 ${r.v8}, ${r.arch}, from ${r.provider}`]),
     ...result.flagSets.map((f) => [`flag set ${f.name}`, f.flags.join(' ') || '(none)']),
     ['run', `${result.status}, created ${result.createdAt}, nodebench ${result.nodebench.version}`]];
-  return `<table class="env">${rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>`;
+  return `<table class="env">${rows.map(([k, v]) => `<tr><th>${nameHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>`;
 }
 
+// Values spanning more than 10x are drawn on a log axis (a 19x ratio would flatten the others).
+const wideSpan = (values) => {
+  const positive = values.filter((v) => v > 0 && Number.isFinite(v));
+  return positive.length > 1 && Math.max(...positive) / Math.min(...positive) > 10;
+};
+
+// The report's charts: a chart spec has `views` (ratio and raw, or one), each with intervals,
+// values, points, the axis unit and whether it is logarithmic; `view` is the one drawn first. The
+// words many views share (unit, legend labels) are said once, in data.shared[view.kind].
+// Charts are made when their canvas nears the viewport; window.nodebenchDrawAll() draws the rest.
 const PAGE_SCRIPT = `
 const data = JSON.parse(document.getElementById('nodebench-data').textContent);
+const specs = new Map(data.charts.map((spec) => [spec.id, spec]));
+const drawn = new Map();
 const charts = [];
-for (const spec of data.charts) {
-  const canvas = document.getElementById(spec.id);
-  charts.push(new Chart(canvas, {
-    data: {
-      labels: spec.labels,
-      datasets: [
-        { type: 'bar', label: spec.intervalLabel, data: spec.intervals, backgroundColor: 'rgba(54,162,235,0.35)', barPercentage: 0.35 },
-        { type: 'scatter', label: spec.valueLabel, data: spec.values, backgroundColor: 'rgb(20,60,160)', pointRadius: 6 },
-        { type: 'scatter', label: spec.pointsLabel, data: spec.points, backgroundColor: 'rgba(230,120,20,0.8)', pointRadius: 3 }
-      ]
-    },
-    options: { animation: false, responsive: false, scales: { x: { type: 'category' }, y: { title: { display: true, text: spec.unit } } } }
-  }));
+let wanted = 'ratio';
+function config(spec) {
+  const view = spec.views[wanted] || spec.views[spec.view];
+  const v = Object.assign({}, data.shared[view.kind], view);
+  const datasets = [
+    { type: 'bar', label: v.intervalLabel, data: v.intervals, backgroundColor: 'rgba(84,39,136,0.28)', borderColor: 'rgba(84,39,136,0.9)', borderWidth: 1, barPercentage: 0.35 },
+    { type: 'scatter', label: v.valueLabel, data: v.values, backgroundColor: 'rgb(45,0,75)', pointRadius: 6 },
+    { type: 'scatter', label: v.pointsLabel, data: v.points, backgroundColor: 'rgba(224,130,20,0.85)', pointRadius: 3 }
+  ];
+  if (!v.points.length) datasets.pop();
+  if (v.reference !== undefined) datasets.push({ type: 'line', label: v.referenceLabel, data: spec.labels.map((x) => ({ x, y: v.reference })), borderColor: '#777', borderDash: [4, 4], borderWidth: 1, pointRadius: 0 });
+  return { data: { labels: spec.labels, datasets }, options: { animation: false, responsive: false, plugins: { legend: { labels: { boxWidth: 14 } } }, scales: { x: { type: 'category' }, y: { type: v.log ? 'logarithmic' : 'linear', beginAtZero: v.reference === undefined, title: { display: true, text: v.unit } } } } };
 }
+function draw(canvas) {
+  if (!canvas || drawn.has(canvas.id)) return;
+  const chart = new Chart(canvas, config(specs.get(canvas.id)));
+  drawn.set(canvas.id, chart);
+  charts.push(chart);
+}
+const seen = new IntersectionObserver((entries) => {
+  for (const entry of entries) if (entry.isIntersecting) { seen.unobserve(entry.target); draw(entry.target); }
+}, { rootMargin: '600px 0px' });
+for (const spec of data.charts) if (!spec.empty) seen.observe(document.getElementById(spec.id));
 window.nodebenchCharts = charts;
+window.nodebenchDrawAll = () => { for (const spec of data.charts) draw(document.getElementById(spec.id)); return charts.length; };
+const toggle = document.getElementById('raw-toggle');
+if (toggle) toggle.addEventListener('change', () => {
+  wanted = toggle.checked ? 'raw' : 'ratio';
+  charts.forEach((chart, i) => {
+    const canvas = chart.canvas;
+    chart.destroy();
+    charts[i] = new Chart(canvas, config(specs.get(canvas.id)));
+    drawn.set(canvas.id, charts[i]);
+  });
+});
 `;
 
-// script: the page's own chart code (default: the report's interval charts; history/html.js
-// draws trends); it reads the charts from #nodebench-data. A chart may set its own width.
-export function htmlPage({ title, intro, charts, sections, script = PAGE_SCRIPT }) {
-  const chartBlocks = new Map(charts.map((c) => [c.id, `<figure><figcaption>${escapeHtml(c.title)}</figcaption><canvas id="${c.id}" width="${c.width ?? Math.max(420, 120 * c.labels.length)}" height="300"></canvas>${c.note ? `<p class="note">${escapeHtml(c.note)}</p>` : ''}</figure>`]));
+// script: the page's own chart code (default: the report's charts; history/html.js draws trends);
+// it reads the charts from #nodebench-data. A chart may set its own width and height, and an anchor
+// (the id of its figure). A section has a title, optionally an id, `lead` (HTML before its charts)
+// and `html` (after them), and `height`, its estimated height in pixels: such a section is laid out
+// only when it nears the viewport (CSS content-visibility), which is what lets a page of 10,000
+// cells open in seconds. introHtml: markup the caller built (escaped already) after the intro.
+// A chart with nothing to draw (`empty`: no column of the benchmark ran) is its caption and note.
+const chartFigure = (c) => `<figure${c.anchor ? ` id="${c.anchor}" class="bench"` : ''}><figcaption>${nameHtml(c.title, 120)}</figcaption>${c.empty ? '' : `<canvas id="${c.id}" width="${c.width ?? Math.max(420, 120 * c.labels.length)}" height="${c.height ?? 300}"></canvas>`}${c.note ? `<p class="note">${escapeHtml(c.note)}</p>` : ''}</figure>`;
+
+export function htmlPage({ title, intro, introHtml = '', charts, shared = {}, sections, script = PAGE_SCRIPT }) {
+  const chartBlocks = new Map(charts.map((c) => [c.id, chartFigure(c)]));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}figure{display:inline-block;margin:0 1em 1em 0;vertical-align:top}figcaption{font-weight:600}
-pre{background:#f6f6f6;padding:1em;overflow:auto;font-size:12px}table.env th{text-align:left;padding-right:1em}.note{font-size:12px;color:#666;max-width:40em}</style>
+<style>${PAGE_STYLE}</style>
 </head><body>
-<h1>${escapeHtml(title)}</h1>
+<h1>${nameHtml(title, 200)}</h1>
 <p>${escapeHtml(intro)}</p>
-${sections.map((s) => `<section><h2>${escapeHtml(s.title)}</h2>${(s.chartIds || []).map((id) => chartBlocks.get(id)).join('\n')}${s.html || ''}</section>`).join('\n')}
+${introHtml}
+${sections.map((s) => `<section${s.id ? ` id="${s.id}"` : ''}${s.height ? ` class="deferred" style="contain-intrinsic-block-size:auto ${Math.round(s.height)}px"` : ''}><h2>${nameHtml(s.title, 200)}</h2>${s.lead || ''}${(s.chartIds || []).map((id) => chartBlocks.get(id)).join('\n')}${s.html || ''}</section>`).join('\n')}
 <script>${chartLibrary()}</script>
-<script type="application/json" id="nodebench-data">${scriptJson({ charts })}</script>
+<script type="application/json" id="nodebench-data">${scriptJson({ charts, shared })}</script>
 <script>${script}</script>
+<script>${SORT_SCRIPT}</script>
 </body></html>
 `;
 }
 
+const okColumns = (b) => b.columns.filter((c) => c.status === 'ok');
+
+// Four significant digits are more than a chart can show, and keep a large page small.
+const round = (x) => (Number.isFinite(x) ? Number(x.toPrecision(4)) : x);
+
+const sharedWords = (against) => ({
+  raw: { unit: 'ops/s', intervalLabel: '95% interval', valueLabel: 'estimate', pointsLabel: 'each process' },
+  ratio: { unit: `ratio to ${chartLabel(against)} (above 1 = faster)`, intervalLabel: '95% interval of the ratio', valueLabel: 'ratio', pointsLabel: 'per-block ratios', referenceLabel: 'no change' },
+  metric: { intervalLabel: '95% interval over metrics processes', valueLabel: 'mean', pointsLabel: '' }
+});
+
+// Raw rates of one benchmark: estimate, interval and each process, per column.
+function rawView(b) {
+  const ok = okColumns(b);
+  const labels = new Map(b.columns.map((c) => [c.key, chartLabel(c.key)]));
+  return {
+    kind: 'raw',
+    intervals: ok.filter((c) => c.low !== null && c.high !== null).map((c) => ({ x: labels.get(c.key), y: [round(c.low), round(c.high)] })),
+    values: ok.map((c) => ({ x: labels.get(c.key), y: round(c.opsPerSec) })),
+    points: ok.flatMap((c) => c.perProcess.map((y) => ({ x: labels.get(c.key), y: round(y) }))),
+    log: wideSpan(ok.flatMap((c) => [c.low, c.high, c.opsPerSec]))
+  };
+}
+
+// Ratios of one benchmark to the baseline (the overview's row): the ratio, its interval, the
+// per-block ratios of a paired comparison as points, 1x drawn as the reference.
+function ratioView(row, columns) {
+  const withRatio = row.cells.map((cell, i) => ({ cell, label: chartLabel(columns[i].key) })).filter(({ cell }) => Number.isFinite(cell.ratio));
+  if (!withRatio.length) return null;
+  return {
+    kind: 'ratio',
+    reference: 1,
+    intervals: withRatio.map(({ cell, label }) => ({ x: label, y: [round(cell.low), round(cell.high)] })),
+    values: withRatio.map(({ cell, label }) => ({ x: label, y: round(cell.ratio) })),
+    points: withRatio.flatMap(({ cell, label }) => (cell.spread.find((x) => x.values)?.values || []).map((y) => ({ x: label, y: round(y) }))),
+    log: wideSpan([1, ...withRatio.flatMap(({ cell }) => [cell.low, cell.high])])
+  };
+}
+
+const number = (value, text) => ({ value, text });
+const VERDICT_CLASS = new Set(['faster', 'slower']);
+
+// One sortable table per suite: a row per cell, every figure the terminal table shows and more.
+function suiteTable(overviewSuite) {
+  const header = ['benchmark', 'column', 'ops/s', '± margin', 'ratio', '95% interval', 'q', 'verdict', 'spread'];
+  const rows = overviewSuite.rows.flatMap((row) => row.cells.map((cell, i) => {
+    const column = overviewSuite.columns[i];
+    if (cell.status === 'absent') return null;
+    const name = { text: row.benchmark, html: `<a href="#${row.id}">${nameHtml(row.benchmark)}</a>` };
+    if (cell.status !== 'ok') return [name, column.key, { text: cell.status }, '', '', '', '', { text: terminalText(cell.note || cell.status) }, ''];
+    const ratio = Number.isFinite(cell.ratio);
+    return [name, column.key + (column.isBaseline ? ' (baseline)' : ''),
+      number(cell.opsPerSec, `${formatRate(cell.opsPerSec)}${cell.folded && !ratio ? FOLDED_MARK : ''}`),
+      number(cell.rme, formatPct(cell.rme)),
+      ratio ? number(cell.ratio, `${formatRatio(cell.ratio)}${cell.mark}`) : '',
+      ratio ? number(cell.high / cell.low, `${formatRatio(cell.low)} .. ${formatRatio(cell.high)}`) : '',
+      ratio && Number.isFinite(cell.q) ? number(cell.q, cell.q < 0.001 ? '<0.001' : cell.q.toFixed(3)) : '',
+      ratio ? { text: cell.verdict, className: VERDICT_CLASS.has(cell.verdict) ? cell.verdict : '' } : { text: column.isBaseline ? 'baseline' : '' },
+      { text: spreadText(cell.spread) }];
+  })).filter(Boolean);
+  return sortableTable(header, rows, { className: 'cells' });
+}
+
+// Runtime metrics drawn: main-thread GC share, event-loop delay p99 and peak RSS with their
+// intervals over metrics processes (stats/metrics.js); the table has every metric the terminal's.
+const DRAWN_METRICS = ['gc-share', 'loop-delay-p99', 'peak-rss'];
+// The terminal metrics table's columns (metrics-table.js), with its short headings.
+const TABLE_METRICS = [['GC share', 'gc-share'], ['scavenge ms/s', 'scavenge-ms'], ['mark-compact ms/s', 'mark-compact-ms'], ['CPU/wall', 'cpu-wall'], ['loop delay p99 ms', 'loop-delay-p99'], ['peak RSS', 'peak-rss']];
+const METRIC_FORMAT = {
+  'gc-share': (x) => `${(x * 100).toFixed(1)}%`,
+  'cpu-wall': (x) => `${(x * 100).toFixed(1)}%`,
+  'peak-rss': (x) => `${(x / 1048576).toFixed(0)} MB`
+};
+const metricFormat = (id) => METRIC_FORMAT[id] ?? ((x) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(1)));
+const metricScale = (id) => (id === 'peak-rss' ? 1 / 1048576 : id === 'gc-share' ? 100 : 1);
+const metricUnit = { 'gc-share': 'GC share of wall time, %', 'loop-delay-p99': 'event-loop delay p99, ms', 'peak-rss': 'peak RSS, MB' };
+
+function metricsOf(cell) {
+  const m = cell.metrics;
+  if (cell.status !== 'ok' || !m || m.error) return null;
+  return m.intervals || summarizeMetricRuns([m]).intervals;
+}
+
+function metricsSection(suite, cells, charts) {
+  const measured = cells.map((cell) => ({ cell, intervals: metricsOf(cell) })).filter((x) => x.intervals);
+  if (!measured.length) return '';
+  const label = (cell) => chartLabel(`${cell.benchmark} ${cell.runtimeLabel}/${cell.flagSet}`);
+  const figures = DRAWN_METRICS.map((id) => {
+    const points = measured.filter((x) => x.intervals[id]);
+    if (!points.length) return null;
+    const scale = metricScale(id);
+    const chart = {
+      id: `chart-${charts.length}`,
+      title: `${suite}: ${METRICS.find((m) => m.id === id).label}`,
+      width: Math.min(900, Math.max(320, 60 * points.length)),
+      height: 260,
+      labels: points.map((x) => label(x.cell)),
+      view: 'raw',
+      views: {
+        raw: {
+          kind: 'metric',
+          unit: metricUnit[id],
+          intervals: points.filter((x) => x.intervals[id].low !== null).map((x) => ({ x: label(x.cell), y: [round(x.intervals[id].low * scale), round(x.intervals[id].high * scale)] })),
+          values: points.map((x) => ({ x: label(x.cell), y: round(x.intervals[id].estimate * scale) })),
+          points: [],
+          log: false
+        }
+      }
+    };
+    charts.push(chart);
+    return chartFigure(chart);
+  }).filter(Boolean);
+  const header = ['benchmark', 'column', ...TABLE_METRICS.map(([heading]) => heading)];
+  const rows = measured.map(({ cell, intervals }) => [cell.benchmark, `${cell.runtimeLabel}/${cell.flagSet}`, ...TABLE_METRICS.map(([, id]) => {
+    const interval = intervals[id];
+    if (!interval) return { text: 'n/a' };
+    const format = metricFormat(id);
+    return number(interval.estimate, interval.low === null ? format(interval.estimate) : `${format(interval.estimate)} [${format(interval.low)}–${format(interval.high)}]`);
+  })]);
+  // The charts sit beside their table.
+  return `<h3>GC, CPU, event-loop delay and memory</h3><div class="metrics">${figures.join('')}${sortableTable(header, rows, { className: 'metrics-table' })}</div>`;
+}
+
 export function renderHtml(result, { baseline } = {}) {
+  const overview = reportOverview(result, { baseline });
+  const against = overview.baseline ?? 'the baseline';
+  const bySuite = new Map(overview.suites.map((s) => [s.suite, s]));
   const charts = [];
-  const sections = chartData(result).map((suite) => {
-    const ids = suite.benchmarks.map((b) => {
-      const ok = b.columns.filter((c) => c.status === 'ok');
+  const cellsOf = cellsBySuite(result.cells);
+  const detail = chartData(result).map((suite) => {
+    const shaped = bySuite.get(suite.suite);
+    const ids = suite.benchmarks.map((b, r) => {
+      const ok = okColumns(b);
       const missing = b.columns.filter((c) => c.status !== 'ok');
+      const ratio = ratioView(shaped.rows[r], shaped.columns);
+      const raw = rawView(b);
       const id = `chart-${charts.length}`;
       charts.push({
         id,
+        anchor: shaped.rows[r].id,
+        empty: ok.length === 0,
         title: `${suite.suite} / ${b.benchmark}`,
-        unit: 'ops/s',
-        labels: b.columns.map((c) => c.key),
-        intervalLabel: '95% interval',
-        valueLabel: 'estimate',
-        pointsLabel: 'each process',
-        intervals: ok.filter((c) => c.low !== null && c.high !== null).map((c) => ({ x: c.key, y: [c.low, c.high] })),
-        values: ok.map((c) => ({ x: c.key, y: c.opsPerSec })),
-        points: ok.flatMap((c) => c.perProcess.map((y) => ({ x: c.key, y }))),
+        labels: b.columns.map((c) => chartLabel(c.key)),
+        view: ratio ? 'ratio' : 'raw',
+        views: ratio ? { ratio, raw } : { raw },
         note: [missing.length ? `No value: ${missing.map((c) => `${c.key} ${c.status}`).join(', ')}.` : '',
           ...ok.filter((c) => c.high === null).map((c) => `${c.key}: the interval has no upper bound (margin over 100%); measure with more processes.`),
           ...ok.filter((c) => c.optimizedAway).map((c) => `${c.key} ${FOLDED_MARK} optimized away: ran no slower than an empty benchmark, so its rate and ratios measure the loop, not the operation.`)].filter(Boolean).join(' ')
       });
       return id;
     });
-    return { title: suite.suite, chartIds: ids };
+    const metrics = metricsSection(suite.suite, cellsOf.get(suite.suite), charts);
+    // Two charts a row on a common screen, a table row of ~22 px, the metrics charts and table.
+    const height = 100 + Math.ceil(ids.length / 2) * 400 + shaped.rows.length * shaped.columns.length * 22 + (metrics ? 400 : 0);
+    return { title: `${suite.suite}: detail`, id: `detail-${shaped.id}`, height, chartIds: ids, html: `<h3>Table</h3>${suiteTable(shaped)}${metrics}` };
   });
-  const tables = renderTables(result, { baseline }) + renderServiceTables(result);
-  sections.push({ title: 'Tables', html: `<pre>${escapeHtml(tables)}</pre>` });
-  sections.push({ title: 'GC, CPU, event-loop delay and memory', html: `<pre>${escapeHtml(renderMetricsTables(result))}</pre>` });
-  sections.push({ title: 'Environment', html: environment(result) });
+  const service = renderServiceTables(result);
+  const commands = renderCommandTables(result);
+  const sections = [
+    { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against }) },
+    ...detail,
+    ...(service ? [{ title: 'Service latencies', html: `<pre>${escapeHtml(service)}</pre>` }] : []),
+    ...(commands ? [{ title: 'Whole commands', html: `<pre>${escapeHtml(commands)}</pre>` }] : []),
+    { title: 'Environment', html: environment(result) }
+  ];
   return htmlPage({
     title: `nodebench report: ${result.runtimes.map((r) => r.label).join(', ')}`,
-    intro: 'Each chart: operations per second per runtime/flag set; dark dot = estimate, bar = 95% interval, small points = each fresh process (two clusters mean the benchmark is bimodal).',
+    intro: `Ratios of operations per second to ${terminalText(against)}: ${countsText(overview)}. Each chart: the ratio per runtime/flag set with its 95% interval (log axis where the values span more than 10x); the checkbox below shows raw ops/s instead (dot = estimate, bar = 95% interval, small points = each fresh process).`,
+    introHtml: '<p class="toggle"><label><input type="checkbox" id="raw-toggle"> show raw ops/s in the charts instead of ratios</label></p>',
     charts,
+    shared: sharedWords(against),
     sections
   });
 }

@@ -1,11 +1,17 @@
-// Markdown tables (for a pull request or an issue): the same grid as the terminal table.
+// Markdown for a pull request or an issue: the decided changes first, largest first, with ratio,
+// interval and verdict; the other ratios folded; a compact overview table per suite with the marks
+// of the terminal tables; then, folded, the full tables (ops/s ±margin and ratios), the metrics and
+// the service latencies. Within GitHub's comment limit (markdown-fit.js). The overview is
+// overview.js's, as in the HTML report; every name goes through escape.js.
 import { grid } from './columns.js';
 import { formatRate, formatRatio, formatPct } from './format.js';
 import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
-import { markdownText, markdownFence, markdownTable } from './escape.js';
+import { markdownText, markdownFence, markdownTable, markdownCode } from './escape.js';
 import { valueMarks, folded, markNotes } from './table.js';
+import { reportOverview, countsText, geomeanText, intervalText } from './overview.js';
+import { fitMarkdown, GITHUB_COMMENT_LIMIT } from './markdown-fit.js';
 
 // The terminal table's marks (table.js): "!" optimized away, "=" same, "?" undecided.
 function text(value, isBaseline, baseFolded) {
@@ -17,22 +23,98 @@ function text(value, isBaseline, baseFolded) {
   return `${formatRate(value.opsPerSec)}${marks.rate}${rme}${isBaseline ? ' (base)' : value.ratio ? ` **${formatRatio(value.ratio)}**${marks.ratio}${ratioMargin}` : ''}`;
 }
 
-export function renderMarkdown(result, { baseline } = {}) {
-  const out = [markdownText(`Runtimes: ${result.runtimes.map((r) => `${r.label} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. ops/s ±95% margin, ratio to baseline.`), ''];
-  for (const table of grid(result, { baseline })) {
+const CHANGE_HEADER = ['ratio', 'verdict', 'benchmark', 'column', '95% interval'];
+const ALIGN_CHANGES = ['---:', '---', '---', '---', '---'];
+
+// A table as a fitMarkdown block: its header lines as head, one line per row.
+function tableBlock(name, header, rows, { align, before = [], after = [] } = {}) {
+  const [head, rule, ...body] = markdownTable(header, rows, { align });
+  return { name, head: [...before, head, rule], rows: body, tail: after };
+}
+
+// One cell of the compact overview: the ratio with its mark (bold when decided), "base", or the
+// cell's status.
+function overviewCell(cell) {
+  if (cell.status === 'absent') return '';
+  if (cell.status !== 'ok') return cell.status;
+  if (cell.isBaseline) return `base${cell.folded ? '!' : ''}`;
+  if (!Number.isFinite(cell.ratio)) return 'n/a';
+  const ratio = `${formatRatio(cell.ratio)}${cell.mark}`;
+  return cell.verdict === 'faster' || cell.verdict === 'slower' ? `**${ratio}**` : ratio;
+}
+
+export const overviewLegend = 'Ratios of ops/s (above 1x faster); bold: decided faster or slower; = same within the band; ? undecided; ! optimized away (the value measures the loop, not the operation).';
+
+// Per suite: benchmarks x columns of ratio and mark (report and diff share it).
+export function overviewBlocks(overview, { heading = '####' } = {}) {
+  return overview.suites.map((suite) => tableBlock(`the overview of ${markdownText(suite.suite)}`,
+    ['benchmark', ...suite.columns.map((c) => c.key)],
+    suite.rows.map((row) => [row.benchmark, ...row.cells.map(overviewCell)]),
+    { align: ['---', ...suite.columns.map(() => '---:')], before: [`${heading} ${markdownText(suite.suite)}`, ''], after: [''] }));
+}
+
+// The changes decided faster or slower, largest first; the other ratios folded.
+export function changeBlocks(overview) {
+  const row = (c) => [`${formatRatio(c.ratio)}${c.mark}`, c.verdict, `${c.suite}/${c.benchmark}`, c.column, intervalText(c)];
+  const blocks = [];
+  if (overview.changes.length) {
+    blocks.push(tableBlock('the decided changes', CHANGE_HEADER, overview.changes.map(row),
+      { align: ALIGN_CHANGES, before: [`### What changed (${overview.changes.length} decided, largest first)`, ''], after: [''] }));
+  } else {
+    blocks.push({ name: 'the decided changes', head: ['No ratio decided faster or slower.', ''] });
+  }
+  const rest = overview.suites.flatMap((suite) => suite.rows.flatMap((r) => r.cells.map((cell, i) => ({ suite: suite.suite, benchmark: r.benchmark, column: suite.columns[i].key, ...cell }))))
+    .filter((c) => Number.isFinite(c.ratio) && c.verdict !== 'faster' && c.verdict !== 'slower');
+  if (rest.length) {
+    const same = rest.filter((c) => c.verdict === 'same').length;
+    blocks.push(tableBlock('the ratios not decided faster or slower', CHANGE_HEADER, rest.map(row), {
+      align: ALIGN_CHANGES,
+      before: ['<details>', `<summary>${rest.length} ratio(s) not decided faster or slower: ${same} same within the band, ${rest.length - same} undecided</summary>`, ''],
+      after: ['', '</details>', '']
+    }));
+  }
+  return blocks;
+}
+
+export function summaryLines(overview) {
+  const lines = [`**${markdownText(countsText(overview))}**${overview.verdicts ? ` (${markdownText(overview.verdicts.text)})` : ''}  `];
+  if (overview.summary.columns.length) lines.push(`Geometric mean of the ratios per column: ${markdownText(geomeanText(overview.summary))}  `);
+  return [...lines, ''];
+}
+
+// source: the result file's name, for the line that says where the whole report is when cut.
+export function renderMarkdown(result, { baseline, source, limit = GITHUB_COMMENT_LIMIT } = {}) {
+  const tables = grid(result, { baseline });
+  const overview = reportOverview(result, { baseline, tables });
+  const header = [
+    `## nodebench report: ${markdownText(result.runtimes.map((r) => r.label).join(', '))}`, '',
+    markdownText(`Runtimes: ${result.runtimes.map((r) => `${r.label} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. Ratios of ops/s to ${overview.baseline ?? 'the baseline'}.`), '',
+    ...summaryLines(overview)
+  ];
+  const blocks = [{ name: 'the summary', head: header }, ...changeBlocks(overview),
+    { name: 'the overview', head: ['### Overview', '', `${markdownText(overviewLegend)}`, ''] }, ...overviewBlocks(overview)];
+  // The full tables, folded: ops/s ±margin and ratio ±margin per cell, as on a terminal.
+  blocks.push({ name: 'the full tables', head: ['<details>', '<summary>Full tables: ops/s ±95% margin, ratio to the baseline ±95% margin</summary>', ''] });
+  for (const table of tables) {
     const form = suiteFormLabel(result, table.suite);
     const baseIndex = table.columns.findIndex((c) => c.key === table.baseline.key);
     const rows = table.rows.map((row) => {
       const baseFolded = baseIndex >= 0 && folded(row.values[baseIndex]);
       return [row.benchmark, ...row.values.map((v, i) => text(v, i === baseIndex, baseFolded))];
     });
-    out.push(`### ${markdownText(table.suite)}${form ? ` ${markdownText(form)}` : ''}`, '', ...markdownTable(['benchmark', ...table.columns.map((c) => c.key)], rows, { align: ['---', ...table.columns.map(() => '---:')] }));
     const notes = markNotes(table).map((line) => `${markdownText(line.trim())}  `);
-    out.push(...(notes.length ? ['', ...notes] : []), '');
+    blocks.push(tableBlock(`the full table of ${markdownText(table.suite)}`, ['benchmark', ...table.columns.map((c) => c.key)], rows, {
+      align: ['---', ...table.columns.map(() => '---:')],
+      before: [`### ${markdownText(table.suite)}${form ? ` ${markdownText(form)}` : ''}`, ''],
+      after: [...(notes.length ? ['', ...notes] : []), '']
+    }));
   }
+  blocks.push({ name: 'the end of the full tables', head: ['</details>', ''] });
   // The service and metrics grids are aligned text: a fenced block keeps their columns on GitHub.
   const service = renderServiceTables(result);
-  if (service) out.push('### Service latencies', '', ...markdownFence(service.trimEnd()), '');
-  if (result.cells.some((c) => c.metrics)) out.push('### GC, CPU, event-loop delay and memory', '', ...markdownFence(renderMetricsTables(result).trimEnd()), '');
-  return `${out.join('\n')}\n`;
+  if (service) blocks.push({ name: 'the service latencies', head: ['<details>', '<summary>Service latencies</summary>', '', ...markdownFence(service.trimEnd()), '', '</details>', ''] });
+  if (result.cells.some((c) => c.metrics)) {
+    blocks.push({ name: 'the runtime metrics', head: ['<details>', '<summary>GC, CPU, event-loop delay and memory</summary>', '', '### GC, CPU, event-loop delay and memory', '', ...markdownFence(renderMetricsTables(result).trimEnd()), '', '</details>', ''] });
+  }
+  return fitMarkdown(blocks, { limit, whereFull: markdownCode(`nodebench report ${source ?? '<result file>'} --format html`) });
 }

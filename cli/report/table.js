@@ -78,9 +78,10 @@ function tableWidth(table, columnIndexes) {
   return columnIndexes.reduce((sum, i) => sum + 2 + Math.max(terminalText(table.columns[i].key).length, ...table.rows.map((r) => cellText(r.values[i], false).length + 7)), benchWidth);
 }
 
-export function renderTables(result, { baseline, color = false, width = process.stdout.columns || 160, verbose = false } = {}) {
+// tables: columns.js grid's, when the caller has them.
+export function renderTables(result, { baseline, color = false, width = process.stdout.columns || 160, verbose = false, tables = grid(result, { baseline }) } = {}) {
   const out = [];
-  for (const table of grid(result, { baseline })) {
+  for (const table of tables) {
     const all = table.columns.map((_, i) => i);
     const form = suiteFormLabel(result, table.suite);
     const suite = terminalText(table.suite);

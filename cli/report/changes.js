@@ -1,0 +1,34 @@
+// "What changed": the end of the terminal report of `report`, `matrix` and `run` (and all that
+// `--summary` prints): the verdict counts against the baseline, the ratios decided faster or slower,
+// largest first (at most CHANGES_SHOWN lines), and the geometric mean per column. From the overview
+// (overview.js), as the HTML and Markdown reports; names escaped by text-table.js.
+import chalk from 'chalk';
+import { textTable } from './text-table.js';
+import { terminalText } from './escape.js';
+import { formatRatio } from './format.js';
+import { reportOverview, countsText, geomeanText, intervalText } from './overview.js';
+
+export const CHANGES_SHOWN = 15;
+
+// overview: reportOverview's (given when the caller has one). Returns '' when the result has no
+// ratio (one column).
+export function renderChanges(result, { baseline, color = false, limit = CHANGES_SHOWN, overview = reportOverview(result, { baseline }) } = {}) {
+  if (!overview.summary.compared) return '';
+  const against = terminalText(overview.baseline ?? 'the baseline');
+  const title = `What changed against ${against}: ${countsText(overview)}`;
+  const out = [color ? chalk.bold(title) : title];
+  const shown = overview.changes.slice(0, limit);
+  if (shown.length) {
+    const paint = (c) => (text) => ({ text, shown: !color ? text : c.verdict === 'faster' ? chalk.green(text) : chalk.red(text) });
+    // The ratios right-aligned (figures), the rest left-aligned (names).
+    const ratios = shown.map((c) => `${formatRatio(c.ratio)}${c.mark}`);
+    const width = Math.max(...ratios.map((r) => r.length));
+    const rows = shown.map((c, i) => [ratios[i].padStart(width), intervalText(c), c.verdict, `${c.suite}/${c.benchmark}`, c.column].map(paint(c)));
+    out.push(...textTable(rows, { rule: false }).map((line) => `  ${line}`));
+    if (overview.changes.length > limit) out.push(`  … and ${overview.changes.length - limit} more decided; every one: nodebench report <file> --format markdown or html`);
+  } else {
+    out.push('  none decided faster or slower');
+  }
+  if (overview.summary.columns.length) out.push(`  geometric mean of the ratios per column: ${terminalText(geomeanText(overview.summary))}`);
+  return `${out.join('\n')}\n`;
+}

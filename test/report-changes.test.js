@@ -1,0 +1,60 @@
+// The terminal's "what changed" (cli/report/changes.js): the end of `report`, `matrix` and `run`,
+// and all that --summary prints: the verdict counts, the decided changes largest first (at most 15
+// lines), the geometric mean per column; names shown escaped. On test/fixtures/planted-result.json,
+// a real run with a decided faster and a decided slower benchmark.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { root, nodebench } from './helpers/cli.js';
+import { renderTerminal, renderChanges } from '../cli/report/terminal.js';
+import { CHANGES_SHOWN } from '../cli/report/changes.js';
+import { reportOverview } from '../cli/report/overview.js';
+
+const planted = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'planted-result.json'), 'utf8'));
+// eslint-disable-next-line no-control-regex -- a raw control character is what must not be there
+const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+test('the terminal report ends with what changed, largest first; summary prints only that', () => {
+  const full = renderTerminal(planted);
+  const changes = renderChanges(planted);
+  assert.ok(full.endsWith(changes), 'the last lines of the report');
+  const lines = changes.trimEnd().split('\n');
+  assert.match(lines[0], /^What changed against 24\.21\.0\/baseline: 1 faster, 1 slower, 0 same within ±2%, 1 undecided of 3 ratios$/);
+  const rows = lines.slice(1, 3).map((line) => line.trim().split(/\s{2,}/));
+  // Largest first by the ratio itself (the printed one is rounded: 0.053x shows as 0.05x).
+  const decided = reportOverview(planted).changes;
+  assert.deepEqual(rows.map((r) => r[3]), decided.map((c) => `planted/${c.benchmark}`));
+  const sizes = decided.map((c) => Math.abs(Math.log(c.ratio)));
+  assert.deepEqual(sizes, [...sizes].sort((a, b) => b - a));
+  assert.deepEqual(rows.map((r) => r[2]).sort(), ['faster', 'slower']);
+  for (const r of rows) assert.match(r[1], /^\[\d+\.\d+x, \d+\.\d+x\]$/);
+  assert.match(lines.at(-1), /geometric mean of the ratios per column: 24\.21\.0\/--title=nodebench-planted \d+\.\d+x$/);
+  assert.equal(renderTerminal(planted, { summary: true }), changes);
+});
+
+test('what changed stays short on a large result and says how many more there are', () => {
+  const cells = [];
+  for (let copy = 0; copy < 100; copy++) for (const cell of planted.cells) cells.push({ ...cell, id: cells.length, benchmark: `${cell.benchmark}-${copy}` });
+  const lines = renderChanges({ ...planted, cells }).trimEnd().split('\n');
+  assert.equal(lines.length, 1 + CHANGES_SHOWN + 2);
+  assert.match(lines.at(-2), /^ {2}… and 185 more decided; every one: nodebench report <file> --format markdown or html$/);
+});
+
+test('what changed shows names with their control characters escaped, and nothing for one column', () => {
+  const hostile = { ...planted, cells: planted.cells.map((c) => ({ ...c, benchmark: `${c.benchmark}\u001b]0;owned\u0007\n` })) };
+  const text = renderChanges(hostile, { color: true });
+  assert.match(text, /planted\/quicker\\x1b\]0;owned\\x07\\n/);
+  // eslint-disable-next-line no-control-regex -- nodebench's own colour codes are taken out first
+  assert.doesNotMatch(text.replace(/\u001b\[[0-9;]*m/g, '').replace(/\n/g, ''), RAW_CONTROL);
+  const oneColumn = { ...planted, flagSets: planted.flagSets.slice(0, 1), cells: planted.cells.filter((c) => c.flagSet === 'baseline') };
+  assert.equal(renderChanges(oneColumn), '');
+  assert.match(renderTerminal(oneColumn, { summary: true }), /^No ratio to show/);
+});
+
+test('nodebench report --summary prints only what changed', async () => {
+  const file = path.join(root, 'test', 'fixtures', 'planted-result.json');
+  const run = await nodebench(['report', file, '--summary']);
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.equal(run.stdout.trimEnd(), renderChanges(planted).trimEnd());
+});
