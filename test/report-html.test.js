@@ -110,6 +110,10 @@ test('the HTML report opens offline in headless Chromium: ratio charts by defaul
     assert.deepEqual(diffMarks[0].slice(0, 2), [2, 2], 'an interval and an estimate for sum-loop and promise-chain');
     assert.match(await opened.page.textContent('body'), /failed -> failed/);
     assert.equal(await opened.page.locator('table.heat a.hm[data-ratio]').count(), 2, 'a heat-map cell per compared benchmark');
+    // A column header longer than its cut: the cut name with the whole one in its title, no markup as text.
+    const header = opened.page.locator('table.heat thead th span[title]').first();
+    assert.equal(await header.getAttribute('title'), `${columns[0]} -> ${columns[1]}`);
+    assert.doesNotMatch(await opened.page.locator('table.heat thead').textContent(), /span>|<wbr>/);
     assert.deepEqual(opened.problems, []);
     assert.deepEqual(opened.outside, []);
     await screenshot(opened.page, 'diff.png');

@@ -18,11 +18,14 @@ export function chartLabel(text) {
   return safe.length > LABEL_LIMIT ? `${safe.slice(0, LABEL_LIMIT - 1)}…` : safe;
 }
 
-// A name as text, cut at `limit` characters with the whole name in its title.
-export function nameHtml(text, limit = NAME_LIMIT) {
+// A name as text, cut at `limit` characters with the whole name in its title. `breakAfterSlash`:
+// a narrow column header may wrap after each "/" (of the visible text only: a <wbr> in the title
+// attribute or in the closing tag would show as text).
+export function nameHtml(text, limit = NAME_LIMIT, { breakAfterSlash = false } = {}) {
   const safe = terminalText(text);
-  if (safe.length <= limit) return escapeHtml(safe);
-  return `<span title="${escapeHtml(safe)}">${escapeHtml(safe.slice(0, limit - 1))}…</span>`;
+  const visible = (part) => (breakAfterSlash ? escapeHtml(part).replace(/\//g, '/<wbr>') : escapeHtml(part));
+  if (safe.length <= limit) return visible(safe);
+  return `<span title="${escapeHtml(safe)}">${visible(safe.slice(0, limit - 1))}…</span>`;
 }
 
 // One diverging scale on the log ratio, colour-blind safe (ColorBrewer PuOr, 11 classes): purple
@@ -90,7 +93,7 @@ function heatCell(suite, row, column, cell) {
 
 export function heatMapHtml(suite) {
   // A column name breaks after its "/" (runtime/flag set), not inside a word.
-  const head = `<thead><tr><th scope="col">benchmark</th>${suite.columns.map((c) => `<th scope="col">${nameHtml(c.key, 40).replace(/\//g, '/<wbr>')}${c.isBaseline ? ' (baseline)' : ''}</th>`).join('')}</tr></thead>`;
+  const head = `<thead><tr><th scope="col">benchmark</th>${suite.columns.map((c) => `<th scope="col">${nameHtml(c.key, 40, { breakAfterSlash: true })}${c.isBaseline ? ' (baseline)' : ''}</th>`).join('')}</tr></thead>`;
   const body = suite.rows.map((row) => `<tr><th scope="row"><a href="#${row.id}">${nameHtml(row.benchmark, 60)}</a></th>${row.cells.map((cell, i) => heatCell(suite, row, suite.columns[i], cell)).join('')}</tr>`).join('');
   const foot = suite.geomeans?.some((g) => g !== null)
     ? `<tfoot><tr><th scope="row">geometric mean</th>${suite.geomeans.map((g) => `<td class="gm">${g === null ? '' : formatRatio(g)}</td>`).join('')}</tr></tfoot>`
