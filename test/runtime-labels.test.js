@@ -9,21 +9,10 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { nodebench } from './helpers/cli.js';
 import { testRuntime } from './helpers/runtimes.js';
+import { privateCache as sharedPrivateCache, realCache, OFFLINE } from './helpers/private-cache.js';
 import { reportedVersionProblem } from '../cli/runtimes/verify.js';
 
-const realCache = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'nodebench');
-const OFFLINE = { npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0' };
-
-// A private cache holding copies of real entries (and the real version index, so nothing goes out).
-async function privateCache(versions) {
-  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-labels-'));
-  for (const version of versions) {
-    await testRuntime(version);
-    fs.cpSync(path.join(realCache, 'runtimes', `${version}-linux-x64`), path.join(cache, 'runtimes', `${version}-linux-x64`), { recursive: true });
-  }
-  if (fs.existsSync(path.join(realCache, 'index'))) fs.cpSync(path.join(realCache, 'index'), path.join(cache, 'index'), { recursive: true });
-  return { cache, env: { NODEBENCH_CACHE: cache, ...OFFLINE } };
-}
+const privateCache = (versions = ['14.21.3']) => sharedPrivateCache(versions, 'nodebench-labels-');
 
 const noStack = (run) => assert.doesNotMatch(`${run.stdout}${run.stderr}`, /\n\s+at |internal error/);
 

@@ -5,7 +5,7 @@
 // the first rename wins and the other process uses the winner's copy.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { runtimesDir, tmpDir } from '../paths.js';
+import { cacheDir, runtimesDir, tmpDir } from '../paths.js';
 import { readJsonIfExists, writeFileAtomic } from '../fs-atomic.js';
 import { cacheKey } from './platform.js';
 import { inspectBinary, askBinary, sha256File } from './inspect.js';
@@ -115,7 +115,13 @@ export async function listCached(env) {
 const STALE_STAGING_MS = 60 * 60 * 1000;
 
 export async function makeStagingDir(env) {
-  await fs.mkdir(tmpDir(env), { recursive: true });
+  try {
+    await fs.mkdir(tmpDir(env), { recursive: true });
+    await fs.access(tmpDir(env), fs.constants.W_OK);
+  } catch (err) {
+    // A restored CI cache may be read-only: runtimes already in it still run, new ones need a place.
+    throw new UserError(`Cannot install into the nodebench cache ${cacheDir(env)} (${err.code === 'ENOENT' ? 'it cannot be created or written; a read-only file system?' : err.code || err.message}); set NODEBENCH_CACHE to a writable folder, or make that one writable.`, { cause: err });
+  }
   for (const name of await fs.readdir(tmpDir(env)).catch(() => [])) {
     const dir = path.join(tmpDir(env), name);
     const stat = await fs.stat(dir).catch(() => null);

@@ -32,23 +32,44 @@ async function fetchMirrorVersions(mirror) {
     throw failure;
   }
   if (!response.ok) throw new UserError(`The Node mirror ${url} answered HTTP ${response.status}; check NODE_MIRROR.`);
-  const list = await response.json();
+  const list = await response.json().catch(() => null);
+  if (!Array.isArray(list) || !list.every((entry) => typeof entry?.version === 'string')) {
+    throw new UserError(`The Node mirror's ${url} is not a list of releases like nodejs.org's index.json; check NODE_MIRROR.`);
+  }
   return list.map((entry) => entry.version.replace(/^v/, ''));
+}
+
+// A cached list as nodebench wrote it, or null: a file that is not one (cut short, edited, another
+// program's) is treated as no list at all, so that it is fetched again instead of crashing a command.
+async function readCachedIndex(file) {
+  let cached;
+  try {
+    cached = await readJsonIfExists(file);
+  } catch {
+    return { damaged: true };
+  }
+  const valid = cached && Number.isFinite(cached.fetchedAt) && Array.isArray(cached.versions) && cached.versions.every((v) => typeof v === 'string');
+  return valid ? cached : cached && { damaged: true };
 }
 
 // source: { kind: 'npm', packageName } or { kind: 'mirror', mirror }.
 export async function availableVersions(source, { env = process.env, refresh = false, now = Date.now() } = {}) {
   const name = source.kind === 'npm' ? source.packageName : `mirror-${Buffer.from(source.mirror).toString('hex').slice(0, 40)}`;
   const file = path.join(indexDir(env), `${name}.json`);
-  const cached = await readJsonIfExists(file);
+  const read = await readCachedIndex(file);
+  const cached = read?.damaged ? null : read;
   if (!refresh && cached && now - cached.fetchedAt < INDEX_TTL_MS) return { versions: cached.versions, fromCache: true };
+  let versions;
   try {
-    const versions = source.kind === 'npm' ? await fetchNpmVersions(source.packageName, env) : await fetchMirrorVersions(source.mirror);
-    await writeFileAtomic(file, JSON.stringify({ fetchedAt: now, source, versions }));
-    return { versions, fromCache: false };
+    versions = source.kind === 'npm' ? await fetchNpmVersions(source.packageName, env) : await fetchMirrorVersions(source.mirror);
   } catch (err) {
     // Offline with an old list: an old list still resolves, and says so.
     if (cached) return { versions: cached.versions, fromCache: true, stale: true, staleReason: err.message };
+    if (read?.damaged && err instanceof UserError) err.detail = `${err.detail || err.message}; the cached list ${file} is damaged and was not used`;
     throw err;
   }
+  // A cache that cannot be written (a read-only restored CI cache) costs the next command a fetch,
+  // not this one its answer.
+  await writeFileAtomic(file, JSON.stringify({ fetchedAt: now, source, versions })).catch(() => {});
+  return { versions, fromCache: false };
 }
