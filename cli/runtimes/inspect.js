@@ -47,6 +47,42 @@ export async function askBinary(binary) {
   return info;
 }
 
+// `node --version` is answered by the binary before any JavaScript runs: a script preloaded by a
+// wrapper (`exec node -r lie.js "$@"`) can rewrite process.version for the probe and the worker, not
+// this answer. Null when the binary does not answer it like Node.
+export async function askVersionFlag(binary) {
+  try {
+    const { stdout } = await execa(binary, ['--version'], { timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } });
+    const said = /^v(\d+\.\d+\.\d+\S*)$/.exec(stdout.trim());
+    return said ? said[1] : null;
+  } catch {
+    return null;
+  }
+}
+
+// The binary asked both ways: { version, v8, arch, platform, lts } from the probe script and
+// versionFlag from `--version`; they differ only for a wrapper or a preload that lies.
+export async function askBothWays(binary) {
+  const answer = await askBinary(binary);
+  return { ...answer, versionFlag: await askVersionFlag(binary) };
+}
+
+// Why the binary's two answers disagree (a sentence fragment), or null.
+export function answersDisagree({ version, versionFlag }) {
+  return versionFlag === version ? null : `its bin/node answers --version with ${versionFlag === null ? 'nothing Node prints' : versionFlag} but runs scripts as Node ${version}`;
+}
+
+// Why a binary is not the runtime its label says, when it is not: null when the binary itself
+// agrees with the label.
+export function labelMismatch(claimed, actual, label) {
+  return actual === claimed ? null : `its bin/node is Node ${actual}, not ${claimed} as its ${label} says`;
+}
+
 export async function inspectBinary(binary) {
-  return { ...(await askBinary(binary)), sha256: await sha256File(binary) };
+  return { ...(await askBothWays(binary)), sha256: await sha256File(binary) };
+}
+
+// A runtime's fields for the result file and the commands: the binary's answer less the cross-check.
+export function runtimeInfo({ versionFlag, ...info }) {
+  return info;
 }

@@ -1,4 +1,4 @@
-// Provider: a mirror with nodejs.org's layout (<mirror>/v<version>/node-v<version>-<os>-<arch>.tar.gz
+// Provider (providers.js): a mirror with nodejs.org's layout (<mirror>/v<version>/node-v<version>-<os>-<arch>.tar.gz
 // and SHASUMS256.txt beside it), named by NODE_MIRROR or nvm's NVM_NODEJS_ORG_MIRROR. The archive's
 // sha256 must match the mirror's SHASUMS256.txt before anything is unpacked.
 import crypto from 'node:crypto';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../errors.js';
 import { mirrorArchiveName } from './platform.js';
-import { makeStagingDir, commitInstall } from './cache.js';
+import { makeStagingDir, commitInstall, cacheEntries } from './cache.js';
 
 export function configuredMirror(env = process.env) {
   return env.NODE_MIRROR || env.NVM_NODEJS_ORG_MIRROR || null;
@@ -52,3 +52,11 @@ export async function installFromMirror(version, mirror, { env = process.env } =
     throw err;
   }
 }
+
+export const mirrorProvider = {
+  ...cacheEntries,
+  name: 'mirror',
+  available: (env) => configuredMirror(env) !== null,
+  index: (env) => ({ kind: 'mirror', mirror: configuredMirror(env) }),
+  install: (version, { env }) => installFromMirror(version, configuredMirror(env), { env })
+};
