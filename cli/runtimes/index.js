@@ -72,7 +72,7 @@ async function candidateVersions(spec, { env, refresh, log, provider }) {
     throw new UserError(`Node "${spec.text}" is not in the cache and could not be fetched from ${describeSource(source)} (${err.detail || err.message}); check the network or the registry/mirror setting, or install it while online.`);
   }
   if (listing.stale) log(`warning: using an old list of Node versions (${listing.staleReason})`);
-  if (spec.kind === 'lts') return ltsCandidates(releaseVersions(listing.versions)).slice(0, 2);
+  if (spec.kind === 'lts') return ltsCandidates(listing.versions, new Date(), listing).slice(0, 2);
   return [resolveVersion(spec, listing.versions, { source: describeSource(source) })];
 }
 
