@@ -8,7 +8,7 @@ import path from 'node:path';
 import { cacheDir, runtimesDir, tmpDir } from '../paths.js';
 import { readJsonIfExists, writeFileAtomic } from '../fs-atomic.js';
 import { cacheKey } from './platform.js';
-import { inspectBinary, askBothWays, answersDisagree, labelMismatch, runtimeInfo, sha256File } from './inspect.js';
+import { inspectBinary, askBinary, labelMismatch, runtimeInfo, sha256File } from './inspect.js';
 import { UserError } from '../errors.js';
 
 export const RECORD = 'nodebench-runtime.json';
@@ -28,8 +28,7 @@ async function readRecord(dir) {
 // The state of one cache entry: ok, incomplete (no or unreadable record: an install that never
 // finished, or a damaged record) or damaged (the binary is not the one the record describes).
 // Every command that names a runtime takes this path (through ensureRuntime or listCached). The
-// binary is asked its version and V8 version each time (inspect.js: `--version`, which no preload
-// can rewrite, and the probe script, which must agree), so an entry moved under another version's
+// binary is asked its version and V8 version each time, so an entry moved under another version's
 // name with its record and stamp edited is caught by what the binary says. Its sha256 is compared
 // with the record's, which costs a read of the whole binary; what the binary was when it last
 // passed (size, mtime, ctime, inode, device, with the record's version and sha256) is kept beside
@@ -59,14 +58,18 @@ export async function checkEntry(dir, expectedVersion) {
     const actual = await sha256File(binary);
     if (actual !== record.sha256) return { state: 'damaged', reason: `its bin/node changed since it was installed (sha256 ${actual.slice(0, 12)}…, recorded ${record.sha256.slice(0, 12)}…)`, record, dir };
   }
+  // The binary is the one installed (its sha256, or its unchanged inode and ctime, say so), and it
+  // is asked with NODE_OPTIONS cleared and no flags: nothing can preload a script into it, so the
+  // probe's answer is its own (a wrapper or a preload is the concern of binaries nodebench did not
+  // install, which are also asked --version: binary.js, nvm.js).
   let answer;
   try {
-    answer = await askBothWays(binary);
+    answer = await askBinary(binary);
   } catch (err) {
     if (!(err instanceof UserError)) throw err;
     return { state: 'damaged', reason: 'its bin/node does not run as Node', record, dir };
   }
-  const problem = labelMismatch(record.version, answer.versionFlag ?? answer.version, 'record') || answersDisagree(answer)
+  const problem = labelMismatch(record.version, answer.version, 'record')
     || (record.v8 === answer.v8 ? null : `its record says V8 ${record.v8}, but its bin/node has V8 ${answer.v8}`);
   if (problem) return { state: 'damaged', reason: problem, record, dir };
   // Another nodebench may be checking the same entry: the stamp is replaced whole, never torn. A
