@@ -119,3 +119,35 @@ test('a damaged npm in a cache entry is installed again; offline, the run goes o
   assert.match(again.stderr, /the npm in .* is incomplete or damaged; installing it again/);
   assert.match(seen(dir, '14.21.3'), /^npm\/6\.14\.18 node\/v14\.21\.3 /);
 });
+
+test('a runtime from a mirror keeps the npm and corepack its archive shipped, without asking the npm registry', { timeout: 600_000 }, async () => {
+  // Node 20 (the host's corepack needs it): its npm as nodebench installs it, and the host's corepack,
+  // packaged into a mirror archive the way upstream ships them.
+  const node20 = await testRuntime('20.20.2');
+  const { ensureRuntimeNpm } = await import('../cli/runtimes/runtime-npm.js');
+  const npmVersion = (await ensureRuntimeNpm(node20)).version;
+  assert.match(npmVersion, /^10\./);
+  const npmDir = path.join(path.dirname(path.dirname(node20.path)), 'npm', 'lib', 'node_modules', 'npm');
+  const corepackDir = fs.realpathSync(path.join(path.dirname(fs.realpathSync(process.execPath)), '..', 'lib', 'node_modules', 'corepack'));
+  const corepackVersion = JSON.parse(fs.readFileSync(path.join(corepackDir, 'package.json'), 'utf8')).version;
+  const { startMirror } = await import('./helpers/mirror.js');
+  const mirror = await startMirror({ version: '20.20.2', modules: { npm: npmDir, corepack: corepackDir } });
+  try {
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-mirror-npm-'));
+    const env = { NODEBENCH_CACHE: cache, NODE_MIRROR: mirror.url, npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0' };
+    const dir = tinyProject();
+    const out = path.join(dir, 'm.json');
+    const run = await nodebench(['exec', '--node', '20.20.2', '--processes', '1', '--max-processes', '1', '--out', out, '--shell', '--', 'npm test && corepack --version > corepack.txt'], { cwd: dir, env });
+    assert.equal(run.exitCode, 0, run.stderr);
+    assert.doesNotMatch(run.stderr, /installing npm/);
+    assert.match(seen(dir, '20.20.2'), new RegExp(`^npm/${npmVersion.replace(/\./g, '\\.')} node/v20\\.20\\.2 `));
+    assert.equal(fs.readFileSync(path.join(dir, 'corepack.txt'), 'utf8').trim(), corepackVersion);
+    const { npm } = read(out).runtimes[0];
+    assert.equal(npm.version, npmVersion);
+    assert.equal(npm.corepack, corepackVersion);
+    assert.match(npm.chosen, /the npm Node 20\.20\.2 shipped \(its archive on the mirror\)/);
+    assert.equal(npm.source, `${mirror.url}/v20.20.2/node-v20.20.2-linux-x64.tar.gz`);
+  } finally {
+    mirror.close();
+  }
+});

@@ -4,8 +4,9 @@
 // from the registry's `npm` package, into <entry>/npm/ (lib/node_modules/npm, bin/npm, bin/npx and
 // the record nodebench-npm.json). It is installed when a run first needs it — a run with commands —
 // not with the runtime: most runs measure suites and never start npm, and an entry installed before
-// nodebench did this gets its npm the same way. nvm's folders and binaries given by path keep the
-// npm installed beside them (nvm's is the one the release shipped), when there is one.
+// nodebench did this gets its npm the same way. A runtime from a mirror keeps the npm (and corepack)
+// its archive shipped, from install on (adoptShippedNpm). nvm's folders and binaries given by path
+// keep the npm installed beside them (nvm's is the one the release shipped), when there is one.
 //
 // Which npm: the release line's own npm major (the table below: what its releases shipped, the
 // last ones in particular), its newest version whose `engines` accepts the runtime; for a line not
@@ -79,6 +80,45 @@ function missingToolScript(why) {
   return `#!/bin/sh\necho "nodebench: ${why.replace(/["\\$`]/g, '')}" >&2\nexit 127\n`;
 }
 
+// `home`/lib/node_modules holds npm (and corepack, where the release had it): puts bin/npm, bin/npx
+// and bin/corepack beside it and writes the record.
+async function linkTools(home, nodeVersion, record) {
+  const bin = path.join(home, 'bin');
+  const modules = path.join(home, 'lib', 'node_modules');
+  await fs.mkdir(bin, { recursive: true });
+  const exists = (file) => fs.access(file).then(() => true, () => false);
+  for (const tool of ['npm', 'npx']) {
+    const script = path.join(modules, 'npm', 'bin', `${tool}-cli.js`);
+    if (await exists(script)) {
+      await fs.symlink(path.relative(bin, script), path.join(bin, tool));
+    } else {
+      await fs.writeFile(path.join(bin, tool), missingToolScript(`npm ${record.version}, the npm of Node ${nodeVersion}, has no ${tool} (npx came with npm 5.2); use a newer runtime for ${tool}.`), { mode: 0o755 });
+    }
+  }
+  const corepack = await readJsonIfExists(path.join(modules, 'corepack', 'package.json')).catch(() => null);
+  const corepackScript = corepack && path.join(modules, 'corepack', typeof corepack.bin === 'object' ? corepack.bin.corepack : 'dist/corepack.js');
+  if (corepackScript && await exists(corepackScript)) await fs.symlink(path.relative(bin, corepackScript), path.join(bin, 'corepack'));
+  const full = {
+    ...record,
+    npx: await exists(path.join(modules, 'npm', 'bin', 'npx-cli.js')),
+    ...(corepackScript ? { corepack: corepack.version } : {})
+  };
+  await fs.writeFile(path.join(home, NPM_RECORD), JSON.stringify(full, null, 2));
+  return full;
+}
+
+// A mirror's archive is the official build, with the npm (and corepack) the release shipped in
+// lib/node_modules: kept at install as the entry's npm, instead of one chosen from the registry later.
+// `staged` is the entry being installed; `modules` the archive's extracted lib/node_modules.
+export async function adoptShippedNpm(staged, modules, nodeVersion, source) {
+  const pkg = await readJsonIfExists(path.join(modules, 'npm', 'package.json')).catch(() => null);
+  if (typeof pkg?.version !== 'string') return null;
+  const home = path.join(staged, 'npm');
+  await fs.mkdir(path.join(home, 'lib'), { recursive: true });
+  await fs.rename(modules, path.join(home, 'lib', 'node_modules'));
+  return linkTools(home, nodeVersion, { version: pkg.version, source, chosen: `the npm Node ${nodeVersion} shipped (its archive on the mirror)` });
+}
+
 async function installNpm(runtime, home, { env, log }) {
   let releases;
   try {
@@ -105,20 +145,7 @@ async function installNpm(runtime, home, { env, log }) {
     await fs.rm(path.join(staged, packed.filename));
     const pkg = JSON.parse(await fs.readFile(path.join(lib, 'package.json'), 'utf8'));
     if (pkg.version !== choice.version) throw new UserError(`The npm registry's npm@${choice.version} tarball holds npm ${pkg.version}`);
-    await fs.mkdir(path.join(staged, 'bin'));
-    const tools = {};
-    for (const tool of ['npm', 'npx']) {
-      const script = path.join(lib, 'bin', `${tool}-cli.js`);
-      if (await fs.access(script).then(() => true, () => false)) {
-        await fs.symlink(path.relative(path.join(staged, 'bin'), script), path.join(staged, 'bin', tool));
-        tools[tool] = true;
-      } else {
-        await fs.writeFile(path.join(staged, 'bin', tool), missingToolScript(`npm ${choice.version}, the npm of Node ${runtime.version}, has no ${tool} (npx came with npm 5.2); use a newer runtime for ${tool}.`), { mode: 0o755 });
-        tools[tool] = false;
-      }
-    }
-    const record = { version: choice.version, source: `npm@${choice.version}`, integrity: packed.integrity, chosen: choice.chosen, npx: tools.npx };
-    await fs.writeFile(path.join(staged, NPM_RECORD), JSON.stringify(record, null, 2));
+    const record = await linkTools(staged, runtime.version, { version: choice.version, source: `npm@${choice.version}`, integrity: packed.integrity, chosen: choice.chosen });
     try {
       await fs.rename(staged, home);
     } catch (err) {
