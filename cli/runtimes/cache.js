@@ -8,7 +8,7 @@ import path from 'node:path';
 import { cacheDir, runtimesDir, tmpDir } from '../paths.js';
 import { readJsonIfExists, writeFileAtomic } from '../fs-atomic.js';
 import { cacheKey } from './platform.js';
-import { inspectBinary, askBinary, labelMismatch, runtimeInfo, sha256File } from './inspect.js';
+import { inspectBinary, askVersions, labelMismatch, runtimeInfo, sha256File } from './inspect.js';
 import { UserError } from '../errors.js';
 
 export const RECORD = 'nodebench-runtime.json';
@@ -59,12 +59,12 @@ export async function checkEntry(dir, expectedVersion) {
     if (actual !== record.sha256) return { state: 'damaged', reason: `its bin/node changed since it was installed (sha256 ${actual.slice(0, 12)}…, recorded ${record.sha256.slice(0, 12)}…)`, record, dir };
   }
   // The binary is the one installed (its sha256, or its unchanged inode and ctime, say so), and it
-  // is asked with NODE_OPTIONS cleared and no flags: nothing can preload a script into it, so the
-  // probe's answer is its own (a wrapper or a preload is the concern of binaries nodebench did not
+  // is asked with NODE_OPTIONS cleared and no flags: nothing can preload a script into it, so its
+  // answer is its own (a wrapper or a preload is the concern of binaries nodebench did not
   // install, which are also asked --version: binary.js, nvm.js).
   let answer;
   try {
-    answer = await askBinary(binary);
+    answer = await askVersions(binary);
   } catch (err) {
     if (!(err instanceof UserError)) throw err;
     return { state: 'damaged', reason: 'its bin/node does not run as Node', record, dir };

@@ -49,7 +49,9 @@ export async function installVersion(version, { env = process.env, log = () => {
 // newest candidate is confirmed by the binary itself).
 async function candidateVersions(spec, { env, refresh, log, provider }) {
   // nvm installs an exact version itself: no list of versions is needed for one.
-  if (spec.kind === 'exact' && ((provider && providerNamed(provider).kind === 'installer') || (await existingRuntime(spec.version, env)))) return [spec.version];
+  // An exact version needs no list when it is installed (ensureRuntime looked) or an installer
+  // (nvm) is asked for it by name.
+  if (spec.kind === 'exact' && provider && providerNamed(provider).kind === 'installer') return [spec.version];
   const source = indexSource(env);
   let listing;
   try {
@@ -90,6 +92,9 @@ export async function ensureRuntime(spec, { env = process.env, refresh = false, 
   if (parsed.kind === 'system' || parsed.kind === 'path') {
     return { spec: parsed.text, ...(await providerNamed(parsed.kind).resolve(parsed, { env })) };
   }
+  // Installed already: checked once here, not again by installVersion.
+  const existing = parsed.kind === 'exact' && !provider ? await existingRuntime(parsed.version, env) : null;
+  if (existing) return { spec: parsed.text, ...existing };
   const candidates = await candidateVersions(parsed, { env, refresh, log, provider });
   for (const version of candidates) {
     const runtime = await installVersion(version, { env, log, provider });

@@ -60,6 +60,21 @@ export async function askVersionFlag(binary) {
   }
 }
 
+// The version and V8 version of a binary nodebench installed and checked by its sha256: one `-p`,
+// no probe file (the cheapest question that runs JavaScript, asked by every command that names a
+// cached runtime). NODE_OPTIONS is cleared and no flag is given, so nothing is preloaded into it.
+export async function askVersions(binary) {
+  let stdout;
+  try {
+    ({ stdout } = await execa(binary, ['-p', 'process.version + " " + process.versions.v8'], { timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } }));
+  } catch (err) {
+    throw new UserError(`Runtime ${binary} did not run as Node (${err.shortMessage || err.message}); give the path to a node binary.`, { cause: err });
+  }
+  const said = /^v(\d+\.\d+\.\d+\S*) (\S+)$/.exec(stdout.trim());
+  if (!said) throw new UserError(`Runtime ${binary} is not a node binary (asked for its version, it printed "${stdout.trim().slice(0, 60)}"); give the path to a node binary.`);
+  return { version: said[1], v8: said[2] };
+}
+
 // The binary asked both ways: { version, v8, arch, platform, lts } from the probe script and
 // versionFlag from `--version`; they differ only for a wrapper or a preload that lies.
 export async function askBothWays(binary) {
