@@ -9,21 +9,10 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { nodebench } from './helpers/cli.js';
 import { testRuntime } from './helpers/runtimes.js';
+import { privateCache as sharedPrivateCache, realCache, OFFLINE } from './helpers/private-cache.js';
 import { reportedVersionProblem } from '../cli/runtimes/verify.js';
 
-const realCache = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'nodebench');
-const OFFLINE = { npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0' };
-
-// A private cache holding copies of real entries (and the real version index, so nothing goes out).
-async function privateCache(versions) {
-  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-labels-'));
-  for (const version of versions) {
-    await testRuntime(version);
-    fs.cpSync(path.join(realCache, 'runtimes', `${version}-linux-x64`), path.join(cache, 'runtimes', `${version}-linux-x64`), { recursive: true });
-  }
-  if (fs.existsSync(path.join(realCache, 'index'))) fs.cpSync(path.join(realCache, 'index'), path.join(cache, 'index'), { recursive: true });
-  return { cache, env: { NODEBENCH_CACHE: cache, ...OFFLINE } };
-}
+const privateCache = (versions = ['14.21.3']) => sharedPrivateCache(versions, 'nodebench-labels-');
 
 const noStack = (run) => assert.doesNotMatch(`${run.stdout}${run.stderr}`, /\n\s+at |internal error/);
 
@@ -129,4 +118,61 @@ test('a --node path that runs another version than it reported is refused with a
   assert.match(reportedVersionProblem({ provider: 'npm', version: '16.20.2', path: '/c/bin/node' }, '14.21.3'), /its cache entry says 16\.20\.2; reinstall it with nodebench runtimes install 16\.20\.2 --repair$/);
   assert.match(reportedVersionProblem({ provider: 'nvm', version: '16.20.2', path: '/n/bin/node' }, '14.21.3'), /its nvm folder says 16\.20\.2; reinstall it with nvm/);
   assert.equal(reportedVersionProblem({ provider: 'path', version: '16.20.2', path: '/p' }, '16.20.2'), null);
+});
+
+// The probe of issue 32: 14.21.3's folder moved (rename keeps the binary's inode and ctime) to
+// 16.20.2's name, and the version edited in both of its JSON files, the record and the stamp of its
+// last check. Every command asks the binary itself, so none is fooled.
+test('a cache entry moved under another version with its record and its stamp edited is damaged for every command', { timeout: 300_000 }, async () => {
+  const { cache, env } = await privateCache(['14.21.3']);
+  const first = await nodebench(['runtimes', 'which', '14.21.3'], { env });
+  assert.equal(first.exitCode, 0, first.stderr);
+  const fake = path.join(cache, 'runtimes', '16.20.2-linux-x64');
+  fs.renameSync(path.join(cache, 'runtimes', '14.21.3-linux-x64'), fake);
+  for (const name of ['nodebench-runtime.json', 'nodebench-verified.json']) {
+    const file = path.join(fake, name);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/14\.21\.3/g, '16.20.2'));
+  }
+  assert.match(fs.readFileSync(path.join(fake, 'nodebench-verified.json'), 'utf8'), /^\{"stamp":"16\.20\.2:/);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-moved-'));
+  const list = await nodebench(['runtimes', 'list'], { env });
+  assert.match(list.stdout, /16\.20\.2\s+DAMAGED: its bin\/node is Node 14\.21\.3, not 16\.20\.2 as its record says/);
+  for (const args of [['flags', '16.20.2'], ['flags', 'diff', '16.20.2', '16.20.2'], ['doctor', '--node', '16.20.2'],
+    ['exec', '--node', '16.20.2', '--processes', '1', '--out', path.join(dir, 'e.json'), '--', 'node', '-e', '0'],
+    ['run', 'test/fixtures/suites/smoke/index.js', '--node', '16.20.2', '--quick', '--out', path.join(dir, 'r.json')]]) {
+    const run = await nodebench(args, { env });
+    assert.equal(run.exitCode, 2, `${args.join(' ')}: ${run.stderr}`);
+    assert.match(run.stderr, /The cached Node 16\.20\.2 in .* is damaged: its bin\/node is Node 14\.21\.3, not 16\.20\.2 as its record says; reinstall it with nodebench runtimes install 16\.20\.2 --repair\./, args.join(' '));
+    noStack(run);
+  }
+  assert.deepEqual(fs.readdirSync(dir), [], 'nothing was measured under the wrong label');
+});
+
+test('a record whose V8 version was edited is damaged, whatever its stamp says', { timeout: 120_000 }, async () => {
+  const { cache, env } = await privateCache(['14.21.3']);
+  assert.equal((await nodebench(['runtimes', 'which', '14.21.3'], { env })).exitCode, 0);
+  const entry = path.join(cache, 'runtimes', '14.21.3-linux-x64');
+  const recordFile = path.join(entry, 'nodebench-runtime.json');
+  fs.writeFileSync(recordFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(recordFile, 'utf8')), v8: '9.4.146.26-node.26' }));
+  const flags = await nodebench(['flags', '14.21.3'], { env });
+  assert.equal(flags.exitCode, 2, flags.stderr);
+  assert.match(flags.stderr, /is damaged: its record says V8 9\.4\.146\.26-node\.26, but its bin\/node has V8 8\.4\.371\.23-node\.88/);
+});
+
+test('a --node wrapper that preloads a script rewriting process.version is refused, not labelled by the lie', { timeout: 180_000 }, async () => {
+  const node14 = await testRuntime('14.21.3');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-preload-'));
+  const lie = path.join(dir, 'lie.js');
+  fs.writeFileSync(lie, "Object.defineProperty(process, 'version', { value: 'v16.20.2' });\n");
+  const binary = path.join(dir, 'node');
+  fs.writeFileSync(binary, `#!/bin/sh\nexec ${node14.path} -r ${lie} "$@"\n`, { mode: 0o755 });
+  const out = path.join(dir, 'r.json');
+  for (const args of [['run', 'test/fixtures/suites/smoke/index.js', '--node', binary, '--quick', '--benchmarks', 'sum-loop', '--out', out],
+    ['exec', '--node', binary, '--processes', '1', '--out', out, '--', 'node', '-e', '0'], ['flags', binary]]) {
+    const run = await nodebench(args);
+    assert.equal(run.exitCode, 2, `${args.join(' ')}: ${run.stderr}`);
+    assert.match(run.stderr, new RegExp(`^nodebench: The binary ${binary} ran as Node 14\\.21\\.3, but when asked for its version it said 16\\.20\\.2; give the path of a real node binary`, 'm'));
+    noStack(run);
+  }
+  assert.equal(fs.existsSync(out), false);
 });

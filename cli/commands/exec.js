@@ -28,8 +28,8 @@ Examples:
   nodebench exec --node 20 --flags "--max-semi-space-size=64" --processes 10 -- node build.js --prod
   nodebench exec --shell --node 22 -- "npx tsc -p . && node dist/cli.js --version"
 
-npm and npx are the ones first on PATH after the runtime's own folder (an npm registry runtime has no
-npm of its own, so your npm runs on the runtime under test). Measured per run: wall time, user+sys
+npm and npx are the runtime's own: the npm of its release line, installed into nodebench's cache
+entry on first use (an nvm or path runtime keeps the npm beside it); the result file says which. Measured per run: wall time, user+sys
 CPU of the command and the processes it waited for, peak RSS of its largest process, exit status; a
 run that exits non-zero fails its cell with the status and the end of its stderr.`);
   addRunOptions(command).action(async (argv, opts) => {

@@ -31,7 +31,7 @@ function renderListing(runtime, flags) {
   return lines.join('\n');
 }
 
-export function renderDiff(a, b, diff) {
+export function renderFlagsDiff(a, b, diff) {
   const lines = [`V8 flags from ${describeRuntime(a)} to ${describeRuntime(b)} (V8 ${a.v8} -> ${b.v8}):`];
   const section = (title, rows) => {
     lines.push('', `${title} (${rows.length})`);
@@ -79,6 +79,6 @@ export function register(program) {
         process.stdout.write(`${JSON.stringify({ from: { version: a.runtime.version, v8: a.runtime.v8 }, to: { version: b.runtime.version, v8: b.runtime.v8 }, ...diff }, null, 1)}\n`);
         return;
       }
-      process.stdout.write(`${terminalText(renderDiff(a.runtime, b.runtime, diff), { keepNewlines: true })}\n`);
+      process.stdout.write(`${terminalText(renderFlagsDiff(a.runtime, b.runtime, diff), { keepNewlines: true })}\n`);
     });
 }

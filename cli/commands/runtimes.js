@@ -1,6 +1,7 @@
 // nodebench runtimes install|list|which|prune: manage the runtime cache by hand. `matrix` and `run`
 // install what they need by themselves; this is for preparing a machine or cleaning up.
-import { ensureRuntime, listCached, PROVIDERS } from '../runtimes/index.js';
+import { ensureRuntime, listCached } from '../runtimes/index.js';
+import { CHOOSABLE_PROVIDERS, isChoosableProvider } from '../runtimes/providers.js';
 import { removeCached } from '../runtimes/cache.js';
 import { parseRuntimeSpec } from '../runtimes/spec.js';
 import { UserError } from '../errors.js';
@@ -30,7 +31,7 @@ export function register(program) {
     .option('--repair', 'reinstall exact versions whose cache entry is damaged or incomplete (see runtimes list)')
     .option('--via <provider>', 'install with nvm\'s own installer (nvm install, honouring NVM_DIR and NVM_NODEJS_ORG_MIRROR) instead of into the nodebench cache')
     .action(async (specs, opts) => {
-      if (opts.via !== undefined && !PROVIDERS.includes(opts.via)) throw new UserError(`--via "${opts.via}" is not known; use --via ${PROVIDERS.join(', ')}, or leave it out to install into the nodebench cache.`);
+      if (opts.via !== undefined && !isChoosableProvider(opts.via)) throw new UserError(`--via "${opts.via}" is not known; use --via ${CHOOSABLE_PROVIDERS.join(', ')}, or leave it out to install into the nodebench cache.`);
       if (opts.via && opts.repair) throw new UserError('--repair reinstalls nodebench cache entries; nvm\'s versions are repaired with nvm itself (nvm uninstall, then nvm install), so leave out one of --repair and --via.');
       if (opts.repair) {
         for (const spec of specs) {

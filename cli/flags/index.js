@@ -18,11 +18,18 @@ export function describeRuntime(runtime) {
   return `Node ${runtime.version} (V8 ${v8Short(runtime.v8)})`;
 }
 
+// A listing as this version of nodebench writes it, for this binary: anything else in the cache (cut
+// short, edited, an older format) is asked from the binary again and replaced.
+function isListing(cached, sha256) {
+  return Boolean(cached) && cached.format === CACHE_FORMAT && cached.sha256 === sha256 && Array.isArray(cached.flags)
+    && cached.flags.every((f) => f && typeof f.name === 'string' && typeof f.printed === 'string' && typeof f.type === 'string' && typeof f.description === 'string');
+}
+
 export async function runtimeFlags(runtime, { env = process.env } = {}) {
   const sha256 = runtime.sha256 || (await sha256File(runtime.path));
   const file = path.join(cacheDir(env), 'v8-flags', `${sha256}.json`);
-  const cached = await readJsonIfExists(file);
-  if (cached && cached.format === CACHE_FORMAT) return cached;
+  const cached = await readJsonIfExists(file).catch(() => null);
+  if (isListing(cached, sha256)) return cached;
   let stdout;
   try {
     ({ stdout } = await execa(runtime.path, ['--v8-options'], { timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } }));
@@ -30,6 +37,7 @@ export async function runtimeFlags(runtime, { env = process.env } = {}) {
     throw new UserError(`${describeRuntime(runtime)} did not list its V8 flags (${err.shortMessage || err.message}); check that ${runtime.path} is a working node binary.`, { cause: err });
   }
   const listing = { format: CACHE_FORMAT, version: runtime.version, v8: runtime.v8, sha256, flags: parseV8Options(stdout) };
-  await writeFileAtomic(file, `${JSON.stringify(listing)}\n`);
+  // A cache that cannot be written (a read-only restored CI cache) only means asking again next time.
+  await writeFileAtomic(file, `${JSON.stringify(listing)}\n`).catch(() => {});
   return listing;
 }

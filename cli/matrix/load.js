@@ -10,7 +10,7 @@ import { TOP_LEVEL } from './schema.js';
 import { validateRunOptions } from '../options.js';
 import { parseRuntimeSpec } from '../runtimes/spec.js';
 import { checkCommand } from './commands.js';
-import { PROVIDERS } from '../runtimes/index.js';
+import { CHOOSABLE_PROVIDERS, isChoosableProvider } from '../runtimes/providers.js';
 
 function lineOf(doc, lineCounter, pathParts) {
   const node = pathParts.length ? doc.getIn(pathParts, true) : doc.contents;
@@ -60,8 +60,8 @@ export function parseMatrix(text, file = 'matrix.yaml', baseDir = process.cwd())
     }
     const unknown = Object.keys(item).filter((k) => !['spec', 'label', 'provider'].includes(k));
     if (unknown.length) fail(file, at('runtimes', i), `runtime entries take spec, label and provider, not ${unknown.join(', ')}.`);
-    if (item.provider !== undefined && !PROVIDERS.includes(item.provider)) {
-      fail(file, at('runtimes', i, 'provider'), `provider ${JSON.stringify(item.provider)} is not known; write provider: ${PROVIDERS.join(', ')} (nvm's own installer), or leave it out.`);
+    if (item.provider !== undefined && !isChoosableProvider(item.provider)) {
+      fail(file, at('runtimes', i, 'provider'), `provider ${JSON.stringify(item.provider)} is not known; write provider: ${CHOOSABLE_PROVIDERS.join(', ')} (nvm's own installer), or leave it out.`);
     }
     if (item.provider !== undefined && ['path', 'system'].includes(parseRuntimeSpec(spec).kind)) {
       fail(file, at('runtimes', i, 'provider'), `runtime "${spec}" names a binary, so provider ${item.provider} has nothing to install; give a version or leave the provider out.`);

@@ -7,6 +7,7 @@ import { UserError, isUserError } from '../errors.js';
 import { runtimeFlags, describeRuntime } from '../flags/index.js';
 import { findFlag, canonicalFlagName } from '../flags/parse.js';
 import { ensureRuntime } from '../runtimes/index.js';
+import { ensureRuntimeNpm } from '../runtimes/runtime-npm.js';
 import { parseKnownRuntimeSpec } from '../runtimes/spec.js';
 import { describeSuite, expandSuiteEntries, suiteFile, builtInSuites } from './discover-suites.js';
 import { createCell } from '../results/cell.js';
@@ -128,7 +129,10 @@ function checkFlagSetSuites(flagSets, suites) {
 export async function buildPlan({ runtimes, flagSets, suites, log = () => {} }) {
   checkFlagSetSuites(flagSets, suites);
   const cells = [];
+  const commands = suites.some((s) => s.kind === 'command');
   for (const runtime of runtimes) {
+    // A command's npm and npx are the runtime's own (runtime-npm.js), installed before anything runs.
+    if (commands) runtime.npm = await ensureRuntimeNpm(runtime, { log });
     const listing = await listingOrNull(runtime, log);
     // The result file keeps these defaults so a report can say when runtimes of one run differ.
     if (listing) runtime.v8Flags = flagDefaults(listing, flagSets);

@@ -2,7 +2,8 @@
 // the command-launch counterpart of launch.js and service.js. The command runs under the probe
 // (command-probe.js, in the host's Node, in its own process group like every worker) with the
 // runtime under test first on PATH, so that `node`, and npm and npx through their `#!/usr/bin/env
-// node` line, run on it; the flag set goes in NODE_OPTIONS where Node allows every flag of it
+// node` line, run on it, and right after it the runtime's own npm and npx (runtime-npm.js, put in
+// place by the plan); the flag set goes in NODE_OPTIONS where Node allows every flag of it
 // there, else through a `node` wrapper first on PATH that passes the flags to the real binary
 // (Node 4 to 7 have no NODE_OPTIONS; most V8 flags are not allowed in it). An argument array
 // unless the user asked for a shell.
@@ -20,6 +21,7 @@ import { execa } from 'execa';
 import { spawnWorker } from './process-group.js';
 import { superviseWorker } from './launch.js';
 import { timeoutSentence } from './outcome.js';
+import { npmBinDir } from '../runtimes/runtime-npm.js';
 
 const probeEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'command-probe.js');
 
@@ -54,7 +56,8 @@ function flagWrapperDir(runtime, flags, runDir) {
 // the flags. Returns { env, flagsVia }.
 export async function commandEnvironment(runtime, flags, command, { runDir, baseEnv = process.env }) {
   const env = { ...baseEnv, ...(command.env || {}) };
-  const dirs = [path.dirname(runtime.path)];
+  // The runtime's own npm and npx right after it (runtime-npm.js), before the host's.
+  const dirs = [path.dirname(runtime.path), npmBinDir(runtime)].filter(Boolean);
   let flagsVia = 'none';
   // The host's NODE_OPTIONS belong to the host, not to the runtime under test.
   env.NODE_OPTIONS = '';

@@ -3,6 +3,7 @@
 // it, such as the autoload suite's file tree) and removed when the run ends. A run killed with -9
 // cannot remove its own: the next run removes every such directory whose owner is gone.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { tmpDir } from '../paths.js';
 import { processAlive, startTicks } from '../results/lock.js';
@@ -35,9 +36,22 @@ function sweepOrphans(parent) {
   }
 }
 
-export function createRunDir(env = process.env) {
+// The cache's tmp folder, or the system's when the cache is read-only (a restored CI cache).
+function writableParent(env) {
   const parent = tmpDir(env);
-  fs.mkdirSync(parent, { recursive: true });
+  try {
+    fs.mkdirSync(parent, { recursive: true });
+    fs.accessSync(parent, fs.constants.W_OK);
+    return parent;
+  } catch {
+    const fallback = path.join(os.tmpdir(), 'nodebench-runs');
+    fs.mkdirSync(fallback, { recursive: true });
+    return fallback;
+  }
+}
+
+export function createRunDir(env = process.env) {
+  const parent = writableParent(env);
   sweepOrphans(parent);
   const dir = fs.mkdtempSync(path.join(parent, PREFIX));
   fs.writeFileSync(path.join(dir, OWNER), JSON.stringify({ pid: process.pid, startTicks: startTicks(process.pid) }));

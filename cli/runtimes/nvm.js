@@ -1,4 +1,4 @@
-// Provider: nvm. Versions the user's nvm already installed ($NVM_DIR/versions/node/v<version>/bin/node)
+// Provider (providers.js): nvm. Versions the user's nvm already installed ($NVM_DIR/versions/node/v<version>/bin/node)
 // are used in place (nvm owns them: never copied or changed), and on request (`runtimes install
 // --via nvm`, `provider: nvm` in matrix.yaml) nvm's own installer runs: nvm is a shell function
 // (nvm.sh), so it runs in bash, sourced with --no-use (no default version switched on), with the
@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../errors.js';
+import { inspectBinary, runtimeInfo, labelMismatch, answersDisagree } from './inspect.js';
 
 export function nvmDir(env = process.env) {
   return env.NVM_DIR || null;
@@ -68,3 +69,30 @@ export async function installWithNvm(version, { env = process.env } = {}) {
   }
   return binary;
 }
+
+const nvmAdvice = (runtime) => `reinstall it with nvm (nvm uninstall ${runtime.version}, then nvm install ${runtime.version})`;
+
+// An nvm folder is labelled by its name only: the binary inside is asked, like a cache entry's.
+async function nvmRuntime(version, env, binary = nvmBinary(version, env)) {
+  const answer = await inspectBinary(binary);
+  const mismatch = labelMismatch(version, answer.versionFlag ?? answer.version, 'nvm folder') || answersDisagree(answer);
+  if (mismatch) {
+    throw new UserError(`Node ${version} in your nvm (${binary}) is damaged: ${mismatch}; ${nvmAdvice({ version })}.`);
+  }
+  return { ...runtimeInfo(answer), provider: 'nvm', source: binary, path: binary };
+}
+
+export const nvmProvider = {
+  name: 'nvm',
+  choosable: true,
+  kind: 'installer',
+  async installed(version, { env }) {
+    return (await nvmVersions(env)).includes(version) ? nvmRuntime(version, env) : null;
+  },
+  async install(version, { env, log }) {
+    log(`installing Node ${version} with nvm (nvm install ${version}) ...`);
+    return nvmRuntime(version, env, await installWithNvm(version, { env }));
+  },
+  labelSays: (runtime) => `its nvm folder says ${runtime.version}`,
+  repairAdvice: nvmAdvice
+};

@@ -30,9 +30,10 @@ export function parseRuntimeSpec(spec) {
   if (s === 'system') return made({ kind: 'system', text });
   if (/^(\/|\.\.?\/|~)/.test(s)) return made({ kind: 'path', text, path: path.resolve(s.replace(/^~(?=\/|$)/, os.homedir())) });
   if (s === 'lts' || s === 'latest' || s === 'current') return made({ kind: s === 'current' ? 'latest' : s, text });
-  // semver reads "", "x" and "*" as "any version": a typo must not silently mean the newest release.
+  // semver reads "", "x" and "*" as "any version": a typo, or "v$NODE_VERSION" with the variable
+  // empty, must not silently mean the newest release.
   const range = s.replace(/^v/, '');
-  if (/^[xX*]?$/.test(s) || !semver.validRange(range)) return made({ kind: 'invalid', text });
+  if (/^[xX*]?$/.test(range) || !semver.validRange(range)) return made({ kind: 'invalid', text });
   if (/^\d+$/.test(range)) return made({ kind: 'major', text, major: Number(range), range });
   const version = semver.valid(range);
   if (version) return made({ kind: 'exact', text, version, range: version });

@@ -8,10 +8,14 @@ import { npm, npmErrorSummary } from './npm-cli.js';
 
 export const INDEX_TTL_MS = 24 * 3600 * 1000;
 
+// { versions, published }: the publish times let `lts` skip a line with no LTS release yet without
+// downloading its newest binary to ask it (versions.js ltsCandidates).
 async function fetchNpmVersions(packageName, env) {
   try {
-    const versions = await npm(['view', packageName, 'versions'], { timeout: 60_000, env });
-    return Array.isArray(versions) ? versions : [versions];
+    const answer = await npm(['view', packageName, 'versions', 'time'], { timeout: 60_000, env });
+    const versions = Array.isArray(answer?.versions) ? answer.versions : [answer?.versions].filter((v) => typeof v === 'string');
+    const published = Object.fromEntries(Object.entries(answer?.time || {}).filter(([v, at]) => versions.includes(v) && typeof at === 'string'));
+    return { versions, published };
   } catch (err) {
     if (err instanceof UserError) throw err;
     const detail = npmErrorSummary(err).replace(/^FetchError: /, '');
@@ -32,23 +36,56 @@ async function fetchMirrorVersions(mirror) {
     throw failure;
   }
   if (!response.ok) throw new UserError(`The Node mirror ${url} answered HTTP ${response.status}; check NODE_MIRROR.`);
-  const list = await response.json();
-  return list.map((entry) => entry.version.replace(/^v/, ''));
+  const list = await response.json().catch(() => null);
+  if (!Array.isArray(list) || !list.every((entry) => typeof entry?.version === 'string')) {
+    throw new UserError(`The Node mirror's ${url} is not a list of releases like nodejs.org's index.json; check NODE_MIRROR.`);
+  }
+  const versions = list.map((entry) => entry.version.replace(/^v/, ''));
+  // nodejs.org's index.json marks every release `lts` (a codename or false); a mirror that marks none
+  // gives no marks, and the schedule and the binary decide as for the npm registry.
+  if (!list.some((entry) => 'lts' in entry)) return { versions };
+  return { versions, lts: Object.fromEntries(list.map((entry, i) => [versions[i], entry.lts || false])) };
 }
+
+// A cached list as nodebench wrote it, or null: a file that is not one (cut short, edited, another
+// program's) is treated as no list at all, so that it is fetched again instead of crashing a command.
+async function readCachedIndex(file) {
+  let cached;
+  try {
+    cached = await readJsonIfExists(file);
+  } catch {
+    return { damaged: true };
+  }
+  const valid = cached && Number.isFinite(cached.fetchedAt) && Array.isArray(cached.versions) && cached.versions.every((v) => typeof v === 'string')
+    && [cached.published, cached.lts].every((marks) => marks === undefined || (marks !== null && typeof marks === 'object' && !Array.isArray(marks)));
+  return valid ? cached : cached && { damaged: true };
+}
+
+// What a listing tells besides the versions (only what its source gives).
+const marksOf = (listing) => ({ published: listing.published, lts: listing.lts });
 
 // source: { kind: 'npm', packageName } or { kind: 'mirror', mirror }.
 export async function availableVersions(source, { env = process.env, refresh = false, now = Date.now() } = {}) {
   const name = source.kind === 'npm' ? source.packageName : `mirror-${Buffer.from(source.mirror).toString('hex').slice(0, 40)}`;
   const file = path.join(indexDir(env), `${name}.json`);
-  const cached = await readJsonIfExists(file);
-  if (!refresh && cached && now - cached.fetchedAt < INDEX_TTL_MS) return { versions: cached.versions, fromCache: true };
+  const read = await readCachedIndex(file);
+  const cached = read?.damaged ? null : read;
+  const recent = cached && now - cached.fetchedAt < INDEX_TTL_MS;
+  // A list written before it kept publish times or LTS marks is fetched again when that is possible.
+  const marked = cached && (cached.published || cached.lts);
+  if (!refresh && recent && marked) return { versions: cached.versions, ...marksOf(cached), fromCache: true };
+  let fetched;
   try {
-    const versions = source.kind === 'npm' ? await fetchNpmVersions(source.packageName, env) : await fetchMirrorVersions(source.mirror);
-    await writeFileAtomic(file, JSON.stringify({ fetchedAt: now, source, versions }));
-    return { versions, fromCache: false };
+    fetched = source.kind === 'npm' ? await fetchNpmVersions(source.packageName, env) : await fetchMirrorVersions(source.mirror);
   } catch (err) {
+    if (recent && !refresh) return { versions: cached.versions, ...marksOf(cached), fromCache: true };
     // Offline with an old list: an old list still resolves, and says so.
-    if (cached) return { versions: cached.versions, fromCache: true, stale: true, staleReason: err.message };
+    if (cached) return { versions: cached.versions, ...marksOf(cached), fromCache: true, stale: true, staleReason: err.message };
+    if (read?.damaged && err instanceof UserError) err.detail = `${err.detail || err.message}; the cached list ${file} is damaged and was not used`;
     throw err;
   }
+  // A cache that cannot be written (a read-only restored CI cache) costs the next command a fetch,
+  // not this one its answer.
+  await writeFileAtomic(file, JSON.stringify({ fetchedAt: now, source, ...fetched })).catch(() => {});
+  return { ...fetched, fromCache: false };
 }

@@ -24,11 +24,20 @@ export function releaseVersions(versions) {
   return versions.filter((v) => semver.valid(v) && semver.prerelease(v) === null).sort(semver.rcompare);
 }
 
-// Newest LTS majors first; `skip` lets a caller step past a candidate the binary did not confirm.
-export function ltsCandidates(versions, now = new Date()) {
-  const majors = [...new Set(releaseVersions(versions).map((v) => semver.major(v)))];
+// Newest LTS majors first, one version each (the newest of its major). `marks` come from the version
+// index, when it has them: `lts` (a mirror's index.json: the codename or false per version) decides
+// outright; `published` (the npm registry's publish times) rules out a line whose newest release came
+// out before the line's LTS start, as no release of it can be LTS yet. The binary still confirms.
+export function ltsCandidates(versions, now = new Date(), marks = {}) {
+  const releases = releaseVersions(versions);
+  if (marks.lts) {
+    const marked = releases.filter((v) => marks.lts[v]);
+    return [...new Set(marked.map((v) => semver.major(v)))].map((m) => semver.maxSatisfying(marked, `${m}.x`));
+  }
+  const majors = [...new Set(releases.map((v) => semver.major(v)))];
   return majors.filter((m) => isLtsByDate(m, now)).sort((a, b) => b - a)
-    .map((m) => semver.maxSatisfying(releaseVersions(versions), `${m}.x`));
+    .map((m) => semver.maxSatisfying(releases, `${m}.x`))
+    .filter((v) => !marks.published?.[v] || !(new Date(marks.published[v]) < ltsStartDate(semver.major(v))));
 }
 
 export function resolveVersion(spec, versions, { now = new Date(), source = 'the registry' } = {}) {

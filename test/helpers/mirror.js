@@ -1,6 +1,6 @@
 // A nodejs.org-layout mirror on loopback (<mirror>/v<version>/node-v<version>-<os>-<arch>.tar.gz,
 // SHASUMS256.txt beside it, index.json at the top), serving a real Node build repackaged as
-// upstream does. `binary` puts another runtime's node into the archive (a mirror that lies);
+// upstream does (`modules`: npm and corepack in lib/node_modules). `binary` puts another runtime's node into the archive (a mirror that lies);
 // `corrupt` publishes a wrong checksum; `index: false` serves no index.json.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -10,12 +10,14 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { testRuntime } from './runtimes.js';
 
-export async function startMirror({ version = '4.9.1', binary, corrupt = false, index = true } = {}) {
+export async function startMirror({ version = '4.9.1', binary, corrupt = false, index = true, modules = {} } = {}) {
   const node = binary || (await testRuntime(version)).path;
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-mirror-'));
   const top = `node-v${version}-${process.platform}-${process.arch}`;
   fs.mkdirSync(path.join(root, 'build', top, 'bin'), { recursive: true });
   fs.copyFileSync(node, path.join(root, 'build', top, 'bin', 'node'));
+  // modules: { npm: dir, corepack: dir } packaged as lib/node_modules/<name>, as upstream ships them.
+  for (const [name, dir] of Object.entries(modules)) fs.cpSync(dir, path.join(root, 'build', top, 'lib', 'node_modules', name), { recursive: true });
   fs.mkdirSync(path.join(root, `v${version}`));
   const archive = path.join(root, `v${version}`, `${top}.tar.gz`);
   await execa('tar', ['-czf', archive, '-C', path.join(root, 'build'), top]);
