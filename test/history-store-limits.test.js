@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { constants } from 'node:buffer';
 import { execa } from 'execa';
 import { cliPath } from './helpers/cli.js';
 import { historyDir, trendRun, assertUserError } from './helpers/history.js';
@@ -98,14 +99,17 @@ async function bigResult(from, file, bytes) {
 }
 
 // Minutes and gigabytes: run with NODEBENCH_SLOW=1 (npm run test:slow).
-test('history add of a result file larger than V8\'s longest string is streamed, not a crash', { skip: !process.env.NODEBENCH_SLOW && 'slow: set NODEBENCH_SLOW=1', timeout: 30 * 60_000 }, async () => {
+test('history add of a result file larger than V8\'s longest string is streamed, not a crash', { skip: !process.env.NODEBENCH_SLOW && 'slow: set NODEBENCH_SLOW=1', timeout: 30 * 60_000 }, async (t) => {
   const big = path.join(dir, 'big.json');
-  await bigResult(result, big, Number(process.env.NODEBENCH_BIG_BYTES) || 600 * 2 ** 20);
-  assert.ok(fs.statSync(big).size > (await import('node:buffer')).constants.MAX_STRING_LENGTH);
   const store = path.join(dir, 'big-store');
+  t.after(() => {
+    fs.rmSync(big, { force: true });
+    fs.rmSync(store, { recursive: true, force: true });
+  });
+  await bigResult(result, big, Number(process.env.NODEBENCH_BIG_BYTES) || 600 * 2 ** 20);
+  assert.ok(fs.statSync(big).size > constants.MAX_STRING_LENGTH);
   const run = await execa(process.execPath, [cliPath, 'history', 'add', big, '--store', store], { reject: false, stdin: 'ignore', env: { NO_COLOR: '1' } });
   assert.equal(run.exitCode, 0, run.stderr);
   const [id] = /as ([0-9a-f]{16})/.exec(run.stderr).slice(1);
   assert.ok(fs.statSync(path.join(store, 'results', `${id}.json.br`)).size > 0);
-  fs.rmSync(big);
 });
