@@ -44,6 +44,15 @@ test('history add on a full disk is one sentence at once, and leaves no lock beh
   assertUserError(run, /^nodebench: Cannot write .*store\.lock: its file system is full \(0 B free in .*store\); free some space or write it elsewhere\.$/);
   assert.deepEqual(fs.readdirSync(store), ['nodebench-history.json'], 'no lock and nothing else left behind');
 
+  // Room for the lock but not for the compressed result: the same, and nothing half-written.
+  fs.rmSync(filler);
+  const { bavail, bsize } = fs.statfsSync(mount);
+  fs.writeFileSync(filler, Buffer.alloc((bavail - 1) * bsize));
+  const half = guarded(await history(['add', result, '--store', store]));
+  assertUserError(half, /^nodebench: Cannot write .*store\/results\/[0-9a-f]{16}\.json\.br: its file system is full/);
+  assert.deepEqual(fs.readdirSync(store).sort(), ['nodebench-history.json', 'results']);
+  assert.deepEqual(fs.readdirSync(path.join(store, 'results')), []);
+
   // With room again the same add works (no lock of the failed one in the way).
   fs.rmSync(filler);
   const again = guarded(await history(['add', result, '--store', store]));
