@@ -12,6 +12,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { root, cliPath } from './helpers/cli.js';
 import { testRuntime } from './helpers/runtimes.js';
+import { runToExit } from '../cli/runner/launch.js';
 
 const HANG_GUARD_MS = 60_000;
 const HOLDS_OUTPUT = path.join(root, 'test', 'fixtures', 'suites', 'holds-output', 'index.js');
@@ -131,4 +132,17 @@ test('exec: a failing command\'s stderr tail has no colour codes left in the cel
   assert.equal(cell.status, 'failed');
   assert.match(cell.error, /exited with status 3: not ok 1 - boom$/);
   assert.ok(!run.stderr.includes('\\x1b') && !run.stderr.includes('\u001b'), run.stderr);
+});
+
+test('runToExit: a program that leaves a process holding its stdout returns at its exit with its output, the holder killed and named', { timeout: HANG_GUARD_MS }, async () => {
+  // A node wrapper of the kind `--node ./wrapper` names: it starts a daemon, then runs node.
+  const wrapper = path.join(tmp, 'node-wrapper');
+  fs.writeFileSync(wrapper, `#!/bin/sh\nsetsid sleep 1903 &\nexec '${runtime16.path}' "$@"\n`, { mode: 0o755 });
+  // The test's own timeout is the hang-guard here.
+  const ran = await runToExit(wrapper, ['-p', 'process.version']);
+  assert.equal(ran.exitCode, 0, ran.stderr);
+  assert.equal(ran.stdout.trim(), `v${runtime16.version}`);
+  assert.deepEqual(ran.holders.map((h) => h.name), ['sleep']);
+  await assertNoneLeft(/^sleep 1903/);
+  await assert.rejects(runToExit(path.join(tmp, 'no-such-binary'), []), { code: 'ENOENT' });
 });
