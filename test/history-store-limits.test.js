@@ -122,3 +122,25 @@ test('history add of a result file larger than V8\'s longest string is streamed,
   const [id] = /as ([0-9a-f]{16})/.exec(run.stderr).slice(1);
   assert.ok(fs.statSync(path.join(store, 'results', `${id}.json.br`)).size > 0);
 });
+
+test('an index entry of an older format is rebuilt from its stored result, streamed when large; a damaged one is a sentence', { timeout: 3 * HANG_GUARD_MS }, async () => {
+  const store = path.join(dir, 'rebuilt');
+  const added = guarded(await history(['add', result, '--store', store]));
+  assert.equal(added.exitCode, 0, added.stderr);
+  const [id] = /as ([0-9a-f]{16})/.exec(added.stderr).slice(1);
+  const entryFile = path.join(store, 'index', `${id}.json`);
+  const [head, cells] = fs.readFileSync(entryFile, 'utf8').split('\n');
+  // entryVersion 0: older than this nodebench's, so the entry is made again from the result file.
+  fs.writeFileSync(entryFile, `${JSON.stringify({ ...JSON.parse(head), entryVersion: 0 })}\n${cells}\n`);
+  for (const env of [{}, { NODEBENCH_STREAM_READ_BYTES: '0' }]) {
+    const shown = guarded(await history(['show', '--store', store, '--format', 'json'], env));
+    assert.equal(shown.exitCode, 0, shown.stderr);
+    assert.equal(JSON.parse(shown.stdout).runs[0].id, id);
+  }
+  const stored = path.join(store, 'results', `${id}.json.br`);
+  fs.writeFileSync(stored, zlib.brotliCompressSync(Buffer.from('{"schemaVersion": 2, "cells": [')));
+  for (const env of [{}, { NODEBENCH_STREAM_READ_BYTES: '0' }]) {
+    const shown = guarded(await history(['show', '--store', store, '--format', 'json'], env));
+    assertUserError(shown, new RegExp(`^nodebench: Result file ${stored.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON`));
+  }
+});
