@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { constants } from 'node:buffer';
 import { execa } from 'execa';
 import { cliPath } from './helpers/cli.js';
 import { historyDir, trendRun, assertUserError } from './helpers/history.js';
@@ -42,6 +43,15 @@ test('history add on a full disk is one sentence at once, and leaves no lock beh
   const run = guarded(await history(['add', result, '--store', store]));
   assertUserError(run, /^nodebench: Cannot write .*store\.lock: its file system is full \(0 B free in .*store\); free some space or write it elsewhere\.$/);
   assert.deepEqual(fs.readdirSync(store), ['nodebench-history.json'], 'no lock and nothing else left behind');
+
+  // Room for the lock but not for the compressed result: the same, and nothing half-written.
+  fs.rmSync(filler);
+  const { bavail, bsize } = fs.statfsSync(mount);
+  fs.writeFileSync(filler, Buffer.alloc((bavail - 1) * bsize));
+  const half = guarded(await history(['add', result, '--store', store]));
+  assertUserError(half, /^nodebench: Cannot write .*store\/results\/[0-9a-f]{16}\.json\.br: its file system is full/);
+  assert.deepEqual(fs.readdirSync(store).sort(), ['nodebench-history.json', 'results']);
+  assert.deepEqual(fs.readdirSync(path.join(store, 'results')), []);
 
   // With room again the same add works (no lock of the failed one in the way).
   fs.rmSync(filler);
@@ -98,14 +108,39 @@ async function bigResult(from, file, bytes) {
 }
 
 // Minutes and gigabytes: run with NODEBENCH_SLOW=1 (npm run test:slow).
-test('history add of a result file larger than V8\'s longest string is streamed, not a crash', { skip: !process.env.NODEBENCH_SLOW && 'slow: set NODEBENCH_SLOW=1', timeout: 30 * 60_000 }, async () => {
+test('history add of a result file larger than V8\'s longest string is streamed, not a crash', { skip: !process.env.NODEBENCH_SLOW && 'slow: set NODEBENCH_SLOW=1', timeout: 30 * 60_000 }, async (t) => {
   const big = path.join(dir, 'big.json');
-  await bigResult(result, big, Number(process.env.NODEBENCH_BIG_BYTES) || 600 * 2 ** 20);
-  assert.ok(fs.statSync(big).size > (await import('node:buffer')).constants.MAX_STRING_LENGTH);
   const store = path.join(dir, 'big-store');
+  t.after(() => {
+    fs.rmSync(big, { force: true });
+    fs.rmSync(store, { recursive: true, force: true });
+  });
+  await bigResult(result, big, Number(process.env.NODEBENCH_BIG_BYTES) || 600 * 2 ** 20);
+  assert.ok(fs.statSync(big).size > constants.MAX_STRING_LENGTH);
   const run = await execa(process.execPath, [cliPath, 'history', 'add', big, '--store', store], { reject: false, stdin: 'ignore', env: { NO_COLOR: '1' } });
   assert.equal(run.exitCode, 0, run.stderr);
   const [id] = /as ([0-9a-f]{16})/.exec(run.stderr).slice(1);
   assert.ok(fs.statSync(path.join(store, 'results', `${id}.json.br`)).size > 0);
-  fs.rmSync(big);
+});
+
+test('an index entry of an older format is rebuilt from its stored result, streamed when large; a damaged one is a sentence', { timeout: 3 * HANG_GUARD_MS }, async () => {
+  const store = path.join(dir, 'rebuilt');
+  const added = guarded(await history(['add', result, '--store', store]));
+  assert.equal(added.exitCode, 0, added.stderr);
+  const [id] = /as ([0-9a-f]{16})/.exec(added.stderr).slice(1);
+  const entryFile = path.join(store, 'index', `${id}.json`);
+  const [head, cells] = fs.readFileSync(entryFile, 'utf8').split('\n');
+  // entryVersion 0: older than this nodebench's, so the entry is made again from the result file.
+  fs.writeFileSync(entryFile, `${JSON.stringify({ ...JSON.parse(head), entryVersion: 0 })}\n${cells}\n`);
+  for (const env of [{}, { NODEBENCH_STREAM_READ_BYTES: '0' }]) {
+    const shown = guarded(await history(['show', '--store', store, '--format', 'json'], env));
+    assert.equal(shown.exitCode, 0, shown.stderr);
+    assert.equal(JSON.parse(shown.stdout).runs[0].id, id);
+  }
+  const stored = path.join(store, 'results', `${id}.json.br`);
+  fs.writeFileSync(stored, zlib.brotliCompressSync(Buffer.from('{"schemaVersion": 2, "cells": [')));
+  for (const env of [{}, { NODEBENCH_STREAM_READ_BYTES: '0' }]) {
+    const shown = guarded(await history(['show', '--store', store, '--format', 'json'], env));
+    assertUserError(shown, new RegExp(`^nodebench: Result file ${stored.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON`));
+  }
 });

@@ -94,6 +94,19 @@ test('processes a benchmark starts with a new session and an empty environment d
   assert.deepEqual(cgroupsOf(child.pid), [], 'a cgroup was left behind');
 });
 
+test('under duet pairing too (two workers at once), what each escaped worker left is killed and no cgroup is left', { timeout: 120_000 }, async () => {
+  const out = path.join(tmp, 'escapes-duet.json');
+  const child = execa(process.execPath, [cliPath, 'run', HOSTILE, '--node', 'system,16', '--pairing', 'duet', '--benchmarks', 'escapes', '--processes', '2', '--max-processes', '2', '--samples', '3', '--out', out], { reject: false, stdin: 'ignore' });
+  const run = await child;
+  assert.equal(run.exitCode, 0, run.stderr);
+  const cells = JSON.parse(fs.readFileSync(out, 'utf8')).cells;
+  assert.ok(cells.every((c) => c.processes.every((p) => p.duetWith !== undefined)), 'the processes ran as duet pairs');
+  for (const cell of cells) assert.ok(cell.survivors.length >= 2 * 3, `survivors ${cell.survivors}`);
+  for (const until = Date.now() + 5000; processesMatching(/^sleep 417/).length && Date.now() < until;) await sleep(100);
+  assert.deepEqual(processesMatching(/^sleep 417/), [], 'a sleep the benchmark started is still running');
+  assert.deepEqual(cgroupsOf(child.pid), [], 'a cgroup was left behind');
+});
+
 test('a benchmark that kills the reaper and hangs is still taken down by kill -9 of nodebench', { timeout: 60_000 }, async () => {
   const out = path.join(tmp, 'reaper-killed.json');
   const child = execa(process.execPath, [cliPath, 'run', HOSTILE, '--node', 'system', '--benchmarks', 'kills-reaper-then-hangs', '--timeout', '120', '--out', out], { reject: false, stdin: 'ignore' });

@@ -15,16 +15,16 @@
 // written again by the next add of that file). Readers take no lock: they see whole entries only.
 import fs from 'node:fs/promises';
 import fsSync from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import crypto from 'node:crypto';
-import { promisify } from 'node:util';
 import { compose, Transform } from 'node:stream';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
 import chain from 'stream-chain';
-import { readResult, parseResult } from '../results/read.js';
+import { readResult, parseResult, streamReadBytes } from '../results/read.js';
 import { lockResultFile, processAlive } from '../results/lock.js';
 import { writeFileAtomic, describeWriteFailure } from '../fs-atomic.js';
 import { UserError, isUserError } from '../errors.js';
@@ -37,7 +37,6 @@ const MARKER = 'nodebench-history.json';
 const LOCK_NAME = 'store';
 const LOCK_WAIT_MS = 60_000;
 
-const unbrotli = promisify(zlib.brotliDecompress);
 // Quality 5 of 11: a 150-cell file of 1.88 MB becomes 175 KB in under 0.1 s; quality 11 saves
 // another quarter in 4 s, gzip -9 is 64% larger (docs/history.md).
 const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT } };
@@ -171,17 +170,39 @@ async function rebuildEntry(dir, entry) {
   return entryFrom(stored, { id, label, commit, addedAt, batch, source, schemaVersion });
 }
 
-// The result file kept for `id`, migrated to the current schema.
+// The result file kept for `id`, migrated to the current schema. One whose text is longer than
+// results/read.js parses in one piece (V8's longest string) is decompressed to a temporary file and
+// read as a stream there, as report and diff read such a file.
 export async function readStoredResult(dir, id) {
   const file = resultPath(dir, id);
-  let text;
+  const chunks = [];
+  let size = 0;
+  let spilled = null;
   try {
-    text = (await unbrotli(await fs.readFile(file))).toString('utf8');
+    for await (const chunk of compose(fsSync.createReadStream(file), zlib.createBrotliDecompress())) {
+      size += chunk.length;
+      if (!spilled && size > streamReadBytes()) {
+        spilled = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'nodebench-stored-')), `${id}.json`);
+        await fs.writeFile(spilled, Buffer.concat(chunks));
+        chunks.length = 0;
+      }
+      if (spilled) await fs.appendFile(spilled, chunk);
+      else chunks.push(chunk);
+    }
   } catch (err) {
+    if (spilled) await fs.rm(path.dirname(spilled), { recursive: true, force: true });
     if (err.code === 'ENOENT') throw new UserError(`The history store ${dir} has an index entry ${id} without its result file ${file}; delete ${entryPath(dir, id)} and add the result again.`);
     throw new UserError(`The stored result ${file} is damaged (${err.code || err.message}); delete it and ${entryPath(dir, id)}, and add the result again.`);
   }
-  return parseResult(text, file);
+  if (!spilled) return parseResult(Buffer.concat(chunks).toString('utf8'), file);
+  try {
+    return await readResult(spilled);
+  } catch (err) {
+    // Named as the stored file, not the temporary copy.
+    throw isUserError(err) ? new UserError(err.message.replaceAll(spilled, file)) : err;
+  } finally {
+    await fs.rm(path.dirname(spilled), { recursive: true, force: true });
+  }
 }
 
 // Every entry in the store, oldest run first (without their cells when cells is false). A missing

@@ -200,8 +200,13 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell, targ
   if (cell.survivors?.length) {
     const some = (list, name) => `${list.slice(0, 10).map(name).join(', ')}${list.length > 10 ? ` and ${list.length - 10} more` : ''}`;
     // holders: processes that kept the worker's output open after it exited (runner/process-group.js).
-    const held = cell.holders?.length ? `; ${cell.holders.length} of them held its output open after it exited (${some(cell.holders, (h) => `pid ${h.pid}${h.name ? ` (${h.name})` : ''}`)}), so nodebench stopped waiting for it` : '';
-    cell.warnings.push({ code: 'survivors', message: `the benchmark started ${cell.survivors.length} process(es) that outlived its worker in their own session or in the background (pids ${some(cell.survivors, String)})${held}; nodebench killed them: stop what the benchmark starts in its teardown.` });
+    const holders = cell.holders || [];
+    const held = new Set(holders.map((h) => h.pid));
+    const others = cell.survivors.filter((pid) => !held.has(pid));
+    const message = holders.length
+      ? `the benchmark started ${cell.survivors.length} process(es) that outlived its worker: ${holders.length} held its output open after it exited (${some(holders, (h) => `pid ${h.pid}${h.name ? ` (${h.name})` : ''}`)})${others.length ? ` and ${others.length} more ran on in their own session or in the background (pids ${some(others, String)})` : ''}; nodebench stopped waiting for them and killed them: stop what the benchmark starts in its teardown.`
+      : `the benchmark started ${cell.survivors.length} process(es) that outlived its worker in their own session or in the background (pids ${some(cell.survivors, String)}); nodebench killed them: stop what the benchmark starts in its teardown.`;
+    cell.warnings.push({ code: 'survivors', message });
   }
   if (targetRme && cell.summary.rme > targetRme) {
     const why = budgetLimited?.has(cell.id)

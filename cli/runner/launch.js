@@ -51,3 +51,15 @@ export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_00
   const stdout = stdoutOf();
   return { ...watched, stdoutTail: stdout.slice(-TAIL_BYTES), stdout: collectStdout ? stdout : undefined, wallMs: performance.now() - started, cpu: child.nodebenchCpu };
 }
+
+// A short run of a program whose output the host reads (a runtime's version probe, say), ended by
+// its exit like a worker: a wrapper script that leaves a process holding its stdout cannot keep
+// the host waiting (execa waits for the pipes to close). Returns { stdout, stderr, exitCode,
+// signal, timedOut, holders } or throws the spawn error (ENOENT, EACCES).
+export async function runToExit(file, args, { timeoutMs = 30_000, cwd, env } = {}) {
+  const child = spawnWorker(file, args, { cwd, env });
+  const watched = await superviseWorker(child, { timeoutMs, stdoutLimit: FULL_STDOUT_LIMIT });
+  const { spawnError } = await workerEnded(child);
+  if (spawnError) throw spawnError;
+  return { stdout: watched.stdout(), stderr: watched.stderrTail, exitCode: watched.exitCode, signal: watched.signal, timedOut: watched.timedOut, holders: watched.holders };
+}
