@@ -12,7 +12,8 @@ import { diffFlags, formatDefault } from '../flags/diff.js';
 import { runMatrix } from '../engine.js';
 import { compareCells } from '../stats/compare.js';
 import { createProgress } from '../progress.js';
-import { readJsonIfExists, writeFileAtomic } from '../fs-atomic.js';
+import { readJsonIfExists, writeOutput } from '../fs-atomic.js';
+import { checkOutput } from '../results/file.js';
 import { UserError } from '../errors.js';
 import { positiveInt } from './shared.js';
 
@@ -67,8 +68,19 @@ async function runtimeOf(version) {
   return ensureRuntime(version, { log });
 }
 
+// The state of an earlier bisect with the same key, to resume; another bisect's state is started
+// over. A file that is not a bisect state (a report, say) is never overwritten unasked.
 async function loadState(file, key) {
-  const state = await readJsonIfExists(file);
+  let state;
+  try {
+    state = await readJsonIfExists(file);
+  } catch (err) {
+    if (!(err instanceof SyntaxError)) throw err;
+    throw new UserError(`${file} is not a bisect state file (not JSON); choose another --out, or remove it.`);
+  }
+  if (state !== null && !(typeof state === 'object' && state.key && state.steps && typeof state.steps === 'object')) {
+    throw new UserError(`${file} is not a bisect state file (other JSON); choose another --out, or remove it.`);
+  }
   if (state && JSON.stringify(state.key) === JSON.stringify(key)) return state;
   return { key, steps: {} };
 }
@@ -94,7 +106,7 @@ async function flagDefaultOf(version, flagName) {
 async function bisectFlag(opts, versions, stateFile) {
   const flagName = opts.flag.replace(/^-+/, '');
   const state = await loadState(stateFile, { kind: 'flag', flag: flagName, good: versions[0], bad: versions.at(-1) });
-  const save = () => writeFileAtomic(stateFile, `${JSON.stringify(state, null, 1)}\n`);
+  const save = () => writeOutput(stateFile, `${JSON.stringify(state, null, 1)}\n`);
   const good = await flagDefaultOf(versions[0], flagName);
   const bad = await flagDefaultOf(versions.at(-1), flagName);
   const show = (v) => (v === 'absent' ? 'absent' : formatDefault(v));
@@ -184,7 +196,7 @@ async function bisectMeasured(opts, versions, stateFile) {
     stateFile
   };
   const state = await loadState(stateFile, { kind: 'benchmark', suite: ctx.suite, benchmark: ctx.benchmark, flags: ctx.flagSets[0].flags, threshold: ctx.threshold, good: ctx.good, bad: versions.at(-1) });
-  const save = () => writeFileAtomic(stateFile, `${JSON.stringify(state, null, 1)}\n`);
+  const save = () => writeOutput(stateFile, `${JSON.stringify(state, null, 1)}\n`);
   let ends = state.ends;
   if (!ends) {
     log(`bisect: measuring ${ctx.good} against ${versions.at(-1)} first`);
@@ -256,6 +268,7 @@ export function register(program) {
       const versions = releasesBetween(releases, good, bad);
       const what = opts.flag ? `flag-${opts.flag.replace(/^-+/, '')}` : `${opts.suite}-${opts.benchmark}`;
       const stateFile = path.resolve(opts.out || path.join('results', `bisect-${good}-${bad}-${what}.json`));
+      checkOutput(stateFile, { force: true, what: 'the bisect state file' });
       log(`bisect: ${versions.length} releases from ${good} to ${bad}; state in ${path.relative(process.cwd(), stateFile)}`);
       const lines = opts.flag ? await bisectFlag(opts, versions, stateFile) : await bisectMeasured(opts, versions, stateFile);
       process.stdout.write(`${lines.join('\n')}\n`);

@@ -4,7 +4,7 @@ import chalk from 'chalk';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { terminalText } from '../report/escape.js';
-import { readResult } from '../results/file.js';
+import { readResult, checkOutput } from '../results/file.js';
 import { compareCells, ALPHA, INVOCATION_DRIFT } from '../stats/compare.js';
 import { judgeAll, EQUIVALENCE } from '../stats/decision.js';
 import { estimateDrift, describeDrift, AUTO_MIN_CELLS } from '../stats/drift-estimate.js';
@@ -215,6 +215,7 @@ async function confirm(rows, { resultA, resultB, fileB, limit, equivalence, proc
   if (candidates.length) {
     const plans = planConfirmation(candidates, resultA, resultB, { processes });
     const file = path.resolve(out || defaultConfirmFile(fileB));
+    checkOutput(file, { force: true, option: '--confirm-out' });
     process.stderr.write(`nodebench: confirming ${candidates.length} comparison(s) the first measurement cannot clear: re-measuring both columns, ${processes} processes per cell, into ${path.relative(process.cwd(), file) || file}\n`);
     const runs = await runConfirmation(plans, { out: file, command: ['diff', '--confirm', ...process.argv.slice(2)] });
     confirmation = { ...judgeConfirmation(runs, { alpha: ALPHA, equivalence }), files: runs.map((r) => r.file), processes };

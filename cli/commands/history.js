@@ -9,7 +9,7 @@ import { renderText, renderMarkdown, renderJson, renderCsv, changeLine, printabl
 import { renderHistoryHtml } from '../history/html.js';
 import { listReleases } from '../runtimes/index.js';
 import { parseThreshold } from '../diff/gate.js';
-import { writeFileAtomic } from '../fs-atomic.js';
+import { writeOutput } from '../fs-atomic.js';
 import { UserError } from '../errors.js';
 import { list } from './shared.js';
 
@@ -101,7 +101,7 @@ Examples:
       const analysis = await analysisOf(opts);
       const text = FORMATS[format](analysis, { store: opts.store });
       if (opts.out) {
-        await writeFileAtomic(opts.out, text);
+        await writeOutput(opts.out, text);
         process.stderr.write(`wrote ${opts.out}\n`);
       } else {
         process.stdout.write(text);

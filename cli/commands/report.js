@@ -5,7 +5,7 @@ import { renderMarkdown } from '../report/markdown.js';
 import { renderCsv } from '../report/csv.js';
 import { renderHtml } from '../report/html.js';
 import { renderDistributions } from '../report/distribution.js';
-import { writeFileAtomic } from '../fs-atomic.js';
+import { writeOutput } from '../fs-atomic.js';
 import { UserError } from '../errors.js';
 
 const FORMATS = {
@@ -32,7 +32,7 @@ export function register(program) {
       const result = await readResult(file);
       const text = render(result, { baseline: opts.baseline, metrics: opts.metrics, verbose: opts.warnings, distribution: opts.distribution, color: !opts.out && opts.color && process.stdout.isTTY && !process.env.NO_COLOR });
       if (opts.out) {
-        await writeFileAtomic(opts.out, text);
+        await writeOutput(opts.out, text);
         process.stderr.write(`wrote ${opts.out}\n`);
       } else {
         process.stdout.write(text);
