@@ -35,7 +35,7 @@ import { judgeAll } from '../cli/stats/decision.js';
 import { INVOCATION_DRIFT } from '../cli/stats/compare.js';
 import { median } from '../cli/stats/basic.js';
 import { FOLDED_RATIO } from '../cli/stats/folding.js';
-import { keptProcesses } from '../cli/results/cell.js';
+import { keptProcesses } from '../cli/cell-identity.js';
 import { keptSamples } from '../cli/stats/summary.js';
 import { prng } from '../cli/stats/random.js';
 import { rate } from './stats.js';

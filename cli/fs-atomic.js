@@ -13,7 +13,7 @@ import fs from 'node:fs/promises';
 import fsSync from 'node:fs';
 import path from 'node:path';
 import { UserError } from './errors.js';
-import { formatBytes } from './report/format.js';
+import { formatBytes } from './text/format.js';
 
 let counter = 0;
 

@@ -1,8 +1,8 @@
 // Progress on stderr: a live line on a terminal, plain lines in CI or when stderr is a file.
 // Data never goes here; it goes to stdout. Names and errors come from suites and result files:
 // their control characters are shown escaped, never sent to the terminal.
-import { formatSeconds } from './report/format.js';
-import { terminalText } from './report/escape.js';
+import { formatSeconds } from './text/format.js';
+import { terminalText } from './text/escape.js';
 
 export function createProgress({ stream = process.stderr, live = stream.isTTY && !process.env.CI, quiet = false } = {}) {
   const started = Date.now();

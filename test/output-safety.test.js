@@ -23,7 +23,7 @@ const { renderMarkdown } = await import('../cli/report/markdown.js');
 const { renderDiffMarkdown, DIFF_HEADER } = await import('../cli/diff/render.js');
 const { pairCells, diffResults, renderDiff } = await import('../cli/commands/diff.js');
 const { createProgress } = await import('../cli/progress.js');
-const { terminalText } = await import('../cli/report/escape.js');
+const { terminalText } = await import('../cli/text/escape.js');
 
 const runs = Number(process.env.FUZZ_RUNS || 40);
 // Anything a terminal would act on: C0 but newline, DEL, C1, line separators, bidi controls.

@@ -3,23 +3,23 @@
 import chalk from 'chalk';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { terminalText } from '../report/escape.js';
+import { terminalText } from '../text/escape.js';
 import { readResult, checkOutput } from '../results/file.js';
 import { compareCells, ALPHA, INVOCATION_DRIFT } from '../stats/compare.js';
 import { judgeAll, EQUIVALENCE } from '../stats/decision.js';
 import { estimateDrift, describeDrift, AUTO_MIN_CELLS } from '../stats/drift-estimate.js';
 import { variancePriors } from '../results/cell.js';
-import { columnsOf, inColumn, isUnfinished, unfinishedReason } from '../report/columns.js';
+import { columnsOf } from '../report/columns.js';
+import { cellKey, rowKey, columnKey, benchmarkName, inColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
 import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, renderDiffHtml } from '../diff/render.js';
 import { htmlPage, escapeHtml } from '../report/html.js';
-import { textTable } from '../report/text-table.js';
+import { textTable } from '../text/text-table.js';
 import { gateFailures, gateMessage, parseThreshold, suspicious } from '../diff/gate.js';
 import { planConfirmation, runConfirmation, judgeConfirmation, confirmationLines, defaultConfirmProcesses, defaultConfirmFile, CONFIRM_RULE, CONFIRM_EVIDENCE } from '../diff/confirm.js';
 import { UserError } from '../errors.js';
 import { metricComparisons, metricGateFailures, metricRows, metricSummary, METRIC_HEADER } from '../diff/metrics.js';
 import { METRIC_IDS } from '../stats/metrics.js';
 
-const key = (c, withColumn = true) => [c.suite, c.benchmark, withColumn ? `${c.runtimeLabel}/${c.flagSet}` : c.flagSet].join('\u0000');
 
 function findColumn(result, name, file) {
   const column = columnsOf(result).find((c) => c.key === name || c.runtimeLabel === name);
@@ -34,28 +34,28 @@ export function pairCells(resultA, resultB, { from, to, fileA = 'A', fileB = 'B'
     const colA = findColumn(resultA, from, fileA);
     const colB = findColumn(resultB, to, fileB);
     const inCol = (r, col) => r.cells.filter((c) => inColumn(c, col));
-    const bByBench = new Map(inCol(resultB, colB).map((c) => [`${c.suite}\u0000${c.benchmark}`, c]));
+    const bByBench = new Map(inCol(resultB, colB).map((c) => [rowKey(c), c]));
     const pairs = inCol(resultA, colA)
-      .map((a) => ({ label: `${a.suite}/${a.benchmark}`, column: `${colA.key} -> ${colB.key}`, a, b: bByBench.get(`${a.suite}\u0000${a.benchmark}`) || null }));
+      .map((a) => ({ label: benchmarkName(a), column: `${colA.key} -> ${colB.key}`, a, b: bByBench.get(rowKey(a)) || null }));
     return annotate(pairs, resultB);
   }
   let withColumn = true;
-  let bIndex = new Map(resultB.cells.map((c) => [key(c), c]));
-  let pairs = resultA.cells.filter((a) => bIndex.has(key(a)));
+  let bIndex = new Map(resultB.cells.map((c) => [cellKey(c), c]));
+  let pairs = resultA.cells.filter((a) => bIndex.has(cellKey(a)));
   // Two runs of different runtimes (Node 14 today, Node 16 tomorrow): pair by benchmark and flag set.
   if (!pairs.length && resultA.runtimes.length === 1 && resultB.runtimes.length === 1) {
     withColumn = false;
-    bIndex = new Map(resultB.cells.map((c) => [key(c, false), c]));
-    pairs = resultA.cells.filter((a) => bIndex.has(key(a, false)));
+    bIndex = new Map(resultB.cells.map((c) => [cellKey(c, { withColumn: false }), c]));
+    pairs = resultA.cells.filter((a) => bIndex.has(cellKey(a, { withColumn: false })));
   }
   if (!pairs.length) throw new UserError(`${fileA} and ${fileB} have no benchmark in common (same suite, benchmark, runtime and flag set); compare columns with --from and --to instead.`);
   // Every cell of A is a row, also those B lacks: a benchmark that disappeared must fail the gate.
   const onlyRuntimeB = resultB.runtimes.length === 1 ? resultB.runtimes[0].label : null;
   return annotate(resultA.cells.map((a) => {
-    const b = bIndex.get(key(a, withColumn)) || null;
-    const column = withColumn ? `${a.runtimeLabel}/${a.flagSet}`
-      : `${a.runtimeLabel}/${a.flagSet} -> ${b ? b.runtimeLabel : onlyRuntimeB}/${a.flagSet}`;
-    return { label: `${a.suite}/${a.benchmark}`, column, a, b };
+    const b = bIndex.get(cellKey(a, { withColumn })) || null;
+    const column = withColumn ? columnKey(a)
+      : `${columnKey(a)} -> ${columnKey({ runtimeLabel: b ? b.runtimeLabel : onlyRuntimeB, flagSet: a.flagSet })}`;
+    return { label: benchmarkName(a), column, a, b };
   }), resultB);
 }
 
@@ -195,7 +195,7 @@ export function register(program) {
       // GitHub Actions shows this file on the run's summary page; appending is what it expects.
       if (process.env.GITHUB_STEP_SUMMARY) await fs.appendFile(process.env.GITHUB_STEP_SUMMARY, `${markdown()}\n`);
       if (failures?.length) {
-        // Benchmark and column names come from suite files: shown escaped (report/escape.js).
+        // Benchmark and column names come from suite files: shown escaped (text/escape.js).
         process.stderr.write(`nodebench: ${terminalText(gateMessage(failures, { limit, confirm: Boolean(confirmation) }), { keepNewlines: true })}\n`);
         process.exitCode = 1;
       }

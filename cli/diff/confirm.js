@@ -19,8 +19,9 @@ import { createProgress } from '../progress.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { judgeAll } from '../stats/decision.js';
 import { tTwoSidedP } from '../stats/distributions.js';
-import { formatChange } from '../report/format.js';
+import { formatChange } from '../text/format.js';
 import { UserError } from '../errors.js';
+import { columnKey } from '../cell-identity.js';
 
 // What --format json records of the rule (gate.confirm), so the decision reads from the files.
 export const CONFIRM_RULE = 'comparisons the first measurement cannot clear (not faster, not same, 95% interval reaching past -threshold%) are measured again: both columns, interleaved in one run; the gate fails only on those that run decides slower by more than the threshold';
@@ -141,7 +142,7 @@ const quiet = (cell) => cell.processes.filter((p) => !p.setAside).length;
 function usable(a, b) {
   if (a?.status !== 'ok' || b?.status !== 'ok') return { problem: `re-measuring gave ${a ? a.status : 'no cell'} / ${b ? b.status : 'no cell'}${b?.error ? ` (${b.error})` : ''}`, keep: true };
   const few = [a, b].find((c) => quiet(c) < MIN_QUIET);
-  if (few) return { problem: `the machine was too busy to re-measure it: ${few.processes.length - quiet(few)} of ${few.processes.length} processes of ${few.runtimeLabel}/${few.flagSet} ran while other programs held the CPU`, keep: false };
+  if (few) return { problem: `the machine was too busy to re-measure it: ${few.processes.length - quiet(few)} of ${few.processes.length} processes of ${columnKey(few)} ran while other programs held the CPU`, keep: false };
   return null;
 }
 

@@ -4,7 +4,7 @@
 // benchmark that no longer runs must never pass as "no regression".
 // With --confirm (diff/confirm.js), a comparison fails only when its re-measurement decides it
 // slower by more than the threshold: `confirmed` maps such rows to their confirmation.
-import { formatChange } from '../report/format.js';
+import { formatChange } from '../text/format.js';
 
 // Statuses in B that mean "not measured" rather than "broken": --allow-missing waives them.
 const MISSING = new Set(['missing', 'unfinished', 'skipped']);

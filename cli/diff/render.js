@@ -4,10 +4,10 @@
 // over all the rows at one false discovery rate (diffResults); a cell whose benchmark ran at the cost
 // of an empty one carries FOLDED_MARK on its rate and on the change it takes part in.
 import { geomeanRatio } from '../stats/compare.js';
-import { formatRate, formatChange } from '../report/format.js';
+import { formatRate, formatChange } from '../text/format.js';
 import { describeDrift } from '../stats/drift-estimate.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
-import { terminalText, markdownCode, markdownText, markdownTable } from '../report/escape.js';
+import { terminalText, markdownCode, markdownText, markdownTable } from '../text/escape.js';
 import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../report/notes.js';
 
 export const DIFF_HEADER = ['benchmark', 'column', 'A ops/s', 'B ops/s', 'change', '95% CI', 'p', 'q', 'verdict'];

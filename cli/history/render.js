@@ -1,7 +1,7 @@
 // `history show` as text, Markdown, JSON and CSV (html.js draws the charts). Every format carries
 // the same series and change points (analysis.js).
-import { textTable } from '../report/text-table.js';
-import { formatRate, formatChange } from '../report/format.js';
+import { textTable } from '../text/text-table.js';
+import { formatRate, formatChange } from '../text/format.js';
 import { csvField as quote } from '../report/csv.js';
 import { describeHost, canonicalJson } from './entry.js';
 

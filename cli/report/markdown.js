@@ -1,10 +1,10 @@
 // Markdown tables (for a pull request or an issue): the same grid as the terminal table.
 import { grid } from './columns.js';
-import { formatRate, formatRatio, formatPct } from './format.js';
+import { formatRate, formatRatio, formatPct } from '../text/format.js';
 import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
-import { markdownText, markdownFence, markdownTable } from './escape.js';
+import { markdownText, markdownFence, markdownTable } from '../text/escape.js';
 import { valueMarks, folded, markNotes } from './table.js';
 
 // The terminal table's marks (table.js): "!" optimized away, "=" same, "?" undecided.

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { writeOutput, outputTarget, fileInPath } from '../fs-atomic.js';
 import { UserError } from '../errors.js';
 
-export const SCHEMA_VERSION = 2;
+export { SCHEMA_VERSION } from './migrate.js';
 
 export function defaultResultPath(dir = 'results', now = new Date()) {
   const stamp = now.toISOString().replace(/[:]/g, '-').replace(/\..+$/, '');
