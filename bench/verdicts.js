@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import YAML from 'yaml';
 import { readResult } from '../cli/results/file.js';
-import { pairCells, diffResults } from '../cli/commands/diff.js';
+import { pairCells, diffResults } from '../cli/diff/compare.js';
 import { judgeAll } from '../cli/stats/decision.js';
 import { INVOCATION_DRIFT } from '../cli/stats/compare.js';
 import { median } from '../cli/stats/basic.js';

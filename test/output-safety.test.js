@@ -21,7 +21,8 @@ const { renderTerminal } = await import('../cli/report/terminal.js');
 const { renderCsv } = await import('../cli/report/csv.js');
 const { renderMarkdown } = await import('../cli/report/markdown.js');
 const { renderDiffMarkdown, DIFF_HEADER } = await import('../cli/diff/render.js');
-const { pairCells, diffResults, renderDiff } = await import('../cli/commands/diff.js');
+const { pairCells, diffResults } = await import('../cli/diff/compare.js');
+const { renderDiffTable: renderDiff } = await import('../cli/diff/formats.js');
 const { createProgress } = await import('../cli/progress.js');
 const { terminalText } = await import('../cli/text/escape.js');
 

@@ -1,7 +1,7 @@
 // What a benchmarking command prints when it is done: tables (or JSON) on stdout.
 import path from 'node:path';
 import { renderTerminal } from '../report/terminal.js';
-import { exitCodeFor, runMatrix } from '../engine.js';
+import { exitCodeFor, runEngine } from '../engine.js';
 import { checkOutput } from '../results/file.js';
 import { createProgress } from '../progress.js';
 import { list, flagSetsFrom, resultPathFrom } from './shared.js';
@@ -20,7 +20,7 @@ export async function runFromCommandLine(opts, { suites = [], commands = [], run
   const out = resultPathFrom(opts);
   if (!opts.resume) checkOutput(out, { force: opts.force });
   const progress = createProgress();
-  const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
+  const outcome = await runEngine(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
   process.exitCode = printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline, color: opts.color, progress });
 }
 

@@ -1,6 +1,6 @@
 // diff --fail-on-regression N --confirm: before a job fails, the comparisons that look slower
 // (gate.js suspicious) are measured again — both columns of each, interleaved in one fresh run on
-// this machine (the engine as a black box: runMatrix on a matrix of just those benchmarks and the
+// this machine (the engine as a black box: runEngine on a matrix of just those benchmarks and the
 // two sides' runtimes, flag sets, suite files and parameters) — and the gate fails only on what that
 // run decides slower by more than N%.
 // The confirmation alone decides. The first measurement chose the candidates, so it is biased
@@ -14,13 +14,15 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { runMatrix } from '../engine.js';
+import { runEngine } from '../engine.js';
 import { createProgress } from '../progress.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { judgeAll } from '../stats/decision.js';
 import { tTwoSidedP } from '../stats/distributions.js';
 import { formatChange } from '../text/format.js';
 import { UserError } from '../errors.js';
+import { checkOutput } from '../results/file.js';
+import { suspicious } from './gate.js';
 import { columnKey } from '../cell-identity.js';
 
 // What --format json records of the rule (gate.confirm), so the decision reads from the files.
@@ -125,7 +127,7 @@ export async function runConfirmation(plans, { out, progress = createProgress(),
   const runs = [];
   for (const [i, plan] of plans.entries()) {
     const file = i === 0 ? out : out.replace(/(\.json)?$/i, `-${i + 1}.json`);
-    const { result, interrupted } = await runMatrix(plan.matrix, { out: file, progress, command });
+    const { result, interrupted } = await runEngine(plan.matrix, { out: file, progress, command });
     if (interrupted) throw new UserError(`The confirmation run was interrupted; what it measured is in ${file}. Run diff again to confirm.`);
     runs.push({ plan, file, result });
   }
@@ -212,4 +214,23 @@ export function confirmationLines(confirmation, { limit, processes, files }) {
     lines.push(`  ${c.label} ${c.column}: first ${formatChange(c.first.ratio)} (${range(c.first)}), ${outcome}`);
   }
   return lines;
+}
+
+// --confirm: re-measures the suspicious comparisons of `rows` into `out` (default beside B).
+// Returns the confirmation (byRow: row -> its re-measured comparison) with the `lines` to print,
+// or one without candidates.
+export async function confirmRows(rows, { resultA, resultB, fileB, limit, alpha, equivalence, processes: asked, out, command }) {
+  const candidates = suspicious(rows, { limit });
+  const processes = asked ?? defaultConfirmProcesses(resultB.run);
+  let confirmation = { candidates: [], byRow: new Map(), verdicts: null, files: [], processes };
+  if (candidates.length) {
+    const plans = planConfirmation(candidates, resultA, resultB, { processes });
+    const file = path.resolve(out || defaultConfirmFile(fileB));
+    checkOutput(file, { force: true, option: '--confirm-out' });
+    process.stderr.write(`nodebench: confirming ${candidates.length} comparison(s) the first measurement cannot clear: re-measuring both columns, ${processes} processes per cell, into ${path.relative(process.cwd(), file) || file}\n`);
+    const runs = await runConfirmation(plans, { out: file, command });
+    confirmation = { ...judgeConfirmation(runs, { alpha, equivalence }), files: runs.map((r) => r.file), processes };
+  }
+  confirmation.lines = confirmationLines(confirmation, { limit, processes, files: confirmation.files.map((f) => path.relative(process.cwd(), f) || f) });
+  return { ...confirmation, rule: CONFIRM_RULE, evidence: CONFIRM_EVIDENCE };
 }

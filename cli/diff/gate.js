@@ -60,9 +60,3 @@ export function gateMessage(failures, { limit, confirm = false }) {
   for (const f of failures) lines.push(`  ${f.label}: ${f.columns.map((c) => `${c.column} ${c.problem}`).join('; ')}`);
   return lines.join('\n');
 }
-
-export function parseThreshold(value) {
-  if (value === undefined) return undefined;
-  const limit = value === true ? 0 : Number(value);
-  return Number.isFinite(limit) && limit >= 0 && String(value).trim() !== '' ? limit : null;
-}
