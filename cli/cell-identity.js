@@ -22,6 +22,18 @@ export const cellKey = (cell, { withColumn = true } = {}) => [cell.suite, cell.b
 // The cells of benchmark `benchmark` in `column`: one per benchmark and column of a suite.
 export const benchmarkInColumn = (benchmark, column) => `${benchmark}${JOIN}${columnKey(column)}`;
 
+// Every column of a result: its runtimes x its flag sets, in that order; key is the column key.
+export function columnsOf(result) {
+  const columns = [];
+  for (const runtime of result.runtimes) {
+    for (const flagSet of result.flagSets) {
+      const column = { runtimeLabel: runtime.label, runtime: runtime.version, flagSet: flagSet.name };
+      columns.push({ key: columnKey(column), ...column });
+    }
+  }
+  return columns;
+}
+
 export const inColumn = (cell, column) => cell.runtimeLabel === column.runtimeLabel && cell.flagSet === column.flagSet;
 
 // A cell still pending (or running) when the file was last written: the run was killed or

@@ -6,8 +6,7 @@ import { compareCells, ALPHA } from '../stats/compare.js';
 import { judgeAll, EQUIVALENCE } from '../stats/decision.js';
 import { estimateDrift, describeDrift } from '../stats/drift-estimate.js';
 import { variancePriors } from '../results/cell.js';
-import { columnsOf } from '../report/columns.js';
-import { cellKey, rowKey, columnKey, benchmarkName, inColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
+import { columnsOf, cellKey, rowKey, columnKey, benchmarkName, inColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
 import { metricComparisons } from './metrics.js';
 import { UserError } from '../errors.js';
 

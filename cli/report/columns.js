@@ -4,21 +4,10 @@
 import { UserError } from '../errors.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { judgeAll } from '../stats/decision.js';
-import { columnKey, benchmarkInColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
+import { columnKey, columnsOf, benchmarkInColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
 
-// history/entry.js takes it from here.
-export { isUnfinished };
-
-export function columnsOf(result) {
-  const columns = [];
-  for (const runtime of result.runtimes) {
-    for (const flagSet of result.flagSets) {
-      const column = { runtimeLabel: runtime.label, runtime: runtime.version, flagSet: flagSet.name };
-      columns.push({ key: columnKey(column), ...column });
-    }
-  }
-  return columns;
-}
+// history/entry.js and report/html.js take them from here.
+export { isUnfinished, columnsOf };
 
 // Every report reads each cell once through these, so that a report is linear in cells (a result
 // of a million cells is a few seconds, not hours of find() in a loop; bench/scale.js).
