@@ -47,7 +47,7 @@ export function register(program) {
     if (opts.history) await checkStoreForRun(opts.history);
     const progress = createProgress();
     const outcome = await runEngine(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
-    process.exitCode = printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline || matrix.run.baseline, color: opts.color, progress });
+    process.exitCode = await printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline || matrix.run.baseline, color: opts.color, progress });
     if (opts.history && outcome.interrupted) {
       progress.log(`not added to the history ${opts.history}: the run is unfinished; complete it with --resume ${out} --history ${opts.history}`);
     } else if (opts.history) {
