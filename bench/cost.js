@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { projectRoot } from '../cli/paths.js';
 import { loadMatrix, defaultMatrixFile } from '../cli/matrix/load.js';
 import { resolveRuntimes, describeSuites, buildPlan } from '../cli/matrix/plan.js';
-import { formatSeconds } from '../cli/report/format.js';
+import { formatSeconds } from '../cli/text/format.js';
 
 const cli = path.join(projectRoot, 'cli', 'nodebench.js');
 export const SLICE_SUITE = 'json';

@@ -2,7 +2,7 @@
 // harness's fixture suite, writing its result file to the harness's temporary directory.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runMatrix } from '../cli/engine.js';
+import { runEngine as runMatrix } from '../cli/engine.js';
 import { createProgress } from '../cli/progress.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

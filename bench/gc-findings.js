@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { readResult } from '../cli/results/file.js';
 import { METRICS, metricById, metricValues, metricInterval, compareMetric } from '../cli/stats/metrics.js';
-import { textTable } from '../cli/report/text-table.js';
+import { textTable } from '../cli/text/text-table.js';
 
 const column = (cell) => `${cell.runtimeLabel}/${cell.flagSet}`;
 

@@ -27,7 +27,7 @@ import { prng, shuffle } from '../cli/stats/random.js';
 import { median, quantile } from '../cli/stats/basic.js';
 import { tTwoSidedP } from '../cli/stats/distributions.js';
 import { INVOCATION_DRIFT } from '../cli/stats/drift.js';
-import { textTable } from '../cli/report/text-table.js';
+import { textTable } from '../cli/text/text-table.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'cli', 'nodebench.js');

@@ -8,10 +8,10 @@
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { quantile, median, sd, mean } from '../cli/stats/basic.js';
-import { keptProcesses, perProcessOf } from '../cli/results/cell.js';
+import { keptProcesses, perProcessOf } from '../cli/cell-identity.js';
 import { processValue, keptSamples } from '../cli/stats/summary.js';
 import { grid } from '../cli/report/columns.js';
-import { textTable } from '../cli/report/text-table.js';
+import { textTable } from '../cli/text/text-table.js';
 
 function distribution(values) {
   const xs = values.filter(Number.isFinite);

@@ -21,7 +21,7 @@ import { readResult } from '../cli/results/file.js';
 import { METRICS, metricValues, metricInterval } from '../cli/stats/metrics.js';
 import { metricsCostMs } from '../cli/runner/budget.js';
 import { metricsWanted, metricsDone } from '../cli/runner/policy.js';
-import { textTable } from '../cli/report/text-table.js';
+import { textTable } from '../cli/text/text-table.js';
 import { rate } from './stats.js';
 import { rateText, atLeast } from './verdict.js';
 

@@ -22,7 +22,7 @@ import { execa } from 'execa';
 import YAML from 'yaml';
 import { grid } from '../cli/report/columns.js';
 import { median } from '../cli/stats/basic.js';
-import { textTable } from '../cli/report/text-table.js';
+import { textTable } from '../cli/text/text-table.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'cli', 'nodebench.js');

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { chromium } from 'playwright-core';
 import { projectRoot } from '../cli/paths.js';
-import { formatBytes } from '../cli/report/format.js';
+import { formatBytes } from '../cli/text/format.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -13,8 +13,8 @@ import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { writeResult, SCHEMA_VERSION } from '../cli/results/file.js';
 import { streamReadBytes } from '../cli/results/read.js';
-import { textTable } from '../cli/report/text-table.js';
-import { formatBytes } from '../cli/report/format.js';
+import { textTable } from '../cli/text/text-table.js';
+import { formatBytes } from '../cli/text/format.js';
 import { projectRoot } from '../cli/paths.js';
 
 const COMMANDS = {

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import YAML from 'yaml';
 import { median } from '../cli/stats/basic.js';
-import { textTable } from '../cli/report/text-table.js';
+import { textTable } from '../cli/text/text-table.js';
 import { rate } from './stats.js';
 import { rateText } from './verdict.js';
 

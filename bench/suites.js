@@ -24,7 +24,7 @@ import { execa } from 'execa';
 import YAML from 'yaml';
 import { marginFigures, renderMargins } from './margins.js';
 import { INVOCATION_DRIFT } from '../cli/stats/compare.js';
-import { diffResults } from '../cli/commands/diff.js';
+import { diffResults } from '../cli/diff/compare.js';
 import { describeDrift } from '../cli/stats/drift-estimate.js';
 import { median, quantile, bisect } from '../cli/stats/basic.js';
 import { prng } from '../cli/stats/random.js';

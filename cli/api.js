@@ -2,7 +2,7 @@
 // on, for tools that want results without parsing tables. Types: cli/api.d.ts.
 import path from 'node:path';
 import { loadMatrix, parseMatrix } from './matrix/load.js';
-import { runMatrix as runEngine } from './engine.js';
+import { runEngine } from './engine.js';
 import { readResult } from './results/file.js';
 import { compareCells, pairedRatio, geomeanRatio } from './stats/compare.js';
 import { renderTables } from './report/table.js';

@@ -31,7 +31,7 @@ function toPublicRuntime(r) {
 
 // matrix: { runtimes, flagSets, suites, run, baseDir }; run options already merged with CLI options.
 // resume: continue the interrupted or killed run in `out` (results/resume.js) instead of starting one.
-export async function runMatrix(matrix, { out, progress, command = process.argv.slice(2), refresh = false, resume: resuming = false }) {
+export async function runEngine(matrix, { out, progress, command = process.argv.slice(2), refresh = false, resume: resuming = false }) {
   const release = lockResultFile(out);
   try {
     return await lockedRun(matrix, { out, progress, command, refresh, resume: resuming ? await readResult(out) : null });

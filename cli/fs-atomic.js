@@ -3,11 +3,17 @@
 // then replaces the old file in one rename; a reader, a kill or a full disk mid-write leaves the
 // previous complete version in place. A failure the user can fix (a full disk, a folder given as the
 // file, a file in the middle of the path, no permission) is one sentence naming their path.
+//
+// `writeOutput` is the one writer of every --out: what the user names is not always a file. A device
+// (/dev/null, /dev/full), a FIFO or a /proc path (/dev/stdout is /proc/self/fd/1) cannot be renamed
+// over without destroying it or failing, so those are written through (opened and written in place);
+// a disk is refused. A file bind-mounted over (docker run -v file:file) gets the new text copied in
+// when the rename fails with EBUSY.
 import fs from 'node:fs/promises';
 import fsSync from 'node:fs';
 import path from 'node:path';
 import { UserError } from './errors.js';
-import { formatBytes } from './report/format.js';
+import { formatBytes } from './text/format.js';
 
 let counter = 0;
 
@@ -36,14 +42,17 @@ async function freeBytes(dir) {
 
 // The sentence for a write of `file` that failed with `err`, or null when it is not the user's to
 // fix (then the caller rethrows it as the bug it is). `kept`: an earlier version is still there.
-export async function describeWriteFailure(err, file, { kept = false } = {}) {
+// `through`: the file was written in place (a device, a FIFO, a /proc path, a mount point).
+export async function describeWriteFailure(err, file, { kept = false, through = null } = {}) {
   const dir = path.dirname(file);
   const keeps = kept ? `; the previous version of ${file} is kept as it was` : '';
   switch (err?.code) {
     case 'ENOSPC':
     case 'EDQUOT': {
-      const free = await freeBytes(dir);
-      return `Cannot write ${file}: its file system is full (${free === null ? 'free space unknown' : `${formatBytes(free)} free`} in ${dir})${keeps}; free some space or write it elsewhere.`;
+      if (through && through !== 'mount point') return `Cannot write ${file}: the ${through} reports no space left (${err.code}); choose another path.`;
+      const where = through ? path.dirname(fsSync.realpathSync(file)) : dir;
+      const free = await freeBytes(where);
+      return `Cannot write ${file}: its file system is full (${free === null ? 'free space unknown' : `${formatBytes(free)} free`} in ${where})${keeps}; free some space or write it elsewhere.`;
     }
     case 'EISDIR':
       return `${file} is a folder; give the path of a file inside it instead.`;
@@ -59,6 +68,20 @@ export async function describeWriteFailure(err, file, { kept = false } = {}) {
       return `Cannot write ${file}: ${dir} is on a read-only file system; choose another path.`;
     case 'ENAMETOOLONG':
       return `Cannot write ${file}: the name is too long; choose a shorter path.`;
+    case 'ENOENT':
+      // A folder that takes no new files (/proc, /sys): the temporary file or the file itself cannot be made there.
+      return `Cannot create ${file}: ${dir} takes no new files; choose another path.`;
+    case 'ENXIO':
+      return through === 'FIFO' ? `Cannot write ${file}: nothing is reading that FIFO; start its reader first, or choose another path.`
+        : `Cannot write ${file}: it is a ${through || 'special file'} that takes no writes (${err.code}); choose another path.`;
+    case 'EPIPE':
+      return `Cannot write ${file}: its reader went away before everything was written; choose another path.`;
+    case 'EBUSY':
+    case 'EXDEV':
+    case 'EINVAL':
+    case 'EIO':
+    case 'EFBIG':
+      return through ? `Cannot write ${file}: the ${through} refused the write (${err.code}); choose another path.` : null;
     default:
       return null;
   }
@@ -69,16 +92,133 @@ async function asUserError(err, file, options) {
   return sentence ? new UserError(sentence, { cause: err }) : err;
 }
 
+// Whether `file` is a mount point by Linux's list of them (null where there is no such list): a
+// file bind-mounted over cannot be replaced by a rename (EBUSY).
+function isMountPoint(file) {
+  let table;
+  try {
+    table = fsSync.readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return null;
+  }
+  const unescape = (field) => field.replace(/\\([0-7]{3})/g, (_, octal) => String.fromCharCode(parseInt(octal, 8)));
+  return table.split('\n').some((line) => unescape(line.split(' ')[4] || '') === file);
+}
+
+const PSEUDO = ['/proc', '/sys'];
+const inPseudo = (file) => PSEUDO.some((root) => file === root || file.startsWith(`${root}/`));
+
+function specialKind(stat) {
+  if (stat.isCharacterDevice()) return 'character device';
+  if (stat.isFIFO()) return 'FIFO';
+  if (stat.isSocket()) return 'socket';
+  return null;
+}
+
+// How `file` is written: { how: 'replace', path } (a regular file or a new path: the file a symlink
+// leads to, atomically), { how: 'through', path, what } (written in place), or a UserError for
+// what is never written (a folder, a disk).
+export function outputTarget(file) {
+  const given = path.resolve(file);
+  let stat = null;
+  try {
+    stat = fsSync.statSync(given);
+  } catch (err) {
+    if (err.code !== 'ENOENT') return { how: 'replace', path: given };
+  }
+  let real = null;
+  try {
+    real = fsSync.realpathSync(given);
+  } catch {
+    // A dangling link, a pipe behind /proc/self/fd, or a new path.
+  }
+  if (stat?.isDirectory()) return { how: 'replace', path: given, stat };
+  if (stat?.isBlockDevice()) return new UserError(`${file} is a disk (a block device); nodebench never writes over one; choose the path of a file.`);
+  const special = stat ? specialKind(stat) : null;
+  if (special) return { how: 'through', path: given, what: special, stat };
+  if (inPseudo(given) || (real && inPseudo(real))) return { how: 'through', path: given, what: `${given.split('/')[1]} file`, stat };
+  return { how: 'replace', path: real || given, stat };
+}
+
+// The descriptor of this process that `file` names through /proc/self/fd/N, /dev/fd/N or
+// /dev/stdout (a link to /proc/self/fd/1), following links; null for any other path. Such a path
+// is written to the descriptor itself: opening it anew fails for a socket (ENXIO) and would truncate
+// the file a shell redirected to.
+function ownDescriptor(file) {
+  let at = path.resolve(file);
+  for (let hops = 0; hops < 40; hops++) {
+    let parent = path.dirname(at);
+    try {
+      parent = fsSync.realpathSync(parent);
+    } catch {
+      return null;
+    }
+    const match = /^\/proc\/(self|\d+)\/fd\/(\d+)$/.exec(path.join(parent, path.basename(at)));
+    if (match && (match[1] === 'self' || Number(match[1]) === process.pid)) return Number(match[2]);
+    let link;
+    try {
+      link = fsSync.readlinkSync(at);
+    } catch {
+      return null;
+    }
+    at = path.resolve(parent, link);
+  }
+  return null;
+}
+
+async function writeToDescriptor(fd, data) {
+  const chunks = typeof data === 'string' || Buffer.isBuffer(data) ? [data] : data;
+  for await (const chunk of chunks) {
+    const bytes = Buffer.from(chunk);
+    for (let done = 0; done < bytes.length;) {
+      done += await new Promise((resolve, reject) => fsSync.write(fd, bytes, done, bytes.length - done, null, (err, written) => (err ? reject(err) : resolve(written))));
+    }
+  }
+}
+
+async function writeThrough(target, data) {
+  const fd = ownDescriptor(target.path);
+  if (fd !== null) return writeToDescriptor(fd, data);
+  // Opening a FIFO for writing waits for a reader: with none there, say so instead of hanging. The
+  // probe stays open until the real descriptor is, so the reader never sees the writers all gone.
+  const probe = target.what === 'FIFO' ? await fs.open(target.path, fsSync.constants.O_WRONLY | fsSync.constants.O_NONBLOCK) : null;
+  let handle;
+  try {
+    handle = await fs.open(target.path, target.stat?.isFile() || !target.stat ? 'w' : 'r+');
+  } finally {
+    await probe?.close();
+  }
+  try {
+    await fs.writeFile(handle, data);
+    if (target.stat?.isFile()) await handle.sync();
+  } finally {
+    await handle.close().catch(() => {});
+  }
+}
+
+// The one writer of every --out: atomically when `file` is a regular file or a new path, in place
+// when it is something a rename would destroy (see outputTarget).
+export async function writeOutput(file, data) {
+  const target = outputTarget(file);
+  if (target instanceof UserError) throw target;
+  if (target.how === 'replace') return writeFileAtomic(target.path, data, { shownAs: file });
+  try {
+    await writeThrough(target, data);
+  } catch (err) {
+    throw await asUserError(err, file, { through: target.what });
+  }
+}
+
 // `data`: a string, a Buffer, or an (async) iterable of them (a large file written piece by piece,
-// never held as one string).
-export async function writeFileAtomic(file, data) {
+// never held as one string). `shownAs`: the path as the user gave it, for sentences.
+export async function writeFileAtomic(file, data, { shownAs = file } = {}) {
   const target = path.resolve(file);
   const existing = await fs.stat(target).catch(() => null);
-  if (existing?.isDirectory()) throw await asUserError(Object.assign(new Error('is a folder'), { code: 'EISDIR' }), file);
+  if (existing?.isDirectory()) throw await asUserError(Object.assign(new Error('is a folder'), { code: 'EISDIR' }), shownAs);
   try {
     await fs.mkdir(path.dirname(target), { recursive: true });
   } catch (err) {
-    throw await asUserError(err, file);
+    throw await asUserError(err, shownAs);
   }
   const tmp = `${target}.${process.pid}.${counter++}.tmp`;
   let handle = null;
@@ -92,8 +232,13 @@ export async function writeFileAtomic(file, data) {
     await fs.rename(tmp, target);
   } catch (err) {
     await handle?.close().catch(() => {});
+    // A file mounted over (a bind mount) cannot be renamed over: the complete new text is copied
+    // into it in place instead.
+    const mounted = !handle && (err.code === 'EBUSY' || err.code === 'EXDEV') && existing?.isFile() && isMountPoint(target) !== false;
+    const failure = mounted ? await fs.copyFile(tmp, target).then(() => null, (again) => again) : err;
     await fs.rm(tmp, { force: true });
-    throw await asUserError(err, file, { kept: Boolean(existing) });
+    if (!failure) return;
+    throw await asUserError(failure, shownAs, mounted ? { through: 'mount point' } : { kept: Boolean(existing) });
   }
   // The rename itself survives a crash once the folder is synced; not every file system allows it.
   const folder = await fs.open(path.dirname(target), 'r').catch(() => null);

@@ -2,7 +2,7 @@
 // nodebench: benchmark Node.js runtimes and V8 flags. Each sub-command lives in cli/commands/.
 import { Command, CommanderError } from 'commander';
 import { isUserError } from './errors.js';
-import { terminalText } from './report/escape.js';
+import { terminalText } from './text/escape.js';
 import { NODEBENCH_VERSION } from './engine.js';
 import * as matrix from './commands/matrix.js';
 import * as run from './commands/run.js';

@@ -1,11 +1,16 @@
 // Progress on stderr: a live line on a terminal, plain lines in CI or when stderr is a file.
 // Data never goes here; it goes to stdout. Names and errors come from suites and result files:
 // their control characters are shown escaped, never sent to the terminal.
-import { formatSeconds } from './report/format.js';
-import { terminalText } from './report/escape.js';
+import { formatSeconds } from './text/format.js';
+import { terminalText } from './text/escape.js';
 
-export function createProgress({ stream = process.stderr, live = stream.isTTY && !process.env.CI, quiet = false } = {}) {
-  const started = Date.now();
+// clock: for tests, the time in ms.
+export function createProgress({ stream = process.stderr, live = stream.isTTY && !process.env.CI, quiet = false, clock = Date.now } = {}) {
+  const started = clock();
+  // The time left is estimated from the processes of this run alone: the clock for it starts with
+  // the first process, not with the installs and suite loading before it (counted in, they made the
+  // first line say ~3h for a 19-minute run), and processes a resumed run found done are no part of it.
+  let measuring = null;
   let lastLength = 0;
   let lastPlain = 0;
   const clear = () => {
@@ -20,14 +25,19 @@ export function createProgress({ stream = process.stderr, live = stream.isTTY &&
     },
     // budgetEndsAt: when the run's time budget ends (epoch ms), if it has one. The ETA counts only
     // the processes planned so far; top-ups and replacements are planned later, so the budget's end
-    // is the honest other bound.
+    // is the honest other bound. No ETA until a process of this run has finished.
     update({ done, total, cell, starting, outcome, budgetEndsAt }) {
       if (quiet) return;
-      const elapsed = (Date.now() - started) / 1000;
-      const eta = done > 0 ? (elapsed / done) * (total - done) : NaN;
+      const now = clock();
+      // A process that finishes before any was seen starting ran since the progress began.
+      measuring ??= starting ? { since: now, done } : { since: started, done: 0 };
+      const elapsed = (now - started) / 1000;
+      const finished = done - measuring.done;
+      const eta = finished > 0 ? (((now - measuring.since) / 1000) / finished) * (total - done) : NaN;
+      const left = Number.isFinite(eta) ? `, ~${formatSeconds(eta)} left` : '';
       const what = `${cell.runtimeLabel} ${cell.flagSet} ${cell.suite}/${cell.benchmark}`;
-      const budget = budgetEndsAt ? `; time budget ends in ${formatSeconds(Math.max(0, (budgetEndsAt - Date.now()) / 1000))}` : '';
-      const line = `[${done}/${total}] ${terminalText(what)}  (${formatSeconds(elapsed)} elapsed, ~${formatSeconds(eta)} left${budget})`;
+      const budget = budgetEndsAt ? `; time budget ends in ${formatSeconds(Math.max(0, (budgetEndsAt - now) / 1000))}` : '';
+      const line = `[${done}/${total}] ${terminalText(what)}  (${formatSeconds(elapsed)} elapsed${left}${budget})`;
       if (live) {
         const text = line.slice(0, (stream.columns || 120) - 1);
         stream.write(`\r${text}${' '.repeat(Math.max(0, lastLength - text.length))}`);

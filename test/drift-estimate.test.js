@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { estimateDrift, driftFromPValues, solveMedianP, AUTO_MIN_SUITE_CELLS } from '../cli/stats/drift-estimate.js';
-import { diffResults } from '../cli/commands/diff.js';
+import { diffResults } from '../cli/diff/compare.js';
 import { prng } from '../cli/stats/random.js';
 import { nodebench } from './helpers/cli.js';
 import { writeResultFile } from './helpers/result-file.js';

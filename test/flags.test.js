@@ -10,7 +10,8 @@ import { testRuntime } from './helpers/runtimes.js';
 import { runtimeFlags } from '../cli/flags/index.js';
 import { findFlag, parseV8Options } from '../cli/flags/parse.js';
 import { buildPlan } from '../cli/matrix/plan.js';
-import { bisectVersions, releasesBetween } from '../cli/commands/bisect.js';
+import { releasesBetween } from '../cli/bisect/releases.js';
+import { bisectVersions } from '../cli/bisect/search.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-flags-'));
 const flagCache = { ...process.env, NODEBENCH_CACHE: path.join(tmp, 'cache') };

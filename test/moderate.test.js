@@ -6,7 +6,7 @@ import { summarize } from '../cli/stats/summary.js';
 import { variancePriors } from '../cli/results/cell.js';
 import { prng } from '../cli/stats/random.js';
 import { pairedRatio, pairedPrior, compareCells } from '../cli/stats/compare.js';
-import { diffResults } from '../cli/commands/diff.js';
+import { diffResults } from '../cli/diff/compare.js';
 
 const close = (a, b, tol) => assert.ok(Math.abs(a - b) < tol, `${a} is not within ${tol} of ${b}`);
 

@@ -22,9 +22,10 @@ const { renderCsv } = await import('../cli/report/csv.js');
 const { renderMarkdown } = await import('../cli/report/markdown.js');
 const { renderDiffMarkdown, renderDiffPage, DIFF_HEADER } = await import('../cli/diff/render.js');
 const { renderHtml } = await import('../cli/report/html.js');
-const { pairCells, diffResults, renderDiff } = await import('../cli/commands/diff.js');
+const { pairCells, diffResults } = await import('../cli/diff/compare.js');
+const { renderDiffTable: renderDiff } = await import('../cli/diff/formats.js');
 const { createProgress } = await import('../cli/progress.js');
-const { terminalText } = await import('../cli/report/escape.js');
+const { terminalText } = await import('../cli/text/escape.js');
 
 const runs = Number(process.env.FUZZ_RUNS || 40);
 // Anything a terminal would act on: C0 but newline, DEL, C1, line separators, bidi controls.

@@ -8,7 +8,7 @@ import { runDoctor, checkSpec, DOCTOR_DEFAULTS } from '../doctor/run.js';
 import { renderDoctor } from '../doctor/render.js';
 import { projectRoot } from '../paths.js';
 import { UserError } from '../errors.js';
-import { terminalText } from '../report/escape.js';
+import { terminalText } from '../text/escape.js';
 import { positiveInt } from './shared.js';
 
 const log = (m) => process.stderr.write(`${m}\n`);

@@ -4,7 +4,7 @@ import { ensureRuntime } from '../runtimes/index.js';
 import { runtimeFlags, describeRuntime } from '../flags/index.js';
 import { diffFlags, flagGroup, formatDefault } from '../flags/diff.js';
 import { UserError } from '../errors.js';
-import { terminalText } from '../report/escape.js';
+import { terminalText } from '../text/escape.js';
 
 const log = (m) => process.stderr.write(`${m}\n`);
 

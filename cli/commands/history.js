@@ -1,26 +1,16 @@
 // nodebench history add | show | check: keep result files in a store, show each benchmark's trend
 // across runtime versions or dates, and fail CI on a new change point that is a slowdown.
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { addToStore, readStore, DEFAULT_STORE } from '../history/store.js';
 import { analyseHistory, crossesReleases, gateFailures } from '../history/analysis.js';
 import { ORDERS } from '../history/series.js';
-import { renderText, renderMarkdown, renderJson, renderCsv, changeLine, printable } from '../history/render.js';
-import { renderHistoryHtml } from '../history/html.js';
+import { renderMarkdown, changeLine, printable } from '../history/render.js';
+import { HISTORY_FORMATS } from '../history/formats.js';
+import { chooseFormat, emit, appendStepSummary } from '../output/emit.js';
 import { listReleases } from '../runtimes/index.js';
-import { parseThreshold } from '../diff/gate.js';
-import { writeFileAtomic } from '../fs-atomic.js';
+import { parseThreshold } from '../threshold.js';
 import { UserError } from '../errors.js';
 import { list } from './shared.js';
-
-const FORMATS = {
-  text: (analysis, ctx) => renderText(analysis, ctx),
-  md: (analysis, ctx) => renderMarkdown(analysis, ctx),
-  html: (analysis, ctx) => renderHistoryHtml(analysis, { ...ctx, text: renderText(analysis, ctx) }),
-  json: (analysis, ctx) => renderJson(analysis, ctx),
-  csv: (analysis) => renderCsv(analysis)
-};
-const FORMAT_ALIASES = { markdown: 'md', table: 'text' };
 
 function addSelection(command) {
   return command
@@ -93,33 +83,24 @@ Examples:
 
   addSelection(history.command('show')
     .description('per benchmark and flag set, the series of estimates with their 95% intervals and the change points between them'))
-    .option('--format <format>', `one of ${Object.keys(FORMATS).join(', ')}`, 'text')
+    .option('--format <format>', `one of ${Object.keys(HISTORY_FORMATS).join(', ')}`, 'text')
     .option('--out <file>', 'write to this file instead of stdout (for html: trend.html)')
     .action(async (opts) => {
-      const format = FORMAT_ALIASES[opts.format] || opts.format;
-      if (!FORMATS[format]) throw new UserError(`--format "${opts.format}" is not known; use ${Object.keys(FORMATS).join(', ')}.`);
-      const analysis = await analysisOf(opts);
-      const text = FORMATS[format](analysis, { store: opts.store });
-      if (opts.out) {
-        await writeFileAtomic(opts.out, text);
-        process.stderr.write(`wrote ${opts.out}\n`);
-      } else {
-        process.stdout.write(text);
-      }
+      const render = chooseFormat(HISTORY_FORMATS, opts.format);
+      await emit(render, await analysisOf(opts), { out: opts.out, options: { store: opts.store } });
     });
 
   addSelection(history.command('check')
     .description('fail (exit 1) when the newest history add revealed a change point that is a slowdown beyond the threshold'))
     .option('--fail-on-regression <percent>', 'the slowdown a new change point must exceed to fail', '5')
     .action(async (opts) => {
-      const limit = parseThreshold(opts.failOnRegression);
-      if (limit === null || limit === undefined) throw new UserError(`--fail-on-regression takes a percentage like 5, not "${opts.failOnRegression}".`);
+      const limit = parseThreshold(opts.failOnRegression, { option: '--fail-on-regression' });
       const analysis = await analysisOf(opts);
       const fresh = analysis.series.flatMap((s) => s.changes.filter((c) => c.isNew).map((c) => ({ s, c })));
       process.stdout.write(fresh.length ? `new change points:\n${fresh.map(({ s, c }) => `  ${changeLine(s, c, analysis)}`).join('\n')}\n` : `no new change points in ${printable(opts.store)} (${analysis.entries.length} run(s), by ${analysis.by})\n`);
       // GitHub Actions shows this file on the run's summary page: the change points (the series
       // are in history show --format md or html).
-      if (process.env.GITHUB_STEP_SUMMARY) await fs.appendFile(process.env.GITHUB_STEP_SUMMARY, renderMarkdown(analysis, { store: opts.store, series: false }));
+      if (process.env.GITHUB_STEP_SUMMARY) await appendStepSummary(renderMarkdown(analysis, { store: opts.store, series: false }));
       const failures = gateFailures(analysis, limit);
       if (failures.length) {
         const lines = failures.map((f) => `  ${printable(f.label)}: ${f.changes.map(({ series, change }) => changeLine(series, change, analysis, { withBenchmark: false })).join('; ')}`);

@@ -1,7 +1,7 @@
 // nodebench matrix: run matrix.yaml (runtimes x flag sets x suites), with CLI overrides.
 import path from 'node:path';
 import { loadMatrix, defaultMatrixFile } from '../matrix/load.js';
-import { runMatrix } from '../engine.js';
+import { runEngine } from '../engine.js';
 import { checkOutput } from '../results/file.js';
 import { createProgress } from '../progress.js';
 import { UserError } from '../errors.js';
@@ -47,8 +47,8 @@ export function register(program) {
     // Before hours of measuring: a store this run could not be added to is refused now.
     if (opts.history) await checkStoreForRun(opts.history);
     const progress = createProgress();
-    const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
-    process.exitCode = printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline || matrix.run.baseline, color: opts.color, summary: opts.summary, progress });
+    const outcome = await runEngine(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
+    process.exitCode = await printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline || matrix.run.baseline, color: opts.color, summary: opts.summary, progress });
     if (opts.history && outcome.interrupted) {
       progress.log(`not added to the history ${opts.history}: the run is unfinished; complete it with --resume ${out} --history ${opts.history}`);
     } else if (opts.history) {

@@ -1,7 +1,8 @@
 // What a benchmarking command prints when it is done: tables (or JSON) on stdout.
 import path from 'node:path';
 import { renderTerminal } from '../report/terminal.js';
-import { exitCodeFor, runMatrix } from '../engine.js';
+import { chooseFormat, emit, wantsColor } from '../output/emit.js';
+import { exitCodeFor, runEngine } from '../engine.js';
 import { checkOutput } from '../results/file.js';
 import { createProgress } from '../progress.js';
 import { list, flagSetsFrom, resultPathFrom } from './shared.js';
@@ -20,16 +21,18 @@ export async function runFromCommandLine(opts, { suites = [], commands = [], run
   const out = resultPathFrom(opts);
   if (!opts.resume) checkOutput(out, { force: opts.force });
   const progress = createProgress();
-  const outcome = await runMatrix(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
-  process.exitCode = printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline, color: opts.color, progress });
+  const outcome = await runEngine(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
+  process.exitCode = await printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline, color: opts.color, progress });
 }
 
-export function printOutcome({ result, interrupted }, { out, json, baseline, color, summary: changesOnly, progress }) {
-  if (json) {
-    process.stdout.write(`${JSON.stringify(result, null, 1)}\n`);
-  } else {
-    process.stdout.write(`${renderTerminal(result, { baseline, summary: changesOnly, color: color && process.stdout.isTTY && !process.env.NO_COLOR })}\n`);
-  }
+// What a run prints on stdout: its tables, or (--json) the result itself.
+const RUN_FORMATS = {
+  table: (result, options) => `${renderTerminal(result, options)}\n`,
+  json: (result) => `${JSON.stringify(result, null, 1)}\n`
+};
+
+export async function printOutcome({ result, interrupted }, { out, json, baseline, color, summary: changesOnly, progress }) {
+  await emit(chooseFormat(RUN_FORMATS, json ? 'json' : 'table'), result, { options: { baseline, summary: changesOnly, color: wantsColor({ color }) } });
   const counts = {};
   for (const cell of result.cells) counts[cell.status] = (counts[cell.status] || 0) + 1;
   const summary = Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ');

@@ -1,25 +1,13 @@
 // nodebench report FILE: the tables of an existing result file, in a chosen format.
 import { readResult } from '../results/file.js';
-import { renderTerminal } from '../report/terminal.js';
-import { renderMarkdown } from '../report/markdown.js';
-import { renderCsv } from '../report/csv.js';
-import { renderHtml } from '../report/html.js';
-import { renderDistributions } from '../report/distribution.js';
-import { writeFileAtomic } from '../fs-atomic.js';
-import { UserError } from '../errors.js';
-
-const FORMATS = {
-  table: (result, opts) => `${renderTerminal(result, opts)}\n${opts.distribution ? `\n${renderDistributions(result)}` : ''}`,
-  markdown: (result, opts) => renderMarkdown(result, opts),
-  csv: (result) => renderCsv(result),
-  html: (result, opts) => renderHtml(result, opts)
-};
+import { REPORT_FORMATS } from '../report/formats.js';
+import { chooseFormat, emit, wantsColor } from '../output/emit.js';
 
 export function register(program) {
   program.command('report')
     .description('print the tables of a result file again, as a terminal table, Markdown, CSV or a self-contained HTML page with charts')
     .argument('<file>', 'result file')
-    .option('--format <format>', `one of ${Object.keys(FORMATS).join(', ')}`, 'table')
+    .option('--format <format>', `one of ${Object.keys(REPORT_FORMATS).join(', ')}`, 'table')
     .option('--baseline <column>', 'column the ratios compare to, "<runtime>/<flag set>"')
     .option('--metrics', 'table format: also show GC, CPU, event-loop delay and memory per cell for every suite (markdown, html and csv always have them)')
     .option('--distribution', 'table format: also show each cell\'s per-process rates as a one-line histogram (to spot bimodal benchmarks)')
@@ -28,15 +16,11 @@ export function register(program) {
     .option('--out <file>', 'write the report to this file instead of stdout (for html: report.html)')
     .option('--no-color', 'plain output')
     .action(async (file, opts) => {
-      const render = FORMATS[opts.format];
-      if (!render) throw new UserError(`--format "${opts.format}" is not known; use ${Object.keys(FORMATS).join(', ')}.`);
+      const render = chooseFormat(REPORT_FORMATS, opts.format);
       const result = await readResult(file);
-      const text = render(result, { baseline: opts.baseline, metrics: opts.metrics, verbose: opts.warnings, summary: opts.summary, distribution: opts.distribution, color: !opts.out && opts.color && process.stdout.isTTY && !process.env.NO_COLOR });
-      if (opts.out) {
-        await writeFileAtomic(opts.out, text);
-        process.stderr.write(`wrote ${opts.out}\n`);
-      } else {
-        process.stdout.write(text);
-      }
+      await emit(render, result, {
+        out: opts.out,
+        options: { baseline: opts.baseline, metrics: opts.metrics, verbose: opts.warnings, summary: opts.summary, distribution: opts.distribution, color: wantsColor({ color: opts.color, out: opts.out }) }
+      });
     });
 }

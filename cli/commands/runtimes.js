@@ -6,7 +6,7 @@ import { removeCached } from '../runtimes/cache.js';
 import { parseRuntimeSpec } from '../runtimes/spec.js';
 import { UserError } from '../errors.js';
 import { runtimesDir } from '../paths.js';
-import { terminalText } from '../report/escape.js';
+import { terminalText } from '../text/escape.js';
 
 const log = (m) => process.stderr.write(`${m}\n`);
 

@@ -1,6 +1,6 @@
 // diff --fail-on-regression N --confirm: before a job fails, the comparisons that look slower
 // (gate.js suspicious) are measured again — both columns of each, interleaved in one fresh run on
-// this machine (the engine as a black box: runMatrix on a matrix of just those benchmarks and the
+// this machine (the engine as a black box: runEngine on a matrix of just those benchmarks and the
 // two sides' runtimes, flag sets, suite files and parameters) — and the gate fails only on what that
 // run decides slower by more than N%.
 // The confirmation alone decides. The first measurement chose the candidates, so it is biased
@@ -14,13 +14,16 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { runMatrix } from '../engine.js';
+import { runEngine } from '../engine.js';
 import { createProgress } from '../progress.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { judgeAll } from '../stats/decision.js';
 import { tTwoSidedP } from '../stats/distributions.js';
-import { formatChange } from '../report/format.js';
+import { formatChange } from '../text/format.js';
 import { UserError } from '../errors.js';
+import { checkOutput } from '../results/file.js';
+import { suspicious } from './gate.js';
+import { columnKey } from '../cell-identity.js';
 
 // What --format json records of the rule (gate.confirm), so the decision reads from the files.
 export const CONFIRM_RULE = 'comparisons the first measurement cannot clear (not faster, not same, 95% interval reaching past -threshold%) are measured again: both columns, interleaved in one run; the gate fails only on those that run decides slower by more than the threshold';
@@ -124,7 +127,7 @@ export async function runConfirmation(plans, { out, progress = createProgress(),
   const runs = [];
   for (const [i, plan] of plans.entries()) {
     const file = i === 0 ? out : out.replace(/(\.json)?$/i, `-${i + 1}.json`);
-    const { result, interrupted } = await runMatrix(plan.matrix, { out: file, progress, command });
+    const { result, interrupted } = await runEngine(plan.matrix, { out: file, progress, command });
     if (interrupted) throw new UserError(`The confirmation run was interrupted; what it measured is in ${file}. Run diff again to confirm.`);
     runs.push({ plan, file, result });
   }
@@ -141,7 +144,7 @@ const quiet = (cell) => cell.processes.filter((p) => !p.setAside).length;
 function usable(a, b) {
   if (a?.status !== 'ok' || b?.status !== 'ok') return { problem: `re-measuring gave ${a ? a.status : 'no cell'} / ${b ? b.status : 'no cell'}${b?.error ? ` (${b.error})` : ''}`, keep: true };
   const few = [a, b].find((c) => quiet(c) < MIN_QUIET);
-  if (few) return { problem: `the machine was too busy to re-measure it: ${few.processes.length - quiet(few)} of ${few.processes.length} processes of ${few.runtimeLabel}/${few.flagSet} ran while other programs held the CPU`, keep: false };
+  if (few) return { problem: `the machine was too busy to re-measure it: ${few.processes.length - quiet(few)} of ${few.processes.length} processes of ${columnKey(few)} ran while other programs held the CPU`, keep: false };
   return null;
 }
 
@@ -211,4 +214,23 @@ export function confirmationLines(confirmation, { limit, processes, files }) {
     lines.push(`  ${c.label} ${c.column}: first ${formatChange(c.first.ratio)} (${range(c.first)}), ${outcome}`);
   }
   return lines;
+}
+
+// --confirm: re-measures the suspicious comparisons of `rows` into `out` (default beside B).
+// Returns the confirmation (byRow: row -> its re-measured comparison) with the `lines` to print,
+// or one without candidates.
+export async function confirmRows(rows, { resultA, resultB, fileB, limit, alpha, equivalence, processes: asked, out, command }) {
+  const candidates = suspicious(rows, { limit });
+  const processes = asked ?? defaultConfirmProcesses(resultB.run);
+  let confirmation = { candidates: [], byRow: new Map(), verdicts: null, files: [], processes };
+  if (candidates.length) {
+    const plans = planConfirmation(candidates, resultA, resultB, { processes });
+    const file = path.resolve(out || defaultConfirmFile(fileB));
+    checkOutput(file, { force: true, option: '--confirm-out' });
+    process.stderr.write(`nodebench: confirming ${candidates.length} comparison(s) the first measurement cannot clear: re-measuring both columns, ${processes} processes per cell, into ${path.relative(process.cwd(), file) || file}\n`);
+    const runs = await runConfirmation(plans, { out: file, command });
+    confirmation = { ...judgeConfirmation(runs, { alpha, equivalence }), files: runs.map((r) => r.file), processes };
+  }
+  confirmation.lines = confirmationLines(confirmation, { limit, processes, files: confirmation.files.map((f) => path.relative(process.cwd(), f) || f) });
+  return { ...confirmation, rule: CONFIRM_RULE, evidence: CONFIRM_EVIDENCE };
 }

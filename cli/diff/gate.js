@@ -4,7 +4,7 @@
 // benchmark that no longer runs must never pass as "no regression".
 // With --confirm (diff/confirm.js), a comparison fails only when its re-measurement decides it
 // slower by more than the threshold: `confirmed` maps such rows to their confirmation.
-import { formatChange } from '../report/format.js';
+import { formatChange } from '../text/format.js';
 
 // Statuses in B that mean "not measured" rather than "broken": --allow-missing waives them.
 const MISSING = new Set(['missing', 'unfinished', 'skipped']);
@@ -59,10 +59,4 @@ export function gateMessage(failures, { limit, confirm = false }) {
   const lines = [`${failures.length} benchmark(s) fail the gate (${how}, or no longer ok; --allow-missing waives missing and unfinished ones):`];
   for (const f of failures) lines.push(`  ${f.label}: ${f.columns.map((c) => `${c.column} ${c.problem}`).join('; ')}`);
   return lines.join('\n');
-}
-
-export function parseThreshold(value) {
-  if (value === undefined) return undefined;
-  const limit = value === true ? 0 : Number(value);
-  return Number.isFinite(limit) && limit >= 0 && String(value).trim() !== '' ? limit : null;
 }

@@ -7,7 +7,7 @@
 // a metric decided higher by more than the threshold fails.
 import { METRICS, metricValues, compareMetric } from '../stats/metrics.js';
 import { judgeAll } from '../stats/decision.js';
-import { formatChange } from '../report/format.js';
+import { formatChange } from '../text/format.js';
 
 const VERDICT = { faster: 'higher', slower: 'lower', same: 'same', undecided: 'undecided' };
 

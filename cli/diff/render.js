@@ -4,10 +4,10 @@
 // over all the rows at one false discovery rate (diffResults); a cell whose benchmark ran at the cost
 // of an empty one carries FOLDED_MARK on its rate and on the change it takes part in.
 import { geomeanRatio } from '../stats/compare.js';
-import { formatRate, formatChange } from '../report/format.js';
+import { formatRate, formatChange } from '../text/format.js';
 import { describeDrift } from '../stats/drift-estimate.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
-import { terminalText, markdownCode, markdownText, markdownTable } from '../report/escape.js';
+import { terminalText, markdownCode, markdownText, markdownTable } from '../text/escape.js';
 import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../report/notes.js';
 import { diffOverview, countsText } from '../report/overview.js';
 import { overviewBlocks, overviewLegend } from '../report/markdown.js';
@@ -167,7 +167,7 @@ export function renderDiffHtml(rows, { fileA, fileB, tableText }) {
 
 // The whole diff page: the overview (verdict counts, decided changes largest first, a heat map of
 // B/A per suite), the chart of every change with its interval, the rows as a sortable table, the
-// runtime metrics and the environments. context: commands/diff.js's (fileA, fileB, resultA,
+// runtime metrics and the environments. context: diff/compare.js's (fileA, fileB, resultA,
 // resultB, gate).
 export function renderDiffPage(rows, context) {
   const { fileA, fileB, resultA, resultB, gate } = context;

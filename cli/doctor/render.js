@@ -1,5 +1,5 @@
 // The doctor's report as text for a terminal (data on stdout; progress went to stderr).
-import { formatDuration } from '../report/format.js';
+import { formatDuration } from '../text/format.js';
 
 const pct = (fraction, digits = 1) => (Number.isFinite(fraction) ? `${(fraction * 100).toFixed(digits)}%` : 'n/a');
 const gb = (bytes) => `${(bytes / 2 ** 30).toFixed(1)} GB`;

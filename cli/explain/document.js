@@ -14,7 +14,7 @@ import { diffFlags, flagGroup, formatDefault } from '../flags/diff.js';
 import { findFlag } from '../flags/parse.js';
 import { okRuns } from '../stats/metrics.js';
 import { MAIN_GC_FLAGS } from '../matrix/plan.js';
-import { formatDuration } from '../report/format.js';
+import { formatDuration } from '../text/format.js';
 
 export const DOCUMENT_VERSION = 1;
 // Functions shown: those with at least this share of either side's samples, the largest first.

@@ -1,6 +1,6 @@
 // explain's Markdown format (a pull request, $GITHUB_STEP_SUMMARY): every name through
-// report/escape.js, so a function or benchmark name cannot add a column, a row or HTML.
-import { markdownTable, markdownCode, markdownText } from '../report/escape.js';
+// text/escape.js, so a function or benchmark name cannot add a column, a row or HTML.
+import { markdownTable, markdownCode, markdownText } from '../text/escape.js';
 import { explainTables, sideLine, profileFiles } from './tables.js';
 
 export function renderExplainMarkdown(doc) {

@@ -1,6 +1,6 @@
 // The explanation document as titled tables of plain strings, shared by the terminal, Markdown and
-// HTML formats (each escapes the strings for where it shows them: report/escape.js, escapeHtml).
-import { formatDuration, formatPct } from '../report/format.js';
+// HTML formats (each escapes the strings for where it shows them: text/escape.js, escapeHtml).
+import { formatDuration, formatPct } from '../text/format.js';
 
 const dur = (ns) => (Number.isFinite(ns) ? formatDuration(ns) : '');
 const signed = (ns) => (Number.isFinite(ns) ? `${ns >= 0 ? '+' : '-'}${formatDuration(Math.abs(ns))}` : '');

@@ -1,7 +1,7 @@
-// explain's terminal format: the summary, then each table aligned (report/text-table.js escapes
+// explain's terminal format: the summary, then each table aligned (text/text-table.js escapes
 // every cell), then where the .cpuprofile files are.
-import { textTable } from '../report/text-table.js';
-import { terminalText } from '../report/escape.js';
+import { textTable } from '../text/text-table.js';
+import { terminalText } from '../text/escape.js';
 import { explainTables, sideLine, profileFiles } from './tables.js';
 
 export function renderExplainTerminal(doc) {

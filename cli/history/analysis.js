@@ -4,7 +4,7 @@
 // are new: found with the newest `history add` and not without it (the gate's question).
 import semver from 'semver';
 import { buildSeries, analyse } from './series.js';
-import { releasesBetween } from '../commands/bisect.js';
+import { releasesBetween } from '../bisect/releases.js';
 import { builtInSuites } from '../matrix/discover-suites.js';
 
 // Shell-safe words for a command a user copies.

@@ -4,7 +4,7 @@
 // with its 95% interval drawn as an error bar, every change point as a dashed line labelled with
 // its shift. The tables and change points in words follow, then the runs.
 import { htmlPage, escapeHtml } from '../report/html.js';
-import { formatChange } from '../report/format.js';
+import { formatChange } from '../text/format.js';
 import { compareVersions } from './series.js';
 import { seriesTitle, allChanges, changeLine, changeText, printable } from './render.js';
 

@@ -1,14 +1,14 @@
 // `history show` as text, Markdown, JSON and CSV (html.js draws the charts). Every format carries
 // the same series and change points (analysis.js).
-import { textTable } from '../report/text-table.js';
-import { formatRate, formatChange } from '../report/format.js';
+import { textTable } from '../text/text-table.js';
+import { formatRate, formatChange } from '../text/format.js';
 import { csvField as quote } from '../report/csv.js';
+import { terminalText, markdownText, markdownCode, markdownFence, markdownHtmlText } from '../text/escape.js';
 import { describeHost, canonicalJson } from './entry.js';
 
 // Names come from suite files and result files someone else may have written: control characters
 // (a terminal escape sequence, say) are shown as escapes, never sent to the terminal.
-// eslint-disable-next-line no-control-regex
-export const printable = (text) => String(text).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+export const printable = (text) => terminalText(text);
 
 const ORDER_WORDS = { version: 'runtime version (the runs of one version pooled)', date: 'date (one point per run)' };
 
@@ -78,14 +78,17 @@ export function renderText(analysis, { store }) {
 // For a pull request or the job summary: the change points first, the series folded per suite
 // (series: false leaves them out: a job summary takes 1 MiB, and 200 runs of 150 series are more).
 export function renderMarkdown(analysis, { store, series: withSeries = true }) {
-  const out = [`### nodebench history`, '', headline(analysis, store).join('  \n'), ''];
+  // Every name through text/escape.js: a table cell cannot add a column or a row, the command is a
+  // code span no backtick in it can close, a suite name cannot open or close HTML.
+  const out = [`### nodebench history`, '', headline(analysis, store).map(markdownText).join('  \n'), ''];
   const changes = allChanges(analysis);
   if (changes.length) {
     out.push('| series | from | to | change | 95% CI | |', '|---|---|---|---:|---|---|');
-    const cell = (text) => printable(text).replace(/\|/g, '\\|');
+    const cell = markdownText;
+    const code = (text) => markdownCode(text).replace(/\|/g, '\\|');
     for (const { s, c } of changes) {
-      const note = [c.isNew ? '**new**' : '', ...c.also, c.bisect?.command ? `\`${c.bisect.command}\`` : ''].filter(Boolean).join('; ');
-      out.push(`| ${cell(seriesTitle(s, analysis))} | ${cell(c.from.name)} | ${cell(c.to.name)} | ${formatChange(c.ratio)} | ${formatChange(c.low)} .. ${formatChange(c.high)} | ${cell(note)} |`);
+      const note = [c.isNew ? '**new**' : '', ...c.also.map(cell), c.bisect?.command ? code(c.bisect.command) : ''].filter(Boolean).join('; ');
+      out.push(`| ${cell(seriesTitle(s, analysis))} | ${cell(c.from.name)} | ${cell(c.to.name)} | ${formatChange(c.ratio)} | ${formatChange(c.low)} .. ${formatChange(c.high)} | ${note} |`);
     }
   } else {
     out.push('No change points.');
@@ -94,7 +97,7 @@ export function renderMarkdown(analysis, { store, series: withSeries = true }) {
   if (!withSeries) return `${out.join('\n')}\n`;
   for (const suite of [...new Set(analysis.series.map((s) => s.suite))]) {
     const series = analysis.series.filter((s) => s.suite === suite);
-    out.push(`<details><summary>${printable(suite)}: ${series.length} series</summary>`, '', '```', ...series.map((s) => `${seriesTitle(s, analysis)}\n${seriesTable(s, analysis)}\n`), '```', '', '</details>', '');
+    out.push(`<details><summary>${markdownHtmlText(suite)}: ${series.length} series</summary>`, '', ...markdownFence(series.map((s) => `${seriesTitle(s, analysis)}\n${seriesTable(s, analysis)}\n`).join('\n')), '', '</details>', '');
   }
   return `${out.join('\n')}\n`;
 }

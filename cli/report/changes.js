@@ -3,9 +3,9 @@
 // largest first (at most CHANGES_SHOWN lines), and the geometric mean per column. From the overview
 // (overview.js), as the HTML and Markdown reports; names escaped by text-table.js.
 import chalk from 'chalk';
-import { textTable } from './text-table.js';
-import { terminalText } from './escape.js';
-import { formatRatio } from './format.js';
+import { textTable } from '../text/text-table.js';
+import { terminalText } from '../text/escape.js';
+import { formatRatio } from '../text/format.js';
 import { reportOverview, countsText, geomeanText, intervalText } from './overview.js';
 
 export const CHANGES_SHOWN = 15;

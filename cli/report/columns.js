@@ -4,34 +4,13 @@
 import { UserError } from '../errors.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { judgeAll } from '../stats/decision.js';
+import { columnKey, columnsOf, benchmarkInColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
 
-// A cell still pending (or running) when the file was last written: the run was killed or
-// interrupted before it, or is still going. Said in words, never as a status with no reason.
-export const isUnfinished = (cell) => cell.status === 'pending' || cell.status === 'running';
-
-// matrix, run and exec all continue a file with --resume.
-export function unfinishedReason(result) {
-  const how = 'continue it with the command that started it (matrix, run or exec) plus --resume <file>';
-  return result.status === 'running'
-    ? `the run was still going (or was killed) when this file was last written; ${how}`
-    : `the run was interrupted before this cell was measured; ${how}`;
-}
-
-export function columnsOf(result) {
-  const columns = [];
-  for (const runtime of result.runtimes) {
-    for (const flagSet of result.flagSets) {
-      columns.push({ key: `${runtime.label}/${flagSet.name}`, runtimeLabel: runtime.label, runtime: runtime.version, flagSet: flagSet.name });
-    }
-  }
-  return columns;
-}
-
-export const inColumn = (cell, col) => cell.runtimeLabel === col.runtimeLabel && cell.flagSet === col.flagSet;
+// history/entry.js and report/html.js take them from here.
+export { isUnfinished, columnsOf };
 
 // Every report reads each cell once through these, so that a report is linear in cells (a result
 // of a million cells is a few seconds, not hours of find() in a loop; bench/scale.js).
-const columnKeyOf = (cell) => `${cell.runtimeLabel}\u0000${cell.flagSet}`;
 
 // Cells by suite, suites in the order they first appear.
 export function cellsBySuite(cells) {
@@ -45,18 +24,18 @@ export function cellsBySuite(cells) {
 
 // One suite's cells: its benchmarks in order, and the cell of a benchmark in a column.
 export function suiteIndex(cells) {
-  const byKey = new Map(cells.map((c) => [`${c.benchmark}\u0000${columnKeyOf(c)}`, c]));
+  const byKey = new Map(cells.map((c) => [benchmarkInColumn(c.benchmark, c), c]));
   return {
     benchmarks: [...new Set(cells.map((c) => c.benchmark))],
-    cellAt: (benchmark, col) => byKey.get(`${benchmark}\u0000${col.runtimeLabel}\u0000${col.flagSet}`)
+    cellAt: (benchmark, col) => byKey.get(benchmarkInColumn(benchmark, col))
   };
 }
 
 // The columns that have cells among `cells` (one suite's): a flag set planned for some suites only
 // (matrix.yaml flagSets.X.suites) is no column of the others.
 export function columnsWithCells(columns, cells) {
-  const present = new Set(cells.map(columnKeyOf));
-  return columns.filter((col) => present.has(`${col.runtimeLabel}\u0000${col.flagSet}`));
+  const present = new Set(cells.map(columnKey));
+  return columns.filter((col) => present.has(columnKey(col)));
 }
 
 // Default: the first runtime with the flag set called "baseline" (or the first flag set).

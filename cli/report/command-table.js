@@ -2,10 +2,10 @@
 // what a team reads of a build or a test run: wall time, CPU (user + sys, of the command and the
 // processes it waited for), CPU over wall (how parallel it ran), peak RSS of its largest process.
 // Medians over the cell's kept processes (each one run).
-import { textTable } from './text-table.js';
-import { formatDuration } from './format.js';
+import { textTable } from '../text/text-table.js';
+import { formatDuration } from '../text/format.js';
 import { median } from '../stats/basic.js';
-import { keptProcesses } from '../results/cell.js';
+import { keptProcesses, columnKey } from '../cell-identity.js';
 
 const medianOf = (values) => {
   const finite = values.filter(Number.isFinite);
@@ -19,7 +19,7 @@ export function commandRows(result) {
     const cpuMs = medianOf(runs.map((r) => (r.userMs === null ? NaN : r.userMs + r.systemMs)));
     return {
       benchmark: cell.benchmark,
-      column: `${cell.runtimeLabel}/${cell.flagSet}`,
+      column: columnKey(cell),
       runs: runs.length,
       wallMs,
       cpuMs,

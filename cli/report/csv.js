@@ -1,5 +1,5 @@
 // CSV: one row per cell, for spreadsheets: every summary figure, runtime metric and service figure.
-import { terminalText } from './escape.js';
+import { terminalText } from '../text/escape.js';
 
 const COLUMNS = [
   ['suite', (c) => c.suite], ['benchmark', (c) => c.benchmark], ['runtime', (c) => c.runtime], ['v8', (c, v8) => v8.get(c.runtimeLabel)],

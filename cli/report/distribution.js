@@ -1,9 +1,9 @@
 // A compact picture of a cell's per-process rates in one line: a histogram drawn with block
 // characters, so a bimodal benchmark (processes landing in two clusters, e.g. two JIT outcomes)
 // shows as two humps where a mean ± margin would hide it.
-import { formatRate } from './format.js';
-import { textTable } from './text-table.js';
-import { keptProcesses, perProcessOf } from '../results/cell.js';
+import { formatRate } from '../text/format.js';
+import { textTable } from '../text/text-table.js';
+import { keptProcesses, perProcessOf, benchmarkName, columnKey } from '../cell-identity.js';
 import { processValue } from '../stats/summary.js';
 
 const BLOCKS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
@@ -28,7 +28,7 @@ export const processRates = (cell) => keptProcesses(cell).map((p) => 1e9 / proce
 export function renderDistributions(result) {
   const rows = result.cells.filter((c) => c.status === 'ok').map((c) => {
     const rates = processRates(c);
-    return [`${c.suite}/${c.benchmark}`, `${c.runtimeLabel}/${c.flagSet}`, `[${sparkline(rates).padEnd(12)}]`,
+    return [benchmarkName(c), columnKey(c), `[${sparkline(rates).padEnd(12)}]`,
       `${formatRate(Math.min(...rates))} .. ${formatRate(Math.max(...rates))} ops/s`, `${rates.length} process${rates.length === 1 ? '' : 'es'}`];
   });
   if (!rows.length) return '';

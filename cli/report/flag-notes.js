@@ -2,7 +2,7 @@
 // difference between columns may be that default, not the release (concurrent marking was off by
 // default from Node 16.0.0 to 16.13.2).
 import { formatDefault } from '../flags/diff.js';
-import { terminalText } from './escape.js';
+import { terminalText } from '../text/escape.js';
 
 function listNames(names) {
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];

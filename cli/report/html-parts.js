@@ -2,8 +2,8 @@
 // sortable tables, and names made safe. Everything a result file supplies goes through escapeHtml
 // (control characters shown escaped, markup as text); a long name is cut with the whole of it on
 // hover.
-import { terminalText } from './escape.js';
-import { formatRatio, formatRate, formatPct } from './format.js';
+import { terminalText } from '../text/escape.js';
+import { formatRatio, formatRate, formatPct } from '../text/format.js';
 import { countsText, geomeanText, intervalText, spreadText } from './overview.js';
 
 export const escapeHtml = (text) => terminalText(text, { keepNewlines: true }).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));

@@ -14,10 +14,10 @@ import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';
 import { processRates } from './distribution.js';
 import { isOptimizedAway, FOLDED_MARK } from './notes.js';
-import { formatRate, formatPct, formatRatio } from './format.js';
+import { formatRate, formatPct, formatRatio } from '../text/format.js';
 import { reportOverview, spreadText, countsText } from './overview.js';
 import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable, SORT_SCRIPT, PAGE_STYLE } from './html-parts.js';
-import { terminalText } from './escape.js';
+import { terminalText } from '../text/escape.js';
 import { summarizeMetricRuns, METRICS } from '../stats/metrics.js';
 
 export { escapeHtml };

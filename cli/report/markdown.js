@@ -4,11 +4,11 @@
 // the service latencies. Within GitHub's comment limit (markdown-fit.js). The overview is
 // overview.js's, as in the HTML report; every name goes through escape.js.
 import { grid } from './columns.js';
-import { formatRate, formatRatio, formatPct } from './format.js';
+import { formatRate, formatRatio, formatPct } from '../text/format.js';
 import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
-import { markdownText, markdownFence, markdownTable, markdownCode } from './escape.js';
+import { markdownText, markdownFence, markdownTable, markdownCode } from '../text/escape.js';
 import { valueMarks, folded, markNotes } from './table.js';
 import { reportOverview, countsText, geomeanText, intervalText } from './overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT } from './markdown-fit.js';

@@ -3,10 +3,11 @@
 // time, CPU against wall time, event-loop delay p99 and peak RSS; each the mean over the cell's
 // metrics processes with its 95% interval in brackets when there are two or more
 // (cli/stats/metrics.js).
-import { textTable } from './text-table.js';
+import { textTable } from '../text/text-table.js';
 import { summarizeMetricRuns } from '../stats/metrics.js';
-import { terminalText } from './escape.js';
+import { terminalText } from '../text/escape.js';
 import { cellsBySuite } from './columns.js';
+import { columnKey } from '../cell-identity.js';
 
 const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : 'n/a');
 const num = (x) => (Number.isFinite(x) ? (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(1)) : 'n/a');
@@ -29,7 +30,7 @@ const COLUMNS = [
 ];
 
 function row(cell) {
-  const key = [cell.benchmark, `${cell.runtimeLabel}/${cell.flagSet}`];
+  const key = [cell.benchmark, columnKey(cell)];
   const blank = COLUMNS.slice(1).map(() => '');
   if (cell.status !== 'ok') return [...key, cell.status === 'unsupported' ? 'n/s' : cell.status.toUpperCase(), ...blank];
   const m = cell.metrics;

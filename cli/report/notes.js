@@ -3,7 +3,7 @@
 // and warnings counted by code rather than listed cell by cell.
 // Cell warnings are { code, message } (results/cell.js, stats/summary.js); files of schema version 1
 // kept plain strings, which count under their own text.
-import { terminalText } from './escape.js';
+import { terminalText } from '../text/escape.js';
 // A cell whose benchmark runs at the cost of an empty one (stats/folding.js): its value and every
 // ratio it takes part in carry FOLDED_MARK in every format, with foldedNote under the table.
 export const OPTIMIZED_AWAY = 'optimized-away';

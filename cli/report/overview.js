@@ -3,11 +3,11 @@
 // the baseline with its 95% interval, its per-process spread and its verdict mark; a summary of the
 // verdicts with the geometric mean per column; and the decided changes, largest first.
 // The statistics are the tables' own (columns.js grid: stats/compare.js pairedRatio judged together
-// by stats/decision.js judgeAll) and, for diff, diff's comparisons (commands/diff.js diffResults):
+// by stats/decision.js judgeAll) and, for diff, diff's comparisons (diff/compare.js diffResults):
 // this file only arranges them.
 import { grid, cellsBySuite, suiteIndex } from './columns.js';
 import { processRates } from './distribution.js';
-import { formatRatio } from './format.js';
+import { formatRatio } from '../text/format.js';
 import { FOLDED_MARK, isOptimizedAway } from './notes.js';
 import { VERDICT_MARKS } from './table.js';
 import { geomeanRatio, pairedLogs } from '../stats/compare.js';
@@ -119,7 +119,7 @@ export function reportOverview(result, { baseline, tables = grid(result, { basel
   return { kind: 'report', baseline: baseKey, verdicts: tables[0]?.verdicts ?? null, suites, ...summarise(suites) };
 }
 
-// diff's rows (commands/diff.js diffResults): per suite of A, benchmarks in rows and the compared
+// diff's rows (diff/compare.js diffResults): per suite of A, benchmarks in rows and the compared
 // column pairs ("16.20.2/baseline" or "A -> B") in columns; B over A.
 export function diffOverview(rows) {
   const suites = new Map();

@@ -1,7 +1,8 @@
 // Service suites: one row per runtime x flag set x benchmark with the columns production teams read
 // (req/s, p50/p90/p95/p99, errors, CPU, peak RSS).
-import { textTable } from './text-table.js';
-import { terminalText } from './escape.js';
+import { textTable } from '../text/text-table.js';
+import { terminalText } from '../text/escape.js';
+import { columnKey } from '../cell-identity.js';
 
 export function renderServiceTables(result) {
   const cells = result.cells.filter((c) => c.service || c.benchmarkType === 'service');
@@ -10,8 +11,8 @@ export function renderServiceTables(result) {
   const ms = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
   const rows = cells.map((c) => {
     const s = c.service;
-    if (!s) return [c.benchmark, `${c.runtimeLabel}/${c.flagSet}`, c.status, '', '', '', '', '', '', ''];
-    return [c.benchmark, `${c.runtimeLabel}/${c.flagSet}`, s.throughput.toFixed(0), ms(s.latencyMs.p50), ms(s.latencyMs.p90), ms(s.latencyMs.p95), ms(s.latencyMs.p99),
+    if (!s) return [c.benchmark, columnKey(c), c.status, '', '', '', '', '', '', ''];
+    return [c.benchmark, columnKey(c), s.throughput.toFixed(0), ms(s.latencyMs.p50), ms(s.latencyMs.p90), ms(s.latencyMs.p95), ms(s.latencyMs.p99),
       String(s.errors + s.non2xx), s.cpuPercent.toFixed(0), `${(s.peakRssBytes / 1048576).toFixed(0)}MB`];
   });
   const suites = [...new Set(cells.map((c) => c.suite))].join(', ');

@@ -6,9 +6,9 @@
 // carries "!" on its rate and on every ratio it takes part in (its row's, when it is the baseline).
 import chalk from 'chalk';
 import { grid } from './columns.js';
-import { textTable } from './text-table.js';
-import { terminalText } from './escape.js';
-import { formatRate, formatRatio, formatPct, formatDuration } from './format.js';
+import { textTable } from '../text/text-table.js';
+import { terminalText } from '../text/escape.js';
+import { formatRate, formatRatio, formatPct, formatDuration } from '../text/format.js';
 import { reasonNotes, warningSummary, suiteFormLabel, isOptimizedAway, FOLDED_MARK, foldedNote } from './notes.js';
 
 const SHORT_STATUS = { failed: 'FAILED', timeout: 'TIMEOUT', unsupported: 'n/s', skipped: 'skipped', pending: 'unfinished', running: 'unfinished', absent: '' };

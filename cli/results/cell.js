@@ -7,6 +7,10 @@ import { logVariancePrior } from '../stats/robust.js';
 import { summarizeService } from '../stats/service.js';
 import { judgeProcess, keptSampleIndexes, quietReferences } from '../stats/disturbance.js';
 import { summarizeMetricRuns } from '../stats/metrics.js';
+import { keptProcesses, perProcessOf, columnKey } from '../cell-identity.js';
+
+// runner/policy.js takes them from here.
+export { keptProcesses, perProcessOf };
 
 export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess, status = 'pending', error }) {
   return {
@@ -23,8 +27,6 @@ export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess,
     processes: []
   };
 }
-
-export const perProcessOf = (cell) => cell.perProcess || 'median';
 
 // What the result file keeps of one finished worker process (timing or service).
 export function processRecord(round, result, wallMs, { rerunOf, startedAt, phasesMs, duetWith, pair, cpu } = {}) {
@@ -109,15 +111,6 @@ export function recordOutcome(cell, launch, outcome) {
   }
 }
 
-// The processes that count: those not set aside. When a cell meant to have two or more processes is
-// left with fewer than two quiet ones (a machine busy all along), all of them count, with a warning:
-// one process says nothing about a rerun. A one-process cell (--quick) keeps its quiet replacement.
-export function keptProcesses(cell) {
-  const kept = cell.processes.filter((p) => !p.setAside);
-  const planned = cell.processes.filter((p) => !p.rerun).length;
-  return kept.length >= Math.min(2, planned) || kept.length === cell.processes.length ? kept : cell.processes;
-}
-
 // Decides, with the run's current quiet references, which processes and samples of the cell ran
 // disturbed. Returns the processes newly set aside (the runner replaces them).
 export function judgeCell(cell, quietReferences, { thresholdPct, cores }) {
@@ -144,7 +137,7 @@ export function judgeCells(cells, { thresholdPct, cores }) {
     for (const record of cell.processes) {
       if (record.pair === undefined || record.setAside) continue;
       const partner = byId.get(record.duetWith)?.processes.find((p) => p.pair === record.pair && p.setAside);
-      if (partner) record.setAside = { reason: `its duet partner (${byId.get(record.duetWith).runtimeLabel}/${byId.get(record.duetWith).flagSet}) ran on a disturbed machine: ${partner.setAside.reason}` };
+      if (partner) record.setAside = { reason: `its duet partner (${columnKey(byId.get(record.duetWith))}) ran on a disturbed machine: ${partner.setAside.reason}` };
     }
   }
 }

@@ -3,10 +3,10 @@
 import fsSync from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeFileAtomic, fileInPath } from '../fs-atomic.js';
+import { writeOutput, outputTarget, fileInPath } from '../fs-atomic.js';
 import { UserError } from '../errors.js';
 
-export const SCHEMA_VERSION = 2;
+export { SCHEMA_VERSION } from './migrate.js';
 
 export function defaultResultPath(dir = 'results', now = new Date()) {
   const stamp = now.toISOString().replace(/[:]/g, '-').replace(/\..+$/, '');
@@ -37,15 +37,20 @@ function* resultText(result) {
 }
 
 export async function writeResult(file, result) {
-  await writeFileAtomic(file, resultText(result));
+  await writeOutput(file, resultText(result));
 }
 
 // Reading (migration and schema validation) lives in read.js.
 export { readResult } from './read.js';
 
 // Checked before a run starts, so that hours of measuring never end in a file that cannot be
-// written, or replace an earlier result unasked.
-export function checkOutput(file, { force = false } = {}) {
+// written, or replace an earlier result unasked. A run saves its file as it goes and reads it back
+// to resume: it must be a file, not a device, a FIFO or a /proc path (`what`: the result file, the
+// bisect state file).
+export function checkOutput(file, { force = false, what = 'the result file', option = '--out' } = {}) {
+  const target = outputTarget(file);
+  if (target instanceof UserError) throw target;
+  if (target.how === 'through') throw new UserError(`${file} is a ${target.what}, not a file: ${what} is saved as the run goes and read back to resume it; give ${option} the path of a file${what === 'the result file' ? ' (--json prints the result on stdout)' : ''}.`);
   let stat = null;
   try {
     stat = fsSync.statSync(file);

@@ -4,6 +4,9 @@
 // file (and bumps its schemaVersion).
 import { UserError } from '../errors.js';
 
+// The version this nodebench writes; every file read is migrated up to it.
+export const SCHEMA_VERSION = 2;
+
 // Version 1 -> 2: warnings became { code, message } (v1 kept sentences); process values and
 // set-aside processes are new fields that a v1 file simply does not have.
 const V1_WARNING_CODES = [

@@ -13,9 +13,8 @@ import chain from 'stream-chain';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { UserError } from '../errors.js';
-import { SCHEMA_VERSION } from './file.js';
-import { migrate } from './migrate.js';
-import { formatBytes } from '../report/format.js';
+import { migrate, SCHEMA_VERSION } from './migrate.js';
+import { formatBytes } from '../text/format.js';
 
 const require = createRequire(import.meta.url);
 let validator;

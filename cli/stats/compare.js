@@ -9,7 +9,7 @@
 import { median, geomean } from './basic.js';
 import { tTwoSidedP, tQuantile } from './distributions.js';
 import { yuen, logInterval, logVariancePrior } from './robust.js';
-import { keptProcesses, perProcessOf } from '../results/cell.js';
+import { keptProcesses, perProcessOf } from '../cell-identity.js';
 import { processValue } from './summary.js';
 import { INVOCATION_DRIFT } from './drift.js';
 import { ALPHA, EQUIVALENCE, decide } from './decision.js';

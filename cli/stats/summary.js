@@ -13,7 +13,7 @@ import { prng } from './random.js';
 import { logInterval } from './robust.js';
 import { INVOCATION_DRIFT } from './drift.js';
 import { foldingEvidence, looksFolded, FOLDED_RATIO } from './folding.js';
-import { formatDuration } from '../report/format.js';
+import { formatDuration } from '../text/format.js';
 
 export const CI_LEVEL = 0.95;
 

@@ -26,9 +26,10 @@ export function terminalText(text, { keepNewlines = false } = {}) {
 
 // One cell of a Markdown table (or a heading): control characters escaped as on a terminal (a
 // newline would end the row), "|" escaped (a column break in GitHub's tables), "\" escaped so that
-// the text cannot escape the escapes, "<" so that it cannot open HTML (such as a </details>).
+// the text cannot escape the escapes, "<" so that it cannot open HTML (such as a </details>), "`"
+// so that it cannot open a code span that another one's backtick closes.
 export function markdownText(text) {
-  return terminalText(text).replace(/[\\|<]/g, (c) => `\\${c}`);
+  return terminalText(text).replace(/[\\|<`]/g, (c) => `\\${c}`);
 }
 
 // A Markdown table; every cell escaped, so a name can never add a column or a row.
@@ -44,6 +45,12 @@ export function markdownCode(text) {
   const ticks = '`'.repeat(Math.max(0, ...(safe.match(/`+/g) || []).map((run) => run.length)) + 1);
   const pad = safe.startsWith('`') || safe.endsWith('`') ? ' ' : '';
   return `${ticks}${pad}${safe}${pad}${ticks}`;
+}
+
+// Text inside an HTML element of a Markdown document (a <summary> of <details>): Markdown does not
+// read there, so "<" and "&" are HTML entities, and control characters are escaped as everywhere.
+export function markdownHtmlText(text) {
+  return terminalText(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 }
 
 // Lines of aligned text as a fenced code block whose fence no backtick run inside can close.

@@ -1,0 +1,61 @@
+// The cell's identity, shared by every layer that handles cells (results, stats, report, diff,
+// merge) and so below all of them: what names a cell, its column and its row, what its status says,
+// and which of its processes count.
+//
+// A column is a runtime (its label) with a flag set; its key `runtimeLabel/flagSet` is also what a
+// user types for --baseline, --from and --to and what the tables show. Keys that join several names
+// join them with NUL, which no name on the command line or in a matrix file can hold.
+const JOIN = '\u0000';
+
+// Works on a cell or a column (both carry runtimeLabel and flagSet).
+export const columnKey = (cellOrColumn) => `${cellOrColumn.runtimeLabel}/${cellOrColumn.flagSet}`;
+
+// A benchmark across columns: one row of a report.
+export const rowKey = (cell) => `${cell.suite}${JOIN}${cell.benchmark}`;
+
+// The benchmark as shown: suite/benchmark.
+export const benchmarkName = (cell) => `${cell.suite}/${cell.benchmark}`;
+
+// One cell of a run; withColumn false: the same benchmark and flag set on whichever runtime.
+export const cellKey = (cell, { withColumn = true } = {}) => [cell.suite, cell.benchmark, withColumn ? columnKey(cell) : cell.flagSet].join(JOIN);
+
+// The cells of benchmark `benchmark` in `column`: one per benchmark and column of a suite.
+export const benchmarkInColumn = (benchmark, column) => `${benchmark}${JOIN}${columnKey(column)}`;
+
+// Every column of a result: its runtimes x its flag sets, in that order; key is the column key.
+export function columnsOf(result) {
+  const columns = [];
+  for (const runtime of result.runtimes) {
+    for (const flagSet of result.flagSets) {
+      const column = { runtimeLabel: runtime.label, runtime: runtime.version, flagSet: flagSet.name };
+      columns.push({ key: columnKey(column), ...column });
+    }
+  }
+  return columns;
+}
+
+export const inColumn = (cell, column) => cell.runtimeLabel === column.runtimeLabel && cell.flagSet === column.flagSet;
+
+// A cell still pending (or running) when the file was last written: the run was killed or
+// interrupted before it, or is still going. Said in words, never as a status with no reason.
+export const isUnfinished = (cell) => cell.status === 'pending' || cell.status === 'running';
+
+// matrix, run and exec all continue a file with --resume.
+export function unfinishedReason(result) {
+  const how = 'continue it with the command that started it (matrix, run or exec) plus --resume <file>';
+  return result.status === 'running'
+    ? `the run was still going (or was killed) when this file was last written; ${how}`
+    : `the run was interrupted before this cell was measured; ${how}`;
+}
+
+// How one process's samples become its value (stats/summary.js processValue).
+export const perProcessOf = (cell) => cell.perProcess || 'median';
+
+// The processes that count: those not set aside. When a cell meant to have two or more processes is
+// left with fewer than two quiet ones (a machine busy all along), all of them count, with a warning:
+// one process says nothing about a rerun. A one-process cell (--quick) keeps its quiet replacement.
+export function keptProcesses(cell) {
+  const kept = cell.processes.filter((p) => !p.setAside);
+  const planned = cell.processes.filter((p) => !p.rerun).length;
+  return kept.length >= Math.min(2, planned) || kept.length === cell.processes.length ? kept : cell.processes;
+}

@@ -1,0 +1,50 @@
+// The one way a view's output leaves nodebench. A view (report, diff, history) is a lookup of its
+// formats, each a function of (document, options) -> text; this file owns what every command shares
+// around them: --format (one vocabulary, the same aliases everywhere), colour only on a terminal,
+// --out (fs-atomic.js's writer: a file replaced atomically, a device or FIFO written through) or
+// stdout, and the Markdown that GitHub Actions shows on a job's summary page.
+import fs from 'node:fs/promises';
+import { writeOutput, describeWriteFailure } from '../fs-atomic.js';
+import { UserError } from '../errors.js';
+
+export const FORMAT_NAMES = ['table', 'markdown', 'csv', 'html', 'json'];
+// Accepted wherever --format is: history show called them text and md first.
+const ALIASES = { text: 'table', md: 'markdown' };
+const canonical = (name) => ALIASES[name] || name;
+
+// The view's format function for `requested` (a name or an alias), or one sentence listing the
+// view's formats. Called before any file is read, so a typo fails fast.
+export function chooseFormat(view, requested) {
+  const wanted = canonical(String(requested));
+  const name = Object.keys(view).find((key) => canonical(key) === wanted);
+  if (!name) throw new UserError(`--format "${requested}" is not known; use ${Object.keys(view).join(', ')}.`);
+  return view[name];
+}
+
+// Colour for a table shown on a terminal that asked for it; never in a file or a pipe.
+export const wantsColor = ({ color = true, out } = {}) => Boolean(color && !out && process.stdout.isTTY && !process.env.NO_COLOR);
+
+// GitHub Actions shows this file on the run's summary page; appending is what it expects.
+export async function appendStepSummary(markdown) {
+  const file = process.env.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  try {
+    await fs.appendFile(file, markdown);
+  } catch (err) {
+    const sentence = await describeWriteFailure(err, file);
+    throw sentence ? new UserError(`$GITHUB_STEP_SUMMARY: ${sentence}`, { cause: err }) : err;
+  }
+}
+
+// render: from chooseFormat. out: the --out path, or nothing for stdout. summary: Markdown for
+// $GITHUB_STEP_SUMMARY (written when that is set).
+export async function emit(render, document, { out, options = {}, summary } = {}) {
+  const text = render(document, options);
+  if (out) {
+    await writeOutput(out, text);
+    process.stderr.write(`wrote ${out}\n`);
+  } else {
+    process.stdout.write(text);
+  }
+  if (summary !== undefined) await appendStepSummary(typeof summary === 'function' ? summary(document) : summary);
+}
