@@ -133,3 +133,22 @@ test('bad input is one sentence and exit 2', { timeout: 60_000 }, async () => {
     assert.equal(run.stdout, '');
   }
 });
+
+// diff --explain: under the diff of the planted result (test/fixtures/planted-result.json, a real run
+// whose second flag set makes `slower` four times the work), one explanation for the one benchmark
+// decided slower, in the diff's own format; --explain with a format it does not go with is a sentence.
+test('diff --explain explains each benchmark decided slower under the diff', { timeout: 180_000 }, async () => {
+  const planted = path.join(import.meta.dirname, 'fixtures', 'planted-result.json');
+  const columns = ['--from', '24.21.0/baseline', '--to', '24.21.0/--title=nodebench-planted'];
+  const refused = await nodebench(['diff', planted, ...columns, '--explain', '--format', 'json']);
+  assert.equal(refused.exitCode, 2);
+  assert.match(refused.stderr, /--explain goes with --format table or markdown/);
+  const profiles = path.join(dir, 'diff-explain');
+  const explained = await nodebench(['diff', planted, ...columns, '--explain', '--profile-dir', profiles]);
+  assert.equal(explained.exitCode, 0, explained.stderr);
+  const [table, ...after] = explained.stdout.split('CPU self time per operation');
+  assert.match(table, /planted\/slower .*slower/);
+  assert.equal(after.length, 1, 'one explanation: only `slower` was decided slower');
+  assert.match(explained.stdout, /Under the profiler an operation cost .* on 24\.21\.0\/baseline and .* on 24\.21\.0\/--title=nodebench-planted/);
+  assert.ok(fs.readdirSync(path.join(profiles, 'planted_slower')).some((f) => f.endsWith('.cpuprofile')));
+});

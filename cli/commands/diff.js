@@ -2,7 +2,7 @@
 // Also one file, two of its columns: nodebench diff R.json --from 4.9.1/baseline --to 6.17.1/baseline.
 // The comparison is diff/compare.js's, the formats diff/formats.js's; this file reads the options.
 import path from 'node:path';
-import { terminalText } from '../text/escape.js';
+import { terminalText, markdownText } from '../text/escape.js';
 import { readResult } from '../results/file.js';
 import { ALPHA, INVOCATION_DRIFT } from '../stats/compare.js';
 import { EQUIVALENCE } from '../stats/decision.js';
@@ -16,6 +16,9 @@ import { metricGateFailures } from '../diff/metrics.js';
 import { parseThreshold } from '../threshold.js';
 import { UserError } from '../errors.js';
 import { METRIC_IDS } from '../stats/metrics.js';
+import { explainComparisons } from '../explain/index.js';
+import { EXPLAIN_FORMATS } from '../explain/formats.js';
+import { createProgress } from '../progress.js';
 
 export function register(program) {
   program.command('diff')
@@ -35,11 +38,15 @@ export function register(program) {
     .option('--format <format>', `one of ${Object.keys(DIFF_FORMATS).join(', ')} (Markdown also goes to $GITHUB_STEP_SUMMARY when that is set)`, 'table')
     .option('--json', 'same as --format json')
     .option('--out <file>', 'write to this file instead of stdout (for html: diff.html)')
+    .option('--explain', 'then, for each benchmark decided slower, say where the time went (nodebench explain: extra profiled processes of both columns on this machine), after the table or Markdown')
+    .option('--profile-dir <dir>', 'with --explain: where to keep the .cpuprofile files (default ./nodebench-explain-<time>)')
     .option('--no-color', 'plain output')
     .action(async (fileA, fileB, opts) => {
       // Every option is checked before any file is read, so a typo fails fast with exit 2.
       const limit = parseThreshold(opts.failOnRegression, { option: '--fail-on-regression' });
       const render = chooseFormat(DIFF_FORMATS, opts.json ? 'json' : opts.format);
+      if (opts.explain && render !== DIFF_FORMATS.table && render !== DIFF_FORMATS.markdown) throw new UserError('--explain goes with --format table or markdown; for an HTML or JSON explanation run nodebench explain on the benchmark with --format html or json.');
+      if (opts.profileDir !== undefined && !opts.explain) throw new UserError('--profile-dir goes with --explain; add it, or leave --profile-dir out.');
       if (!fileB && !(opts.from && opts.to)) throw new UserError('Give a second result file, or --from and --to columns to compare within one file.');
       if ((opts.confirm || opts.confirmProcesses !== undefined || opts.confirmOut !== undefined) && limit === undefined) throw new UserError('--confirm re-measures what would fail the gate; give --fail-on-regression too (e.g. --fail-on-regression 5 --confirm).');
       if ((opts.confirmProcesses !== undefined || opts.confirmOut !== undefined) && !opts.confirm) throw new UserError('--confirm-processes and --confirm-out go with --confirm; add it, or leave them out.');
@@ -69,7 +76,9 @@ export function register(program) {
       ];
       const gate = failures ? { confirm: confirmation, metrics: opts.metric || [] } : null;
       const context = { fileA, fileB: fileB || fileA, resultA, resultB, failures, limit, gate };
-      await emit(render, { rows, context }, {
+      // The explanations run extra processes first, then print under the diff in its format.
+      const explanation = opts.explain ? await explainSlower(rows, { fileA, fileB: fileB || fileA, markdown: render === DIFF_FORMATS.markdown, profileDir: opts.profileDir }) : '';
+      await emit((document, options) => `${render(document, options)}${explanation}`, { rows, context }, {
         out: opts.out,
         options: { color: wantsColor({ color: opts.color, out: opts.out }) },
         summary: process.env.GITHUB_STEP_SUMMARY ? (document) => `${DIFF_FORMATS.markdown(document)}\n` : undefined
@@ -80,4 +89,17 @@ export function register(program) {
         process.exitCode = 1;
       }
     });
+}
+
+// One explanation per row decided slower, as text to print under the diff. A row that cannot be
+// re-run here (a whole command, a suite not on this machine) says why in one line.
+async function explainSlower(rows, { fileA, fileB, markdown, profileDir }) {
+  const progress = createProgress();
+  const explained = await explainComparisons(rows, { fileA, fileB }, { profileDir }, { log: (m) => progress.log(m) });
+  const render = markdown ? EXPLAIN_FORMATS.markdown : EXPLAIN_FORMATS.table;
+  const [lead, safe] = markdown ? ['', markdownText] : ['explain: ', terminalText];
+  const parts = explained.length
+    ? explained.map((e) => (e.document ? render(e.document) : `${lead}${safe(e.label)} (${safe(e.column)}) not explained: ${safe(e.skipped)}\n`))
+    : [`${lead}no benchmark was decided slower, so there is nothing to explain.\n`];
+  return `\n${parts.join('\n')}`;
 }

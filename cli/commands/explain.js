@@ -1,16 +1,11 @@
 // nodebench explain: where the time went between two columns for one benchmark. Parses options,
 // asks the domain (cli/explain/) for the one document, writes it in the chosen format.
-import fs from 'node:fs';
 import { UserError } from '../errors.js';
 import { createProgress } from '../progress.js';
 import { positiveInt, positiveNumber, nonNegativeInt } from './shared.js';
 import { explainComparison, EXPLAIN_DEFAULTS } from '../explain/index.js';
-import { renderExplainTerminal } from '../explain/terminal.js';
-import { renderExplainMarkdown } from '../explain/markdown.js';
-import { renderExplainHtml } from '../explain/html.js';
-import { renderExplainJson } from '../explain/json.js';
-
-const FORMATS = { table: renderExplainTerminal, markdown: renderExplainMarkdown, html: renderExplainHtml, json: renderExplainJson };
+import { EXPLAIN_FORMATS } from '../explain/formats.js';
+import { chooseFormat, emit } from '../output/emit.js';
 
 export function register(program) {
   program.command('explain')
@@ -26,11 +21,10 @@ export function register(program) {
     .option('--duration <seconds>', `measured window of each process (default ${EXPLAIN_DEFAULTS.windowMs / 1000})`, positiveNumber('duration'))
     .option('--interval <us>', `profiler sampling interval in microseconds (default ${EXPLAIN_DEFAULTS.intervalUs})`, positiveInt('interval'))
     .option('--profile-dir <dir>', 'where to keep the .cpuprofile files (default ./nodebench-explain-<time>)')
-    .option('--format <format>', `one of ${Object.keys(FORMATS).join(', ')}`, 'table')
+    .option('--format <format>', `one of ${Object.keys(EXPLAIN_FORMATS).join(', ')}`, 'table')
     .option('--out <file>', 'write the output to this file instead of stdout')
     .action(async (resultFile, resultFileB, opts) => {
-      const render = FORMATS[opts.format];
-      if (!render) throw new UserError(`--format "${opts.format}" is not known; use ${Object.keys(FORMATS).join(', ')}.`);
+      const render = chooseFormat(EXPLAIN_FORMATS, opts.format);
       if (opts.interval !== undefined && opts.interval < 50) throw new UserError(`--interval ${opts.interval} is below 50 µs, where the profiler's own cost swamps the benchmark; use 50 or more.`);
       const progress = createProgress();
       const document = await explainComparison(
@@ -41,8 +35,6 @@ export function register(program) {
         },
         { log: (m) => progress.log(m) }
       );
-      const text = render(document);
-      if (opts.out) fs.writeFileSync(opts.out, text);
-      else process.stdout.write(text);
+      await emit(render, document, { out: opts.out });
     });
 }
