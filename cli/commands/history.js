@@ -1,10 +1,11 @@
 // nodebench history add | show | check: keep result files in a store, show each benchmark's trend
 // across runtime versions or dates, and fail CI on a new change point that is a slowdown.
 import path from 'node:path';
-import { addToStore, readStore, DEFAULT_STORE } from '../history/store.js';
+import { addAndSay, readStore, DEFAULT_STORE } from '../history/store.js';
 import { analyseHistory, crossesReleases, gateFailures } from '../history/analysis.js';
 import { ORDERS } from '../history/series.js';
-import { renderMarkdown, changeLine, printable } from '../history/render.js';
+import { renderMarkdown, changeLine } from '../history/render.js';
+import { terminalText } from '../text/escape.js';
 import { HISTORY_FORMATS } from '../history/formats.js';
 import { chooseFormat, emit, appendStepSummary } from '../output/emit.js';
 import { listReleases } from '../runtimes/index.js';
@@ -50,15 +51,6 @@ async function analysisOf(opts) {
   return analyseHistory(entries, { ...chosen, releases: await knownReleases() });
 }
 
-// The files `history add` and `matrix --history` keep, said on stderr.
-export async function addAndSay(store, files, options) {
-  const outcomes = await addToStore(store, files, options);
-  for (const o of outcomes) {
-    process.stderr.write(o.added ? `added ${o.file} to ${store} as ${o.id} (${o.entry.cells.filter((c) => c.status === 'ok').length} ok cells)\n` : `${o.file} is already in ${store} (as ${o.id}); not added again\n`);
-  }
-  return outcomes;
-}
-
 export function register(program) {
   const history = program.command('history')
     .description('keep every result in a history store and show each benchmark\'s trend across runtime versions or dates, with its change points')
@@ -97,13 +89,13 @@ Examples:
       const limit = parseThreshold(opts.failOnRegression, { option: '--fail-on-regression' });
       const analysis = await analysisOf(opts);
       const fresh = analysis.series.flatMap((s) => s.changes.filter((c) => c.isNew).map((c) => ({ s, c })));
-      process.stdout.write(fresh.length ? `new change points:\n${fresh.map(({ s, c }) => `  ${changeLine(s, c, analysis)}`).join('\n')}\n` : `no new change points in ${printable(opts.store)} (${analysis.entries.length} run(s), by ${analysis.by})\n`);
+      process.stdout.write(fresh.length ? `new change points:\n${fresh.map(({ s, c }) => `  ${changeLine(s, c, analysis)}`).join('\n')}\n` : `no new change points in ${terminalText(opts.store)} (${analysis.entries.length} run(s), by ${analysis.by})\n`);
       // GitHub Actions shows this file on the run's summary page: the change points (the series
       // are in history show --format md or html).
       if (process.env.GITHUB_STEP_SUMMARY) await appendStepSummary(renderMarkdown(analysis, { store: opts.store, series: false }));
       const failures = gateFailures(analysis, limit);
       if (failures.length) {
-        const lines = failures.map((f) => `  ${printable(f.label)}: ${f.changes.map(({ series, change }) => changeLine(series, change, analysis, { withBenchmark: false })).join('; ')}`);
+        const lines = failures.map((f) => `  ${terminalText(f.label)}: ${f.changes.map(({ series, change }) => changeLine(series, change, analysis, { withBenchmark: false })).join('; ')}`);
         process.stderr.write(`nodebench: ${failures.length} benchmark(s) have a new change point slower by more than ${limit}% in ${path.normalize(opts.store)}:\n${lines.join('\n')}\n`);
         process.exitCode = 1;
       }

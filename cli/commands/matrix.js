@@ -9,8 +9,7 @@ import { list, runOptionsFrom, addRunOptions, addResumeOption, resultPathFrom } 
 import { printOutcome } from './output.js';
 import { parseShard } from '../matrix/shard.js';
 import { addHistoryOption } from '../options.js';
-import { checkStoreForRun } from '../history/store.js';
-import { addAndSay } from './history.js';
+import { checkStoreForRun, addAndSay } from '../history/store.js';
 
 function pickFlagSets(flagSets, names, file) {
   if (!names) return flagSets;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { resolveInputs } from './inputs.js';
 import { runExplainProcesses } from './run.js';
 import { explainDocument } from './document.js';
-import { runtimeFlags } from '../flags/index.js';
+import { runtimeFlagsOrNull } from '../flags/index.js';
 import { samplerOptions } from '../options.js';
 import { isUserError } from '../errors.js';
 
@@ -13,16 +13,6 @@ export const EXPLAIN_DEFAULTS = { processes: 3, metricsProcesses: 2, windowMs: 1
 
 export function defaultProfileDir(now = new Date()) {
   return path.resolve(`nodebench-explain-${now.toISOString().replace(/[:.]/g, '-')}`);
-}
-
-async function listingOrNull(runtime, log) {
-  try {
-    return await runtimeFlags(runtime);
-  } catch (err) {
-    if (!isUserError(err)) throw err;
-    log(`warning: ${err.message}`);
-    return null;
-  }
 }
 
 // Runs the processes and returns the document. request: { resultFile?, suite?, from, to,
@@ -34,7 +24,7 @@ export async function explainComparison(request, options = {}, { log = () => {},
   settings.sampler = samplerOptions(inputs.run || undefined);
   const runs = await runExplainProcesses(inputs.sides, inputs.target, settings, { log });
   const listings = {};
-  for (const side of inputs.sides) listings[side.id] = await listingOrNull(side.runtime, log);
+  for (const side of inputs.sides) listings[side.id] = await runtimeFlagsOrNull(side.runtime, log);
   return explainDocument(inputs, runs, settings, listings, { command });
 }
 

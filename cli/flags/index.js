@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { cacheDir } from '../paths.js';
 import { readJsonIfExists, writeFileAtomic } from '../fs-atomic.js';
 import { sha256File } from '../runtimes/inspect.js';
-import { UserError } from '../errors.js';
+import { UserError, isUserError } from '../errors.js';
 import { parseV8Options } from './parse.js';
 
 const CACHE_FORMAT = 1;
@@ -40,4 +40,16 @@ export async function runtimeFlags(runtime, { env = process.env } = {}) {
   // A cache that cannot be written (a read-only restored CI cache) only means asking again next time.
   await writeFileAtomic(file, `${JSON.stringify(listing)}\n`).catch(() => {});
   return listing;
+}
+
+// The listing, or null with the reason as a warning when the runtime cannot give one (its cells
+// still run; only what needs its flag defaults goes without).
+export async function runtimeFlagsOrNull(runtime, log) {
+  try {
+    return await runtimeFlags(runtime);
+  } catch (err) {
+    if (!isUserError(err)) throw err;
+    log(`warning: ${err.message}`);
+    return null;
+  }
 }

@@ -6,7 +6,8 @@
 import { htmlPage, escapeHtml } from '../report/html.js';
 import { formatChange } from '../text/format.js';
 import { compareVersions } from './series.js';
-import { seriesTitle, allChanges, changeLine, changeText, printable } from './render.js';
+import { seriesTitle, allChanges, changeLine, changeText } from './render.js';
+import { terminalText } from '../text/escape.js';
 
 // Draws the intervals and change points over Chart.js's lines; counts what it drew per chart
 // (test/history-html.test.js reads chart.nodebenchMarks).
@@ -128,20 +129,20 @@ export function trendCharts(analysis) {
       max: top,
       logScale,
       lines: series.map((s) => ({
-        label: printable(s.line !== null ? `${s.line} ${s.flagSet}` : s.flagSet),
+        label: terminalText(s.line !== null ? `${s.line} ${s.flagSet}` : s.flagSet),
         points: s.points.filter((p) => p.status === 'ok').map((p) => ({ x: labelOf.get(p.x), y: p.opsPerSec, low: p.low, high: p.high }))
       })),
       // On the chart the shift only; with its interval in the note under it.
-      changes: series.flatMap((s) => s.changes.map((c) => ({ from: labelOf.get(c.from.x), to: labelOf.get(c.to.x), slower: c.ratio < 1, text: `${series.length > 1 ? `${printable(s.flagSet)} ` : ''}${formatChange(c.ratio)}${c.isNew ? ' new' : ''}` }))),
+      changes: series.flatMap((s) => s.changes.map((c) => ({ from: labelOf.get(c.from.x), to: labelOf.get(c.to.x), slower: c.ratio < 1, text: `${series.length > 1 ? `${terminalText(s.flagSet)} ` : ''}${formatChange(c.ratio)}${c.isNew ? ' new' : ''}` }))),
       note: [...series.flatMap((s) => s.changes.map((c) => `${series.length > 1 ? `${s.flagSet} ` : ''}${c.from.name} -> ${c.to.name}: ${changeText(c)}${c.isNew ? ' (new)' : ''}.`)),
-        missing.length ? `No value: ${missing.join(', ')}.` : ''].filter(Boolean).map(printable).join(' ')
+        missing.length ? `No value: ${missing.join(', ')}.` : ''].filter(Boolean).map(terminalText).join(' ')
     };
   });
 }
 
 function runsTable(analysis) {
   const rows = analysis.entries.map((e) => [e.createdAt, e.label || '', e.commit || '', e.nodebench, e.runtimes.map((r) => r.version).join(', '), e.source, e.id]);
-  return `<table class="env"><tr>${['run', 'label', 'commit', 'nodebench', 'runtimes', 'added from', 'id'].map((h) => `<th>${h}</th>`).join('')}</tr>${rows.map((r) => `<tr>${r.map((v) => `<td>${escapeHtml(printable(v))}</td>`).join('')}</tr>`).join('')}</table>`;
+  return `<table class="env"><tr>${['run', 'label', 'commit', 'nodebench', 'runtimes', 'added from', 'id'].map((h) => `<th>${h}</th>`).join('')}</tr>${rows.map((r) => `<tr>${r.map((v) => `<td>${escapeHtml(terminalText(v))}</td>`).join('')}</tr>`).join('')}</table>`;
 }
 
 export function renderHistoryHtml(analysis, { store, text }) {
@@ -150,12 +151,12 @@ export function renderHistoryHtml(analysis, { store, text }) {
   const changes = allChanges(analysis);
   return htmlPage({
     title: `nodebench history: ${analysis.entries.length} run(s), by ${analysis.by}`,
-    intro: `Store ${printable(store)}. Each chart: operations per second of one benchmark, one line per flag set${analysis.by === 'date' ? ' and runtime' : ''}; bars: each point's 95% interval across runs; dashed lines: change points (red slower, green faster) with the shift and its 95% interval.`,
+    intro: `Store ${terminalText(store)}. Each chart: operations per second of one benchmark, one line per flag set${analysis.by === 'date' ? ' and runtime' : ''}; bars: each point's 95% interval across runs; dashed lines: change points (red slower, green faster) with the shift and its 95% interval.`,
     charts,
     script: TREND_SCRIPT,
     sections: [
       { title: 'Change points', html: `<pre>${escapeHtml(changes.length ? changes.map(({ s, c }) => changeLine(s, c, analysis)).join('\n') : 'No change points.')}</pre>` },
-      ...suites.map((suite) => ({ title: printable(suite), chartIds: charts.filter((c) => c.suite === suite).map((c) => c.id) })),
+      ...suites.map((suite) => ({ title: terminalText(suite), chartIds: charts.filter((c) => c.suite === suite).map((c) => c.id) })),
       { title: 'Series', html: `<pre>${escapeHtml(text)}</pre>` },
       { title: 'Runs', html: runsTable(analysis) }
     ]

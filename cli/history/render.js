@@ -8,7 +8,6 @@ import { describeHost, canonicalJson } from './entry.js';
 
 // Names come from suite files and result files someone else may have written: control characters
 // (a terminal escape sequence, say) are shown as escapes, never sent to the terminal.
-export const printable = (text) => terminalText(text);
 
 const ORDER_WORDS = { version: 'runtime version (the runs of one version pooled)', date: 'date (one point per run)' };
 
@@ -21,16 +20,16 @@ export function seriesTitle(s, analysis, { withBenchmark = true, withFlagSet = t
   const sameSuite = analysis.series.filter((o) => o.suite === s.suite);
   if (new Set(sameSuite.map((o) => o.params)).size > 1) parts.push(`params ${s.params}`);
   if (analysis.hosts.length > 1) parts.push(`host ${s.host}`);
-  return printable(parts.join(' '));
+  return terminalText(parts.join(' '));
 }
 
 export const changeText = (c) => `${formatChange(c.ratio)} (95% CI ${formatChange(c.low)} .. ${formatChange(c.high)})`;
 
 // One sentence per change point: where, between what, how much, what else changed, what to run.
 export function changeLine(s, c, analysis, { withBenchmark = true } = {}) {
-  const words = [`${seriesTitle(s, analysis, { withBenchmark })}${withBenchmark ? ':' : ','} ${printable(c.from.name)} -> ${printable(c.to.name)} ${changeText(c)}${c.isNew ? ' NEW' : ''}`];
-  if (c.also.length) words.push(`also changed there: ${printable(c.also.join(', '))}`);
-  if (c.bisect?.command) words.push(`${c.bisect.between === null ? 'releases between them may hold it' : `${c.bisect.between} release(s) between`}: ${printable(c.bisect.command)}`);
+  const words = [`${seriesTitle(s, analysis, { withBenchmark })}${withBenchmark ? ':' : ','} ${terminalText(c.from.name)} -> ${terminalText(c.to.name)} ${changeText(c)}${c.isNew ? ' NEW' : ''}`];
+  if (c.also.length) words.push(`also changed there: ${terminalText(c.also.join(', '))}`);
+  if (c.bisect?.command) words.push(`${c.bisect.between === null ? 'releases between them may hold it' : `${c.bisect.between} release(s) between`}: ${terminalText(c.bisect.command)}`);
   else if (c.bisect) words.push('adjacent releases');
   return words.join('; ');
 }
@@ -38,7 +37,7 @@ export function changeLine(s, c, analysis, { withBenchmark = true } = {}) {
 export const allChanges = (analysis) => analysis.series.flatMap((s) => s.changes.map((c) => ({ s, c })));
 
 function pointValue(p) {
-  if (p.status !== 'ok') return [printable(p.status), ''];
+  if (p.status !== 'ok') return [terminalText(p.status), ''];
   return [formatRate(p.opsPerSec), `${formatRate(p.low)} .. ${formatRate(p.high)}`];
 }
 
@@ -49,7 +48,7 @@ function seriesTable(s, analysis) {
     const c = changeAt.get(p);
     const change = c ? `${c.ratio < 1 ? 'v' : '^'} ${changeText(c)}${c.isNew ? ' NEW' : ''}` : '';
     const [value, interval] = pointValue(p);
-    return analysis.by === 'version' ? [printable(p.name), value, interval, String(p.runs.length), change] : [printable(p.name), printable(p.runtimes.join('/')), value, interval, change];
+    return analysis.by === 'version' ? [terminalText(p.name), value, interval, String(p.runs.length), change] : [terminalText(p.name), terminalText(p.runtimes.join('/')), value, interval, change];
   });
   return textTable([header, ...rows]).join('\n');
 }
@@ -57,8 +56,8 @@ function seriesTable(s, analysis) {
 function headline(analysis, store) {
   const { entries } = analysis;
   const dates = entries.length ? `, ${entries[0].createdAt.slice(0, 10)} .. ${entries.at(-1).createdAt.slice(0, 10)}` : '';
-  return [`nodebench history: ${entries.length} run(s) in ${printable(store)}${dates}, by ${ORDER_WORDS[analysis.by]}`,
-    ...analysis.hosts.map((h) => `host ${h.id}: ${printable(describeHost(h))}`),
+  return [`nodebench history: ${entries.length} run(s) in ${terminalText(store)}${dates}, by ${ORDER_WORDS[analysis.by]}`,
+    ...analysis.hosts.map((h) => `host ${h.id}: ${terminalText(describeHost(h))}`),
     'values: ops/s with a 95% interval across runs (each run\'s own interval, widened by the drift between runs)'];
 }
 
@@ -123,7 +122,7 @@ export function renderJson(analysis, { store }) {
 const CSV_COLUMNS = ['suite', 'benchmark', 'params', 'flagSet', 'flags', 'line', 'host', 'x', 'name', 'runtimes', 'status', 'opsPerSec', 'low', 'high', 'runs', 'changeRatio', 'changeLow', 'changeHigh', 'changeNew'];
 
 // One row per point; the change columns are filled on the first point after a change point. Text
-// fields go through printable() too: a spreadsheet or a terminal has no use for control codes.
+// fields go through terminalText() too: a spreadsheet or a terminal has no use for control codes.
 export function renderCsv(analysis) {
   const rows = analysis.series.flatMap((s) => {
     const changeAt = new Map(s.changes.map((c) => [c.to, c]));
@@ -133,5 +132,5 @@ export function renderCsv(analysis) {
         p.opsPerSec, p.low, p.high, p.runs.length, c?.ratio, c?.low, c?.high, c ? c.isNew : undefined];
     });
   });
-  return `${[CSV_COLUMNS, ...rows].map((r) => r.map((v) => quote(typeof v === 'string' ? printable(v) : v)).join(',')).join('\n')}\n`;
+  return `${[CSV_COLUMNS, ...rows].map((r) => r.map((v) => quote(typeof v === 'string' ? terminalText(v) : v)).join(',')).join('\n')}\n`;
 }

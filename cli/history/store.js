@@ -330,3 +330,12 @@ export async function addToStore(dir, files, { label, commit, allowOtherHost = f
     return outcomes;
   });
 }
+
+// The files `history add` and `matrix --history` keep, said on stderr.
+export async function addAndSay(store, files, options) {
+  const outcomes = await addToStore(store, files, options);
+  for (const o of outcomes) {
+    process.stderr.write(o.added ? `added ${o.file} to ${store} as ${o.id} (${o.entry.cells.filter((c) => c.status === 'ok').length} ok cells)\n` : `${o.file} is already in ${store} (as ${o.id}); not added again\n`);
+  }
+  return outcomes;
+}

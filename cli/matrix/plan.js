@@ -3,8 +3,8 @@
 // too old for the suite/benchmark or rejects the flags. Nothing here measures anything.
 import semver from 'semver';
 import { execa } from 'execa';
-import { UserError, isUserError } from '../errors.js';
-import { runtimeFlags, describeRuntime } from '../flags/index.js';
+import { UserError } from '../errors.js';
+import { runtimeFlagsOrNull, describeRuntime } from '../flags/index.js';
 import { findFlag, canonicalFlagName } from '../flags/parse.js';
 import { ensureRuntime } from '../runtimes/index.js';
 import { ensureRuntimeNpm } from '../runtimes/runtime-npm.js';
@@ -69,16 +69,6 @@ function flagDefaults(listing, flagSets) {
   return defaults;
 }
 
-async function listingOrNull(runtime, log) {
-  try {
-    return await runtimeFlags(runtime);
-  } catch (err) {
-    if (!isUserError(err)) throw err;
-    log(`warning: ${err.message}`);
-    return null;
-  }
-}
-
 export async function resolveRuntimes(entries, { log, refresh, env } = {}) {
   // Every spec is read before the first is installed, so a typo in the last costs no download.
   const specs = entries.map((entry) => parseKnownRuntimeSpec(entry.spec));
@@ -133,7 +123,7 @@ export async function buildPlan({ runtimes, flagSets, suites, log = () => {} }) 
   for (const runtime of runtimes) {
     // A command's npm and npx are the runtime's own (runtime-npm.js), installed before anything runs.
     if (commands) runtime.npm = await ensureRuntimeNpm(runtime, { log });
-    const listing = await listingOrNull(runtime, log);
+    const listing = await runtimeFlagsOrNull(runtime, log);
     // The result file keeps these defaults so a report can say when runtimes of one run differ.
     if (listing) runtime.v8Flags = flagDefaults(listing, flagSets);
     for (const flagSet of flagSets) {
