@@ -48,6 +48,11 @@ function normalizeBenchmark(suiteDir, name, spec, service) {
     // The function to time is what setup returns (a mitata generator's yield, a benchmark.js
     // benchmark compiled with its setup).
     fnFromSetup: !!spec.fnFromSetup,
+    // How a library form is timed where it is not nodebench's batch of calls ('per-call',
+    // 'managed'), and what else its processes do (a collection before each sample): said in the
+    // suite's description, so that the result file keeps it.
+    timing: spec.timing || null,
+    gcBeforeSample: !!spec.gcBeforeSample,
     loadOnly: loadOnly,
     refused: null,
     description: spec.description || ''
@@ -327,6 +332,8 @@ function describe(suite) {
     benchmarks: suite.benchmarks.map(function (b) {
       var described = { name: b.name, type: b.type, minNode: b.minNode, reason: b.reason, description: b.description };
       if (b.refused) described.refused = b.refused;
+      if (b.timing) described.timing = b.timing;
+      if (b.gcBeforeSample) described.gcBeforeSample = true;
       return described;
     })
   };

@@ -107,7 +107,13 @@ function specFor(bench) {
   if (typeof bench.fn !== 'function' && typeof bench.fn !== 'string') {
     return { refused: 'benchmark.js benchmark "' + name + '" has no function to run' };
   }
-  var fn = asFunction(bench.fn);
+  var fn;
+  try {
+    fn = asFunction(bench.fn);
+  } catch (err) {
+    // A string that does not compile fails this benchmark's cells, not the file.
+    return { refused: 'benchmark.js benchmark "' + name + '" has a string fn that does not compile (' + err.name + ': ' + err.message + '): fix the string, or pass a function' };
+  }
   var defer = !!bench.defer;
   var hasSetup = (typeof bench.setup === 'function' && bench.setup !== noop) || typeof bench.setup === 'string';
   var hasTeardown = (typeof bench.teardown === 'function' && bench.teardown !== noop) || typeof bench.teardown === 'string';

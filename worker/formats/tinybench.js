@@ -3,9 +3,9 @@
 // `.add(name, fn, options)`, `await bench.run()`. Tasks become nodebench benchmarks of the same
 // name, timed by nodebench's sampler. What tinybench would do around the timed calls is honoured:
 // the bench's setup/teardown and the task's beforeAll/afterAll run once before/after measuring,
-// async tasks are awaited per call. What nodebench cannot reproduce is refused with a sentence:
-// beforeEach/afterEach (tinybench runs them outside the timed part of every call), concurrency,
-// and a task that returns overriddenDuration. docs/own-code.md has the mapping.
+// async tasks are awaited per call, beforeEach/afterEach run around every call outside the timing
+// (the task is then timed call by call). What nodebench cannot reproduce is refused with a
+// sentence: concurrency, and a task that returns overriddenDuration. docs/own-code.md has the mapping.
 var registry = require('./registry');
 
 var LIBRARY = 'tinybench';
@@ -23,26 +23,46 @@ function refusal(name, what) {
   return 'tinybench task "' + name + '" ' + what;
 }
 
-// One tinybench task as a nodebench benchmark spec.
+// One tinybench task as a nodebench benchmark spec. A task with beforeEach/afterEach is timed call
+// by call (worker/sampler.js's per-call path), the hooks run between calls outside the timing, as
+// tinybench runs them.
 function taskSpec(bench, task, fn, opts) {
   var name = task.name;
   if (bench.refusal) return { refused: refusal(name, bench.refusal) };
-  if (typeof opts.beforeEach === 'function' || typeof opts.afterEach === 'function') {
-    var hook = typeof opts.beforeEach === 'function' ? 'beforeEach' : 'afterEach';
-    return { refused: refusal(name, 'uses ' + hook + ', which tinybench runs around every call outside the timed part; nodebench times batches of calls and cannot leave it out: move that work into beforeAll or into the task') };
-  }
   var options = bench.options;
+  var beforeEach = typeof opts.beforeEach === 'function' ? function () { return opts.beforeEach.call(task, 'run'); } : null;
+  var afterEach = typeof opts.afterEach === 'function' ? function () { return opts.afterEach.call(task, 'run'); } : null;
+  var perCall = !!(beforeEach || afterEach);
+  var declaredType = opts.async === true || registry.isAsyncFunction(fn) ? 'promise' : opts.async === false ? 'sync' : null;
+  var probedType = declaredType;
+  var steps = [
+    function () { return typeof options.setup === 'function' ? options.setup(task, 'run') : undefined; },
+    function () { return typeof opts.beforeAll === 'function' ? opts.beforeAll.call(task, 'run') : undefined; },
+    beforeEach || function () {},
+    // One call outside the timing, as tinybench's own async detection makes: a task that reports
+    // its own duration cannot be measured by nodebench's clock.
+    function () {
+      var value = fn();
+      if (!probedType) probedType = value && typeof value.then === 'function' ? 'promise' : 'sync';
+      return checkDuration(name, value);
+    },
+    afterEach || function () {}
+  ];
   return {
-    fn: fn,
-    type: opts.async === true || registry.isAsyncFunction(fn) ? 'promise' : opts.async === false ? 'sync' : null,
+    fn: perCall ? null : fn,
+    type: perCall ? null : declaredType,
+    fnFromSetup: perCall,
+    timing: perCall ? 'per-call' : null,
     setup: function () {
-      return registry.series([
-        function () { return typeof options.setup === 'function' ? options.setup(task, 'run') : undefined; },
-        function () { return typeof opts.beforeAll === 'function' ? opts.beforeAll.call(task, 'run') : undefined; },
-        // One call outside the timing, as tinybench's own async detection makes: a task that reports
-        // its own duration cannot be measured by nodebench's clock.
-        function () { return checkDuration(name, fn()); }
-      ]);
+      var done = registry.series(steps);
+      if (!perCall) return done;
+      var target = function () {
+        return {
+          timing: 'per-call', fn: fn, beforeEach: beforeEach, afterEach: afterEach, type: probedType,
+          why: 'tinybench task "' + name + '" uses ' + (beforeEach && afterEach ? 'beforeEach and afterEach' : beforeEach ? 'beforeEach' : 'afterEach') + ', which run between calls outside the timing'
+        };
+      };
+      return done && typeof done.then === 'function' ? done.then(target) : target();
     },
     teardown: function () {
       return registry.series([
