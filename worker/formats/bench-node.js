@@ -117,8 +117,7 @@ Suite.prototype.add = function (name, options, fn) {
 };
 
 Suite.prototype.run = function () {
-  registry.handOver(LIBRARY);
-  return registry.never();
+  return registry.runCalled(LIBRARY, []);
 };
 
 // Plugins are recognised by their class name (the suite refuses them); they do nothing here.

@@ -59,7 +59,7 @@ Benchmark.prototype = Object.create(Events.prototype);
 Benchmark.prototype.constructor = Benchmark;
 Benchmark.prototype.run = function () {
   if (standalone.indexOf(this) === -1 && !this.inSuite) standalone.push(this);
-  registry.handOver(LIBRARY);
+  registry.runCalled(LIBRARY, null);
   return this;
 };
 Benchmark.prototype.abort = function () { return this; };
@@ -183,7 +183,7 @@ Suite.prototype.add = function (name, fn, options) {
   return this;
 };
 Suite.prototype.run = function () {
-  registry.handOver(LIBRARY);
+  registry.runCalled(LIBRARY, null);
   return this;
 };
 Suite.prototype.abort = function () { return this; };
