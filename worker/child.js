@@ -175,9 +175,9 @@ function modeOnce(request) {
         process.exit(0);
       });
     }
-    // A managed target runs one batch of one call (no value comes back); a per-call target's call
-    // has its hooks around it.
-    if (fn && fn.timing === 'managed') return fn.run(1, function (err) { report(err, null); });
+    // A managed target makes its one call as its form does (or runs one batch of one call, which
+    // gives no value back); a per-call target's call has its hooks around it.
+    if (fn && fn.timing === 'managed') return fn.once ? fn.once(report) : fn.run(1, function (err) { report(err, null); });
     if (fn && fn.timing === 'per-call') {
       var target = fn;
       var hook = function (f) { return f || function () {}; };

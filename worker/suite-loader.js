@@ -280,6 +280,10 @@ function load(suitePath, cb, wanted) {
   function finish(err, exported) {
     if (finished) return;
     finished = true;
+    // The benchmark to measure was never built because the file's code threw after a run(): that
+    // error is the reason, not the missing name.
+    var wantedMissing = registry.wanted() !== null && !registry.hasTask(registry.wanted());
+    if (!err && loading.afterRunError && wantedMissing) err = loading.afterRunError;
     loading = null;
     process.exit = realExit;
     var suite = null;

@@ -7,7 +7,8 @@
 //     the file stops there with everything its benchmark needs still alive (a server it started);
 //   describing the file (wanted: null): every bench, once the file is done: its event loop empties,
 //     it calls process.exit, its code after a run() throws (it reads the library's results, which
-//     nodebench replaces), or no run() follows the last one for IDLE_MS.
+//     nodebench replaces), or no run() follows the last one for IDLE_MS (a file that keeps a server
+//     open).
 // suite-loader turns the records into benchmarks.
 // Node-4-compatible: a CommonJS file written for benchmark.js or bench-node runs on any runtime.
 
@@ -19,7 +20,7 @@ var handedOver = false;
 var waiting = [];
 var checkScheduled = false;
 var idleTimer = null;
-var IDLE_MS = 2000;
+var IDLE_MS = 5000;
 
 // A collection is anything that yields tasks when the file hands over (a Bench, a Suite, mitata's
 // list of bench() calls): tasks() -> [{ name, spec }] with spec in nodebench's benchmark shape.
@@ -131,6 +132,8 @@ function constructorName(fn) {
 
 module.exports = {
   addCollection: addCollection,
+  hasTask: hasTask,
+  wanted: function () { return wanted; },
   want: want,
   runCalled: runCalled,
   fileDone: fileDone,

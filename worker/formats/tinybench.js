@@ -84,11 +84,14 @@ function checkDuration(name, value) {
   return undefined;
 }
 
+// Why concurrency stays refused: nothing honest measures it as a time per operation.
+var CONCURRENT = 'which starts calls before the earlier ones finish: each call\'s time then includes waiting for the others and depends on how many are in flight, so there is no time per operation of one call after another, which is what nodebench measures and compares across runtimes: remove the option';
+
 function Bench(options) {
   if (!(this instanceof Bench)) throw new TypeError('Class constructor Bench cannot be invoked without \'new\'');
   this.options = options || {};
   this.name = this.options.name;
-  this.refusal = this.options.concurrency ? 'belongs to a Bench with concurrency: "' + this.options.concurrency + '", which runs calls concurrently; nodebench times one call after another: remove the option' : null;
+  this.refusal = this.options.concurrency ? 'belongs to a Bench with concurrency: "' + this.options.concurrency + '", ' + CONCURRENT : null;
   this.entries = [];
   var self = this;
   registry.addCollection(LIBRARY, {
@@ -164,7 +167,7 @@ function markRun(bench) {
 }
 // tinybench 2's concurrent mode measures something else than one call after another.
 Bench.prototype.runConcurrently = function () {
-  this.refusal = 'is run with runConcurrently(), which runs calls concurrently; nodebench times one call after another: use run()';
+  this.refusal = 'is run with runConcurrently(), ' + CONCURRENT.replace(/remove the option$/, 'use run()');
   return this.run();
 };
 
