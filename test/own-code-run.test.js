@@ -80,9 +80,10 @@ test('refused library options fail their cells with the sentence; the other benc
   assert.equal(byName.plain.status, 'ok');
   assert.equal(byName.manual.status, 'failed');
   assert.match(byName.manual.error, /^threw during setup: mitata benchmark "manual" yields a manual-timing benchmark/);
-  const refused = await nodebench(['run', fixture('tinybench-refused.mjs'), '--node', 'system', '--out', out, ...TINY_FLAGS]);
+  const concurrentOut = path.join(tmp, 'refused-concurrency.json');
+  const refused = await nodebench(['run', fixture('tinybench-refused.mjs'), '--node', 'system', '--out', concurrentOut, ...TINY_FLAGS]);
   assert.equal(refused.exitCode, 1, refused.stderr);
-  assert.match(readResult(out).suites[0].benchmarks.find((b) => b.name === 'in parallel').refused, /^tinybench task "in parallel" belongs to a Bench with concurrency/);
+  assert.match(readResult(concurrentOut).suites[0].benchmarks.find((b) => b.name === 'in parallel').refused, /^tinybench task "in parallel" belongs to a Bench with concurrency/);
 });
 
 function assertUserError(run, pattern) {
