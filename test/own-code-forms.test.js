@@ -17,9 +17,9 @@ const example = (name) => path.join(root, 'examples', name);
 const RUNTIMES = '16.20.2,24.21.0';
 const TINY_FLAGS = ['--processes', '1', '--max-processes', '1', '--samples', '3', '--seed', '3'];
 
-async function run(file, name, expectedExit = 0) {
+async function run(file, name, expectedExit = 0, runtimes = RUNTIMES) {
   const out = path.join(tmp, `${name}.json`);
-  const done = await nodebench(['run', file, '--node', RUNTIMES, '--out', out, ...TINY_FLAGS]);
+  const done = await nodebench(['run', file, '--node', runtimes, '--out', out, ...TINY_FLAGS]);
   assert.equal(done.exitCode, expectedExit, done.stderr);
   const result = JSON.parse(fs.readFileSync(out, 'utf8'));
   const cells = (benchmark) => result.cells.filter((c) => c.benchmark === benchmark);
@@ -87,4 +87,12 @@ test('misused forms fail only their own cells, each with a sentence: a throwing 
     assert.equal(cell.status, 'failed');
     assert.match(cell.error, /benchmark\.js benchmark "does not compile" has a string fn that does not compile \(SyntaxError: /);
   }
+});
+
+test('per-call timing on Node 4.9.1 (process.hrtime, no hrtime.bigint) and the host: a long call is measured, a short one refused naming that clock', { timeout: 300_000 }, async () => {
+  const node4 = await run(fixture('per-call-node4.cjs'), 'per-call-node4', 1, '4.9.1,system');
+  assertOk(node4.cells('long enough'), 'long enough');
+  const [old, current] = ['4.9.1', process.version.slice(1)].map((v) => node4.cells('too short').find((c) => c.runtime === v));
+  assert.match(old.error, /reading the clock \(process\.hrtime\) costs [\d.]+ ns here, and a call must last at least/);
+  assert.match(current.error, /reading the clock \(process\.hrtime\.bigint\) costs/);
 });
