@@ -78,9 +78,12 @@ test('refused library options fail their cells with the sentence; the other benc
   const result = readResult(out);
   const byName = Object.fromEntries(result.cells.map((c) => [c.benchmark, c]));
   assert.equal(byName.plain.status, 'ok');
-  assert.equal(byName.iterator.status, 'failed');
-  assert.match(byName.iterator.error, /^threw during load: mitata benchmark "iterator" takes the iterator state/);
-  assert.match(result.suites[0].benchmarks.find((b) => b.name === 'iterator').refused, /^mitata benchmark "iterator"/);
+  assert.equal(byName.manual.status, 'failed');
+  assert.match(byName.manual.error, /^threw during setup: mitata benchmark "manual" yields a manual-timing benchmark/);
+  const concurrentOut = path.join(tmp, 'refused-concurrency.json');
+  const refused = await nodebench(['run', fixture('tinybench-refused.mjs'), '--node', 'system', '--out', concurrentOut, ...TINY_FLAGS]);
+  assert.equal(refused.exitCode, 1, refused.stderr);
+  assert.match(readResult(concurrentOut).suites[0].benchmarks.find((b) => b.name === 'in parallel').refused, /^tinybench task "in parallel" belongs to a Bench with concurrency/);
 });
 
 function assertUserError(run, pattern) {

@@ -72,9 +72,10 @@ function withBenchmark(request, cb) {
     channel.send({ type: 'phase', phase: 'setup' });
     prepare(suite, benchmark, params, function (err, ctx, cleanup) {
       if (err) return common.fail(err, 'setup');
-      // A benchmark whose setup yields the function to time (a mitata generator, say).
+      // A benchmark whose setup yields what to time (a mitata generator, say): a function, or a
+      // managed or per-call target (worker/sampler.js).
       if (benchmark.fnFromSetup) {
-        if (typeof ctx !== 'function') return common.fail(new Error('benchmark "' + benchmark.name + '" set up ' + typeof ctx + ' instead of a function to time'), 'setup');
+        if (typeof ctx !== 'function' && !isTarget(ctx)) return common.fail(new Error('benchmark "' + benchmark.name + '" set up ' + typeof ctx + ' instead of a function to time'), 'setup');
         fn = ctx;
         ctx = undefined;
       }
@@ -84,8 +85,14 @@ function withBenchmark(request, cb) {
   });
 }
 
-// The benchmark's type as declared, or as its first call shows (a thenable means 'promise').
+function isTarget(value) {
+  return !!value && typeof value === 'object' && (value.timing === 'managed' || value.timing === 'per-call');
+}
+
+// The benchmark's type as declared, or as its first call shows (a thenable means 'promise'). A
+// managed or per-call target says its own (its form knows, or probed it with its hooks around).
 function withType(benchmark, fn, ctx, cb) {
+  if (isTarget(fn)) return cb(fn.type || 'sync');
   if (benchmark.type) return cb(benchmark.type);
   sampler.detectType(fn, ctx, function (err, type) {
     if (err) return common.fail(err, 'run');
@@ -167,6 +174,20 @@ function modeOnce(request) {
         if (teardownErr) return common.fail(teardownErr, 'teardown');
         channel.send({ type: 'value', value: value === undefined ? null : value });
         process.exit(0);
+      });
+    }
+    // A managed target makes its one call as its form does (or runs one batch of one call, which
+    // gives no value back); a per-call target's call has its hooks around it.
+    if (fn && fn.timing === 'managed') return fn.once ? fn.once(report) : fn.run(1, function (err) { report(err, null); });
+    if (fn && fn.timing === 'per-call') {
+      var target = fn;
+      var hook = function (f) { return f || function () {}; };
+      return settle(hook(target.beforeEach), [], function (err) {
+        if (err) return report(err);
+        settle(target.fn, [ctx], function (err2, value) {
+          if (err2) return report(err2);
+          settle(hook(target.afterEach), [], function (err3) { report(err3, value); });
+        });
       });
     }
     if (benchmark.type === 'callback') {

@@ -104,9 +104,14 @@ function start(entryName) {
   channel.arm(nonce);
   channel.send({ type: 'hello', runtime: runtimeInfo() });
   // An exception thrown later from a timer or stream callback still ends the cell with its reason.
-  process.on('uncaughtException', function (err) { fail(err, 'run'); });
+  // An error a library file's own code throws after its run() (reading results nodebench
+  // replaces) ends the file instead (suite-loader.js absorbs).
+  process.on('uncaughtException', function (err) {
+    if (!suiteLoader.absorbs(err)) fail(err, 'run');
+  });
   process.on('unhandledRejection', function (reason) {
-    fail(reason instanceof Error ? reason : new Error('unhandled rejection: ' + String(reason)), 'run');
+    var err = reason instanceof Error ? reason : new Error('unhandled rejection: ' + String(reason));
+    if (!suiteLoader.absorbs(err)) fail(err, 'run');
   });
   return request;
 }
@@ -143,7 +148,7 @@ function loadSuite(request, cb) {
     if (err && err.unsupported) return unsupported(err.message);
     if (err) return fail(err, 'load');
     cb(suite);
-  });
+  }, request.mode === 'list' ? null : request.benchmark);
 }
 
 // The suite and benchmark a request names; reports `unsupported` and exits when this runtime is too

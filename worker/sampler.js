@@ -7,6 +7,14 @@
 //              within warmupTolerance of the median of the few before: JIT tiering done, whatever
 //              the batch-to-batch noise) after warmupMinMs, or give up at warmupMaxMs and say so;
 //   sample     `samples` batches (fewer if maxSampleMs runs out), each a sample of ns per operation.
+// What a batch is depends on the form (measure's `target`):
+//   a function       nodebench's loop calls it n times between two clock readings (most forms);
+//   managed          the form times its own loop of n calls (bench-node's timer.start()/end(),
+//                    mitata's iterator and computed parameters) and reports the time and the count;
+//   per-call         each call is timed alone, with work between calls left out of the timing
+//                    (tinybench beforeEach/afterEach): allowed only where the clock's own cost,
+//                    measured in this process and subtracted, is at most PER_CALL_CLOCK_SHARE of a
+//                    call; a shorter call is refused with the length it needs.
 // Written with callbacks because async/await does not exist on Node 4.
 var clock = require('./clock');
 var disturbance = require('./disturbance');
@@ -93,6 +101,93 @@ function callbackBatch(fn, ctx) {
   };
 }
 
+function isThenable(value) {
+  return !!value && typeof value.then === 'function';
+}
+
+// Each of n calls timed alone: beforeEach, the timed call (awaited when it returns a promise),
+// afterEach; any step may return a promise, which is awaited outside the timing. Reports the timed
+// total less the clock's cost per call, and the batch's wall time (hooks included).
+function perCallBatch(fn, ctx, hooks, clockCostNs) {
+  var beforeEach = hooks.beforeEach || null;
+  var afterEach = hooks.afterEach || null;
+  var now = clock.callNow;
+  return function (n, cb) {
+    var i = 0;
+    var stage = 0;
+    var timedNs = 0;
+    var startNs = 0;
+    var finished = false;
+    var wallStart = clock.now();
+    function fail(reason) {
+      if (finished) return;
+      finished = true;
+      cb(asError(reason, stage === 1 ? 'the benchmark\'s promise was rejected' : 'a hook\'s promise was rejected'));
+    }
+    function advance() {
+      stage = (stage + 1) % 3;
+      if (stage === 0) i++;
+    }
+    function resumeAfterCall(value) {
+      timedNs += now() - startNs;
+      sink[i & 15] = value;
+      advance();
+      loop();
+    }
+    function resume() {
+      advance();
+      loop();
+    }
+    function loop() {
+      while (i < n) {
+        var value;
+        try {
+          if (stage === 0) {
+            value = beforeEach ? beforeEach() : undefined;
+          } else if (stage === 1) {
+            startNs = now();
+            value = fn(ctx);
+            if (!isThenable(value)) {
+              timedNs += now() - startNs;
+              sink[i & 15] = value;
+            }
+          } else {
+            value = afterEach ? afterEach() : undefined;
+          }
+        } catch (err) {
+          return fail(err);
+        }
+        if (isThenable(value)) {
+          value.then(stage === 1 ? resumeAfterCall : resume, fail);
+          return;
+        }
+        advance();
+      }
+      finished = true;
+      cb(null, Math.max(0, timedNs - n * clockCostNs), n, clock.since(wallStart));
+    }
+    loop();
+  };
+}
+
+// A call timed alone must last this many times the clock's cost (the cost is 2% of it or less).
+var PER_CALL_CLOCK_SHARE = 0.02;
+
+function perCallTooShort(target, callNs, clockCostNs) {
+  var needed = clockCostNs / PER_CALL_CLOCK_SHARE;
+  return new Error((target.why || 'this benchmark needs work between calls') +
+    ', so nodebench times each call alone; reading the clock (' + clock.callClockName + ') costs ' +
+    formatNs(clockCostNs) + ' here, and a call must last at least ' + formatNs(needed) +
+    ' for that to stay within ' + PER_CALL_CLOCK_SHARE * 100 + '% of it, but a timed call measures ' + formatNs(callNs + clockCostNs) + ' with the clock\'s cost' +
+    ': give each call more work (a loop inside the task), or do the per-call work inside the task');
+}
+
+function formatNs(ns) {
+  if (ns >= 1e6) return (ns / 1e6).toFixed(2) + ' ms';
+  if (ns >= 1e3) return (ns / 1e3).toFixed(2) + ' µs';
+  return ns.toFixed(ns < 10 ? 1 : 0) + ' ns';
+}
+
 // The cost of an empty benchmark of the same type, timed by loops of the same shape right after the
 // samples (same process, same JIT state, same iterations per batch): what a benchmark whose work the
 // optimiser folded away still costs. Sync: its own copy of the loop (a closure of syncBatch would
@@ -129,8 +224,7 @@ var EMPTY_WARM_CALLS = 20;
 var EMPTY_WARM_ITERATIONS = 10000;
 
 // cb(err, [ns per op of each of `batches` timed empty batches of n iterations]).
-function measureEmpty(type, ctx, n, batches, cb) {
-  var batch = emptyBatchFor(type, ctx);
+function measureEmpty(batch, n, batches, cb) {
   var warmCalls = 0;
   var size = 1;
   var values = [];
@@ -211,11 +305,40 @@ function withDefaults(options) {
   return merged;
 }
 
+// A batch that runs long in wall time though its timed part is short (per-call hooks, a managed
+// form's untimed setup) stops growing at this many times minSampleMs of wall time.
+var WALL_LIMIT_FACTOR = 10;
+
+// How a target (see the top of this file) is timed: { batch, empty, timing, clockCostNs }.
+function timingOf(target, ctx, type) {
+  if (typeof target === 'function') return { batch: batchFor(type, target, ctx), empty: emptyBatchFor(type, ctx), timing: 'batch' };
+  if (target && target.timing === 'managed' && typeof target.run === 'function') {
+    return { batch: target.run, empty: emptyBatchFor('sync', ctx), timing: 'managed' };
+  }
+  if (target && target.timing === 'per-call' && typeof target.fn === 'function') {
+    var costNs = clock.callClockCostNs();
+    return {
+      batch: perCallBatch(target.fn, ctx, target, costNs),
+      empty: perCallBatch(type === 'promise' ? emptyPromise : emptyBody, ctx, {}, costNs),
+      timing: 'per-call',
+      clockCostNs: costNs
+    };
+  }
+  throw new Error('nodebench cannot time ' + (target && target.timing ? 'a "' + target.timing + '" target' : typeof target) + ' (a bug in a format of worker/formats/)');
+}
+
 // Measures one benchmark; cb(err, report) with per-sample ns/op and how they were obtained.
-function measure(fn, ctx, type, options, cb) {
+// target: the function to time, or a managed or per-call target (top of this file).
+function measure(target, ctx, type, options, cb) {
   var opts = withDefaults(options);
   var minSampleNs = opts.minSampleMs * 1e6;
-  var batch = batchFor(type, fn, ctx);
+  var timed;
+  try {
+    timed = timingOf(target, ctx, type);
+  } catch (err) {
+    return cb(err);
+  }
+  var batch = timed.batch;
   var iterations = 1;
   var calibrationBatches = 0;
   var warmupBatches = 0;
@@ -223,6 +346,7 @@ function measure(fn, ctx, type, options, cb) {
   var warmupRates = [];
   var warmupStable = false;
   var samples = [];
+  var operations = 0;
   var sampleStart = 0;
   var cpuStart = null;
   var sampleStartUptimeMs = 0;
@@ -234,30 +358,43 @@ function measure(fn, ctx, type, options, cb) {
 
   function later(step) { setImmediate(step); }
 
-  function onBatch(err, elapsedNs) {
+  // The part of a batch that counts towards its length: its timed time, or a share of its wall
+  // time where untimed work between calls makes the batch much longer than what it times.
+  function lengthOf(elapsedNs, wallNs) {
+    return typeof wallNs === 'number' ? Math.max(elapsedNs, wallNs / WALL_LIMIT_FACTOR) : elapsedNs;
+  }
+
+  function onBatch(err, elapsedNs, ops, wallNs) {
     if (err) return cb(err);
+    if (ops === undefined) ops = iterations;
+    if (!(ops > 0)) return cb(new Error('a batch of ' + iterations + ' calls reported ' + ops + ' operations'));
+    var length = lengthOf(elapsedNs, wallNs);
     if (phase === 'calibrate') {
       calibrationBatches++;
-      if (elapsedNs >= minSampleNs || iterations >= opts.maxIterations) {
+      if (length >= minSampleNs || iterations >= opts.maxIterations) {
         phase = 'warmup';
         warmupStart = clock.now();
       } else {
-        var grown = elapsedNs < minSampleNs / 10 ? iterations * 10 : Math.ceil(iterations * minSampleNs * 1.1 / elapsedNs);
+        var grown = length < minSampleNs / 10 ? iterations * 10 : Math.ceil(iterations * minSampleNs * 1.1 / Math.max(length, 1));
         iterations = Math.min(opts.maxIterations, Math.max(iterations + 1, grown));
       }
       return later(runBatch);
     }
     if (phase === 'warmup') {
       warmupBatches++;
-      warmupRates.push(elapsedNs / iterations);
+      warmupRates.push(elapsedNs / ops);
       // JIT tiers up during warm-up; keep each batch above the minimum sample time as it does.
-      if (elapsedNs < minSampleNs / 2 && iterations < opts.maxIterations) {
-        iterations = Math.min(opts.maxIterations, Math.ceil(iterations * minSampleNs * 1.1 / Math.max(elapsedNs, 1)));
+      if (length < minSampleNs / 2 && iterations < opts.maxIterations) {
+        iterations = Math.min(opts.maxIterations, Math.ceil(iterations * minSampleNs * 1.1 / Math.max(length, 1)));
         warmupRates = [];
       }
       var warmedMs = clock.since(warmupStart) / 1e6;
       warmupStable = isSettled(warmupRates, opts.warmupWindow, opts.warmupTolerance);
       if ((warmedMs >= opts.warmupMinMs && warmupStable) || warmedMs >= opts.warmupMaxMs) {
+        if (timed.timing === 'per-call') {
+          var callNs = medianOf(warmupRates.length ? warmupRates.slice(-opts.warmupWindow) : [elapsedNs / ops]);
+          if (timed.clockCostNs > PER_CALL_CLOCK_SHARE * callNs) return cb(perCallTooShort(target, callNs, timed.clockCostNs));
+        }
         phase = 'sample';
         if (watch) watch.start();
         sampleStartUptimeMs = process.uptime() * 1000;
@@ -266,7 +403,8 @@ function measure(fn, ctx, type, options, cb) {
       }
       return later(runBatch);
     }
-    samples.push(elapsedNs / iterations);
+    samples.push(elapsedNs / ops);
+    operations += ops;
     if (watch) {
       var referenceStart = clock.now();
       watch.afterSample();
@@ -275,7 +413,6 @@ function measure(fn, ctx, type, options, cb) {
     var sampledMs = clock.since(sampleStart) / 1e6;
     if (samples.length >= opts.samples || (sampledMs >= opts.maxSampleMs && samples.length >= 3)) {
       var cpuEnd = cpuTimeNs();
-      var ops = samples.length * iterations;
       // The reference loops are pure CPU on this thread: their time is not the benchmark's.
       var cpuNs = cpuStart && cpuEnd ? cpuEnd.ns - cpuStart.ns - referenceTotalNs : null;
       var report = {
@@ -290,14 +427,18 @@ function measure(fn, ctx, type, options, cb) {
         sampleMs: sampledMs,
         // On the process clock, to line up with V8's --trace-gc timestamps in a metrics process.
         window: { startUptimeMs: sampleStartUptimeMs, endUptimeMs: process.uptime() * 1000 },
-        operations: ops,
-        cpuNsPerOp: cpuNs !== null ? Math.max(0, cpuNs) / ops : null,
+        operations: operations,
+        // Per-call and managed forms do untimed work between the timed parts, which the process's
+        // CPU time cannot tell apart: no CPU figure rather than a wrong one.
+        cpuNsPerOp: cpuNs !== null && timed.timing === 'batch' ? Math.max(0, cpuNs) / operations : null,
         disturbance: watch ? watch.end() : null,
         cpuMethod: cpuEnd ? cpuEnd.method : null,
-        sinkType: typeof sink[0]
+        sinkType: typeof sink[0],
+        timing: timed.timing
       };
+      if (timed.timing === 'per-call') report.clockCostNs = timed.clockCostNs;
       if (!(opts.emptyBatches > 0)) return cb(null, report);
-      return measureEmpty(type, ctx, iterations, opts.emptyBatches, function (emptyErr, emptyNs) {
+      return measureEmpty(timed.empty, iterations, opts.emptyBatches, function (emptyErr, emptyNs) {
         if (emptyErr) return cb(emptyErr);
         report.emptyNsPerOp = emptyNs;
         cb(null, report);
@@ -309,10 +450,10 @@ function measure(fn, ctx, type, options, cb) {
   function runBatch() {
     var called = false;
     if (watch && phase === 'sample') watch.beforeSample();
-    batch(iterations, function (err, elapsedNs) {
+    batch(iterations, function (err, elapsedNs, ops, wallNs) {
       if (called) return;
       called = true;
-      onBatch(err, elapsedNs);
+      onBatch(err, elapsedNs, ops, wallNs);
     });
   }
 
@@ -339,6 +480,8 @@ function cpuTimeNs() {
 
 module.exports = {
   measure: measure,
+  batchFor: batchFor,
+  PER_CALL_CLOCK_SHARE: PER_CALL_CLOCK_SHARE,
   detectType: detectType,
   cpuTimeNs: cpuTimeNs,
   isSettled: isSettled,

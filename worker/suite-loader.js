@@ -48,6 +48,11 @@ function normalizeBenchmark(suiteDir, name, spec, service) {
     // The function to time is what setup returns (a mitata generator's yield, a benchmark.js
     // benchmark compiled with its setup).
     fnFromSetup: !!spec.fnFromSetup,
+    // How a library form is timed where it is not nodebench's batch of calls ('per-call',
+    // 'managed'), and what else its processes do (a collection before each sample): said in the
+    // suite's description, so that the result file keeps it.
+    timing: spec.timing || null,
+    gcBeforeSample: !!spec.gcBeforeSample,
     loadOnly: loadOnly,
     refused: null,
     description: spec.description || ''
@@ -143,14 +148,14 @@ function redirectRequires() {
 
 // Loader hooks for ES modules: the same redirection for import, and type stripping where the
 // runtime does not strip types itself.
-function registerHooks(stripTypes) {
+function registerHooks(stripTypes, mainUrl) {
   if (hooksRegistered) return;
   hooksRegistered = true;
   var url = require('url');
   var shims = {};
   formats.NAMES.forEach(function (name) { shims[name] = url.pathToFileURL(formats.esmShim(name)).href; });
   Module.register(url.pathToFileURL(path.join(__dirname, 'esm', 'hooks.mjs')).href, {
-    data: { shims: shims, stripTypes: stripTypes }
+    data: { shims: shims, stripTypes: stripTypes, mainUrl: mainUrl || null }
   });
 }
 
@@ -220,16 +225,42 @@ function fromLibrary(file, kind) {
   return suite;
 }
 
+// The user's file sees itself as the program, as under `node FILE`: process.argv[1] is the file (a
+// main-module guard `import.meta.url === pathToFileURL(process.argv[1]).href` or
+// `file://${process.argv[1]}` holds), a CommonJS file is loaded as the main module
+// (require.main === module), and an ES module's import.meta.main is true (loader hooks, where the
+// runtime has them). The worker's own arguments are read before this.
+function actAsMain(file) {
+  process.argv[1] = file;
+  process.argv.length = 2;
+}
+
+var loading = null;
+
+// While a library file is loading: an error its code throws after one of its run() calls is the
+// end of the file (it reads the library's results, which nodebench replaces), not a failure. True
+// when the error was taken so (the worker's handlers then ignore it).
+function absorbs(err) {
+  if (!loading || !registry.ranBy() || registry.handedOver()) return false;
+  loading.afterRunError = err;
+  registry.fileDone();
+  return true;
+}
+
 // Loads a suite file in any form nodebench runs; cb(err, suite). err.unsupported means this runtime
-// cannot load the file (the message says why); any other error is the file's own.
-function load(suitePath, cb) {
+// cannot load the file (the message says why); any other error is the file's own. wanted: the name
+// of the benchmark to measure (a library file stops at the run() after which it exists); without
+// it, the whole file is described.
+function load(suitePath, cb, wanted) {
   var file;
   var kind;
+  var source;
   var libraries;
   try {
     file = require.resolve(path.resolve(suitePath));
     kind = moduleKind(file);
-    libraries = formats.importedBy(fs.readFileSync(file, 'utf8'));
+    source = fs.readFileSync(file, 'utf8');
+    libraries = formats.importedBy(source);
   } catch (err) {
     return cb(err);
   }
@@ -241,11 +272,20 @@ function load(suitePath, cb) {
     err.restartWithLoader = restart;
     return cb(err);
   }
+  registry.want(wanted);
 
   var finished = false;
+  var realExit = process.exit;
+  loading = { afterRunError: null };
   function finish(err, exported) {
     if (finished) return;
     finished = true;
+    // The benchmark to measure was never built because the file's code threw after a run(): that
+    // error is the reason, not the missing name.
+    var wantedMissing = registry.wanted() !== null && !registry.hasTask(registry.wanted());
+    if (!err && loading.afterRunError && wantedMissing) err = loading.afterRunError;
+    loading = null;
+    process.exit = realExit;
     var suite = null;
     if (!err) {
       try {
@@ -256,32 +296,43 @@ function load(suitePath, cb) {
     }
     cb(err || null, suite);
   }
-  // A file written for a library hands over when it calls the library's run().
+  // A library file hands over when it has built what is wanted, or is done (formats/registry.js).
   registry.onHandOver(function () { finish(null, null); });
+  // A file that ends itself after its runs (main().then(() => process.exit(0))) is done then.
+  process.exit = function (code) {
+    if (registry.ranBy() && !registry.handedOver()) return registry.fileDone();
+    return realExit.apply(process, arguments);
+  };
   function loaded(exported) {
-    if (!registry.libraries().length || registry.ranBy()) return finish(null, exported);
-    // It built benchmarks and has not called run() yet (it may, after an await); if the event loop
-    // empties first, it never will.
+    if (!registry.libraries().length) return finish(null, exported);
+    // Its event loop emptied: it built everything it will (or never called run()).
     process.once('beforeExit', function () {
+      if (registry.ranBy()) return registry.fileDone();
       finish(SuiteError(file + ' builds ' + registry.libraries()[0] + ' benchmarks but never calls run(); call it (await bench.run()) so that nodebench knows the list is complete'));
     });
   }
+  function failed(err) {
+    if (registry.ranBy() && absorbs(err)) return;
+    finish(err);
+  }
 
   if (libraries.length) redirectRequires();
+  actAsMain(file);
   if (kind === 'commonjs' || kind === 'typescript-commonjs') {
     var exported;
     try {
-      exported = require(file);
+      exported = Module._load(file, null, true);
     } catch (err) {
-      return finish(err);
+      return failed(err);
     }
     return loaded(exported);
   }
   var stripTypes = kind === 'typescript' && !capabilities.stripsTypesItself();
+  var main = /\bimport\.meta\.main\b/.test(source) ? require('url').pathToFileURL(file).href : null;
   // Where there is no module.register the worker was restarted with the redirecting loader.
-  if ((libraries.length || stripTypes) && capabilities.hasLoaderHooks()) registerHooks(stripTypes);
+  if ((libraries.length || stripTypes || main) && capabilities.hasLoaderHooks()) registerHooks(stripTypes, main);
   require('./esm/import')(require('url').pathToFileURL(file).href).then(loaded, function (err) {
-    finish(err instanceof Error ? err : new Error(String(err)));
+    failed(err instanceof Error ? err : new Error(String(err)));
   });
 }
 
@@ -327,9 +378,11 @@ function describe(suite) {
     benchmarks: suite.benchmarks.map(function (b) {
       var described = { name: b.name, type: b.type, minNode: b.minNode, reason: b.reason, description: b.description };
       if (b.refused) described.refused = b.refused;
+      if (b.timing) described.timing = b.timing;
+      if (b.gcBeforeSample) described.gcBeforeSample = true;
       return described;
     })
   };
 }
 
-module.exports = { load: load, unsupportedReason: unsupportedReason, resolveFn: resolveFn, describe: describe };
+module.exports = { load: load, absorbs: absorbs, unsupportedReason: unsupportedReason, resolveFn: resolveFn, describe: describe };

@@ -2,10 +2,13 @@
 // Stands in for bench-node when a benchmark file imports it: `new Suite(options)`,
 // `.add(name, [options,] fn)`, `await suite.run()`. Each added function becomes a nodebench
 // benchmark of the same name, timed by nodebench's sampler (async functions are awaited per call).
-// Refused with a sentence: the timer form `(timer) => { timer.start(); ...; timer.end(n) }`, which
-// times only part of each call, and plugins, which change how bench-node compiles the timed loop.
+// The managed timer `(timer) => { setup; timer.start(); for (...) work; timer.end(timer.count) }`
+// is honoured as bench-node runs it: one call per batch with timer.count set by nodebench's
+// calibration, timed between its start() and end() with nodebench's clock (the sampler's managed
+// path). Refused with a sentence: plugins, which change how bench-node compiles the timed loop.
 // Budget options (minTime, maxTime, minSamples, repeatSuite) and reporters are nodebench's business.
 var registry = require('./registry');
+var clock = require('../clock');
 
 var LIBRARY = 'bench-node';
 
@@ -39,10 +42,67 @@ function Suite(options) {
 
 function specFor(suite, entry) {
   if (suite.refusal) return { refused: refusal(entry.name, suite.refusal) };
-  if (entry.fn.length > 0) {
-    return { refused: refusal(entry.name, 'takes a timer (timer.start()/timer.end()) and times only part of each call; nodebench times whole calls: move the setup before suite.add and pass () => work') };
+  var type = registry.isAsyncFunction(entry.fn) ? 'promise' : null;
+  if (entry.fn.length > 0) return { fnFromSetup: true, timing: 'managed', setup: function () { return managedTarget(entry, type); } };
+  return { fn: entry.fn, type: type };
+}
+
+// bench-node's ManagedTimer, on nodebench's clock: count is the batch size nodebench's calibration
+// chose, start() and end(iterations) mark the timed part.
+function ManagedTimer(count) {
+  this.recommendedCount = count;
+  this.startTime = undefined;
+  this.endTime = undefined;
+  this.iterations = undefined;
+}
+Object.defineProperty(ManagedTimer.prototype, 'count', { get: function () { return this.recommendedCount; } });
+ManagedTimer.prototype.start = function () {
+  this.startTime = clock.now();
+};
+ManagedTimer.prototype.end = function (iterations) {
+  this.endTime = clock.now();
+  if (iterations === undefined) iterations = 1;
+  if (typeof iterations !== 'number' || !(iterations >= 1) || iterations !== Math.floor(iterations)) {
+    throw new RangeError('The value of "iterations" is out of range. It must be a whole number >= 1. Received ' + String(iterations) + ' (timer.end(n) takes the number of iterations the timed part ran, usually timer.count)');
   }
-  return { fn: entry.fn, type: registry.isAsyncFunction(entry.fn) ? 'promise' : null };
+  this.iterations = iterations;
+};
+
+function managedTarget(entry, type) {
+  function measured(timer) {
+    if (timer.startTime === undefined) throw new Error(refusal(entry.name, 'returned without calling timer.start(): call timer.start() before the timed loop and timer.end(timer.count) after it'));
+    if (timer.endTime === undefined || timer.iterations === undefined) throw new Error(refusal(entry.name, 'returned without calling timer.end(count): call timer.end(timer.count) after the timed loop'));
+    return timer.endTime - timer.startTime;
+  }
+  return {
+    timing: 'managed',
+    type: type || 'sync',
+    // One call of the benchmark is one batch: cb(err, timed ns, iterations it says it ran, wall ns).
+    run: function (n, cb) {
+      var timer = new ManagedTimer(n);
+      var wallStart = clock.now();
+      function finish() {
+        var elapsed;
+        try {
+          elapsed = measured(timer);
+        } catch (err) {
+          return cb(err);
+        }
+        cb(null, elapsed, timer.iterations, clock.since(wallStart));
+      }
+      var value;
+      try {
+        value = entry.fn(timer);
+      } catch (err) {
+        return cb(err);
+      }
+      if (value && typeof value.then === 'function') {
+        value.then(finish, function (reason) { cb(reason instanceof Error ? reason : new Error(String(reason))); });
+      } else {
+        finish();
+      }
+    }
+  };
 }
 
 Suite.prototype.add = function (name, options, fn) {
@@ -57,8 +117,7 @@ Suite.prototype.add = function (name, options, fn) {
 };
 
 Suite.prototype.run = function () {
-  registry.handOver(LIBRARY);
-  return registry.never();
+  return registry.runCalled(LIBRARY, []);
 };
 
 // Plugins are recognised by their class name (the suite refuses them); they do nothing here.

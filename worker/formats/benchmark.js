@@ -5,10 +5,13 @@
 // Honoured: `defer: true` (fn(deferred) ... deferred.resolve()), `setup`/`teardown` (functions or
 // strings) compiled as benchmark.js compiles them, so that the benchmark sees the variables setup
 // declares; like benchmark.js, when that compiled form cannot run (the benchmark uses variables of
-// the file around it) setup, fn and teardown are called as they are. Setup runs once per process
-// (benchmark.js runs it before every cycle). Events never fire: nodebench reports. Budget options
-// (minTime, maxTime, minSamples, initCount, delay, async) are nodebench's run options.
+// the file around it) setup, fn and teardown are called as they are. Setup and teardown run around
+// every cycle (a timed batch of calls), outside the timing, as benchmark.js runs them. Events never
+// fire: nodebench reports. Budget options (minTime, maxTime, minSamples, initCount, delay, async)
+// are nodebench's run options.
 var registry = require('./registry');
+var clock = require('../clock');
+var sampler = require('../sampler');
 
 var LIBRARY = 'benchmark.js';
 var counter = 0;
@@ -59,7 +62,7 @@ Benchmark.prototype = Object.create(Events.prototype);
 Benchmark.prototype.constructor = Benchmark;
 Benchmark.prototype.run = function () {
   if (standalone.indexOf(this) === -1 && !this.inSuite) standalone.push(this);
-  registry.handOver(LIBRARY);
+  registry.runCalled(LIBRARY, null);
   return this;
 };
 Benchmark.prototype.abort = function () { return this; };
@@ -107,48 +110,111 @@ function specFor(bench) {
   if (typeof bench.fn !== 'function' && typeof bench.fn !== 'string') {
     return { refused: 'benchmark.js benchmark "' + name + '" has no function to run' };
   }
-  var fn = asFunction(bench.fn);
+  var fn;
+  try {
+    fn = asFunction(bench.fn);
+  } catch (err) {
+    // A string that does not compile fails this benchmark's cells, not the file.
+    return { refused: 'benchmark.js benchmark "' + name + '" has a string fn that does not compile (' + err.name + ': ' + err.message + '): fix the string, or pass a function' };
+  }
   var defer = !!bench.defer;
   var hasSetup = (typeof bench.setup === 'function' && bench.setup !== noop) || typeof bench.setup === 'string';
   var hasTeardown = (typeof bench.teardown === 'function' && bench.teardown !== noop) || typeof bench.teardown === 'string';
   if (!hasSetup && !hasTeardown) {
     return defer ? { type: 'callback', fn: deferredCall(bench, fn) } : { fn: callsWithThis(bench, fn) };
   }
-  var made = null;
   return {
     type: defer ? 'callback' : null,
     fnFromSetup: true,
+    timing: 'managed',
     setup: function () {
-      made = compiled(bench, hasSetup ? bench.setup : '', bench.fn, hasTeardown ? bench.teardown : '', defer);
-      if (!made) {
-        if (hasSetup) asFunction(bench.setup).call(bench);
-        made = { fn: fn, teardown: hasTeardown ? asFunction(bench.teardown) : noop };
-      }
-      return defer ? deferredCall(bench, made.fn) : callsWithThis(bench, made.fn);
-    },
-    teardown: function () {
-      made.teardown.call(bench);
+      return cycles(bench, fn, hasSetup, hasTeardown, defer);
     }
   };
 }
 
-// setup's body, then fn and teardown as closures in the same scope, so fn sees setup's variables.
-// A probe call (outside the timing) shows whether it runs: a ReferenceError means fn uses the
-// variables of its file, which only the original function can see.
-function compiled(bench, setup, fn, teardown, defer) {
+// benchmark.js runs setup before every cycle (a timed batch of calls) and teardown after it, both
+// outside the timing: a managed target whose batch is one cycle. The first cycle uses the scope the
+// probe made.
+function cycles(bench, fn, hasSetup, hasTeardown, defer) {
+  var factory = compiledFactory(bench, hasSetup ? bench.setup : '', bench.fn, hasTeardown ? bench.teardown : '', defer);
+  var pending = factory ? factory.probed : null;
+  var type = defer ? 'callback' : 'sync';
+  function cycle() {
+    var made = pending;
+    pending = null;
+    if (!made && factory) made = factory.call(bench);
+    if (!made) {
+      if (hasSetup) asFunction(bench.setup).call(bench);
+      made = { fn: fn, teardown: hasTeardown ? asFunction(bench.teardown) : noop };
+    }
+    return { fn: defer ? deferredCall(bench, made.fn) : callsWithThis(bench, made.fn), teardown: made.teardown };
+  }
+  return {
+    timing: 'managed',
+    type: type,
+    run: function (n, cb) {
+      var made;
+      try {
+        made = cycle();
+      } catch (err) {
+        return cb(err);
+      }
+      var wallStart = clock.now();
+      sampler.batchFor(type, made.fn, undefined)(n, function (err, elapsedNs) {
+        if (err) return cb(err);
+        try {
+          made.teardown.call(bench);
+        } catch (teardownErr) {
+          return cb(teardownErr);
+        }
+        cb(null, elapsedNs, n, clock.since(wallStart));
+      });
+    },
+    // One call in one cycle, for what the benchmark computes.
+    once: function (cb) {
+      var made;
+      var value;
+      try {
+        made = cycle();
+        if (defer) return made.fn(undefined, function (err) { finish(err, null); });
+        value = made.fn();
+      } catch (err) {
+        return cb(err);
+      }
+      finish(null, value);
+      function finish(err, result) {
+        if (err) return cb(err);
+        try {
+          made.teardown.call(bench);
+        } catch (teardownErr) {
+          return cb(teardownErr);
+        }
+        cb(null, result);
+      }
+    }
+  };
+}
+
+// setup's body, then fn and teardown as closures in the same scope, so fn sees setup's variables:
+// a function that makes that scope anew for each cycle. A probe call (outside the timing) shows
+// whether it runs: a ReferenceError means fn uses the variables of its file, which only the
+// original function can see (null then). The probe's scope is kept as `probed`, for the first cycle.
+function compiledFactory(bench, setup, fn, teardown, defer) {
   var setupBody = setup ? bodyOf(setup) : '';
   var fnBody = bodyOf(fn);
   var teardownBody = teardown ? bodyOf(teardown) : '';
   if (setupBody === null || fnBody === null || teardownBody === null) return null;
-  var made;
+  var factory;
   try {
-    made = new Function(setupBody + '\nreturn { fn: function (deferred) {\n' + fnBody + '\n}, teardown: function () {\n' + teardownBody + '\n} };').call(bench);
-    if (!defer) made.fn.call(bench);
+    factory = new Function(setupBody + '\nreturn { fn: function (deferred) {\n' + fnBody + '\n}, teardown: function () {\n' + teardownBody + '\n} };');
+    factory.probed = factory.call(bench);
+    if (!defer) factory.probed.fn.call(bench);
   } catch (err) {
     if (err instanceof ReferenceError || err instanceof SyntaxError) return null;
     throw err;
   }
-  return made;
+  return factory;
 }
 
 function Suite(name, options) {
@@ -177,7 +243,7 @@ Suite.prototype.add = function (name, fn, options) {
   return this;
 };
 Suite.prototype.run = function () {
-  registry.handOver(LIBRARY);
+  registry.runCalled(LIBRARY, null);
   return this;
 };
 Suite.prototype.abort = function () { return this; };

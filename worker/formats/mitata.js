@@ -1,12 +1,19 @@
 'use strict';
 // Stands in for mitata (1.x) when a benchmark file imports it: `bench(name, fn)`, `group`,
 // `summary`, `barplot`, `boxplot`, `lineplot`, `compact`, `do_not_optimize`, `.args`/`.range`/
-// `.dense_range`, and `await run()`. Each bench (each combination of its args) becomes a nodebench
-// benchmark, timed by nodebench's sampler. A generator benchmark is honoured as mitata runs it: the
-// code before `yield` is setup, the yielded function is what is timed, the code after is teardown.
-// Refused with a sentence: the iterator form (the function times its own loop), computed per-call
-// parameters (`yield { [0]() {...}, bench(x) {...} }`), manual timing, and gc('inner').
+// `.dense_range`, `.gc('inner')` and `await run()`. Each bench (each combination of its args)
+// becomes a nodebench benchmark, timed by nodebench's sampler. Honoured as mitata runs them:
+//   a generator benchmark: the code before `yield` is setup, the yielded function is timed, the
+//     code after is teardown;
+//   computed parameters `yield { [0]() {...}, bench(x) {...} }`: a batch's parameters are computed
+//     before the batch is timed (at most BATCH_PARAMETERS calls per timed stretch, as mitata);
+//   the iterator form `(state) => { for (const _ of state) work }`: each batch is one call of the
+//     function, timed from its first to its last step over the state;
+//   gc('inner'): a collection before every batch, outside the timing.
+// Refused with a sentence: manual timing (the function reports a time it measured itself).
 var registry = require('./registry');
+var clock = require('../clock');
+var sampler = require('../sampler');
 
 var LIBRARY = 'mitata';
 var benches = [];
@@ -57,24 +64,23 @@ function isThenable(value) {
   return value && typeof value.then === 'function';
 }
 
-// A generator benchmark: setup runs it to its yield and returns the yielded function (what the
-// sampler times); teardown resumes it, as mitata does after measuring.
-function generatorSpec(name, fn, combo) {
+// A generator benchmark: setup runs it to its yield and returns what the sampler times (the yielded
+// function, or a managed target for computed parameters); teardown resumes it, as mitata does after
+// measuring.
+function generatorSpec(name, fn, combo, gc) {
   var generator = null;
   function pick(step) {
     var value = step.value;
     if (step.done || value === undefined) throw new Error(refusal(name, 'is a generator that yields nothing; yield the function to time'));
     if (typeof value === 'function') {
       if (registry.isGeneratorFunction(value)) throw new Error(refusal(name, 'yields a generator function; yield a plain function to time'));
-      return value;
+      return withGc(value, gc);
     }
     if (value && typeof value === 'object') {
-      if (value.manual) throw new Error(refusal(name, 'yields a manual-timing benchmark (manual), which times itself; nodebench times whole calls: yield a plain function'));
+      if (value.manual) throw new Error(refusal(name, 'yields a manual-timing benchmark (manual), which reports a time it measured itself; nodebench measures with its own clock: yield a plain function, or bench() with computed parameters'));
       var timed = value.bench;
-      if (typeof timed === 'function' && timed.length === 0) return timed;
-      if (typeof timed === 'function') {
-        throw new Error(refusal(name, 'yields computed parameters ([0](), bench(x)), which mitata recomputes outside the timing before every call; nodebench times batches of calls and cannot leave them out: compute the values before yield'));
-      }
+      if (typeof timed === 'function' && timed.length === 0) return withGc(timed, gc);
+      if (typeof timed === 'function') return computedTarget(name, timed, value, gc);
     }
     throw new Error(refusal(name, 'yields ' + typeof value + '; yield the function to time'));
   }
@@ -95,15 +101,249 @@ function generatorSpec(name, fn, combo) {
   };
 }
 
+// A garbage collection function for gc('inner'): the runtime's own where the process has one
+// (--expose-gc in the flag set), else the same function exposed for this process alone.
+var collect = null;
+function gcFunction() {
+  if (collect) return collect;
+  if (typeof global.gc === 'function') {
+    collect = global.gc;
+  } else {
+    require('v8').setFlagsFromString('--expose-gc');
+    collect = require('vm').runInNewContext('gc');
+  }
+  return collect;
+}
+
+function probeType(fn, args) {
+  var value = fn.apply(null, args || []);
+  if (isThenable(value)) return value.then(function () { return 'promise'; });
+  return 'sync';
+}
+
+// A plain timed function, or with gc('inner') a managed target: a collection, then nodebench's
+// batch of calls.
+function withGc(fn, gc) {
+  if (!gc) return fn;
+  var collectNow = gcFunction();
+  function target(type) {
+    var batch = sampler.batchFor(type, fn, undefined);
+    return {
+      timing: 'managed',
+      type: type,
+      run: function (n, cb) {
+        collectNow();
+        batch(n, cb);
+      }
+    };
+  }
+  var type = probeType(fn);
+  return isThenable(type) ? type.then(target) : target(type);
+}
+
+// mitata's batch of computed parameters (k_batch_samples): the most calls whose parameters are held
+// at once; a longer batch is timed in stretches of this many, parameters computed before each.
+var BATCH_PARAMETERS = 4096;
+
+// Loops over precomputed parameters, one per parameter count, so the timed loop calls the benchmark
+// directly as mitata's generated loop does.
+var loops = {};
+var parameterSink = new Array(16);
+function loopFor(count) {
+  if (loops[count]) return loops[count];
+  var names = [];
+  for (var p = 0; p < count; p++) names.push('p' + p);
+  var args = names.map(function (name) { return name + '[i]'; }).join(', ');
+  loops[count] = new Function('fn', 'sink', 'n', names.join(', '), 'for (var i = 0; i < n; i++) sink[i & 15] = fn(' + args + ');');
+  return loops[count];
+}
+
+// Computed parameters: value[0](), value[1](), ... give bench's arguments for one call. Each stretch
+// of up to BATCH_PARAMETERS calls has its parameters computed (promises awaited) before it is timed.
+function computedTarget(name, timed, value, gc) {
+  var count = timed.length;
+  var makers = [];
+  for (var o = 0; o < count; o++) {
+    if (typeof value[o] !== 'function') throw new Error(refusal(name, 'yields bench(' + count + ' parameters) without a function [' + o + '] to compute parameter ' + o + '; give { [' + o + ']() { return value } }'));
+    makers.push(value[o]);
+  }
+  var collectNow = gc ? gcFunction() : null;
+  var columns = makers.map(function () { return new Array(BATCH_PARAMETERS); });
+  var loop = loopFor(count);
+
+  // Fills columns[*][0..n) and calls back once every parameter is there.
+  function compute(n, cb) {
+    var i = 0;
+    var o = 0;
+    function fail(reason) { cb(reason instanceof Error ? reason : new Error(String(reason))); }
+    function step() {
+      while (i < n) {
+        var made;
+        try {
+          made = makers[o]();
+        } catch (err) {
+          return cb(err);
+        }
+        if (isThenable(made)) {
+          var row = i;
+          var column = o;
+          advance();
+          return made.then(function (resolved) { columns[column][row] = resolved; step(); }, fail);
+        }
+        columns[o][i] = made;
+        advance();
+      }
+      cb(null);
+    }
+    function advance() {
+      o++;
+      if (o === count) {
+        o = 0;
+        i++;
+      }
+    }
+    step();
+  }
+
+  function timeSync(n) {
+    var start = clock.now();
+    loop.apply(null, [timed, parameterSink, n].concat(columns));
+    return clock.since(start);
+  }
+
+  function timePromise(n, cb) {
+    var i = 0;
+    var start = clock.now();
+    function next() {
+      if (i >= n) return cb(null, clock.since(start));
+      var args = [];
+      for (var p = 0; p < count; p++) args.push(columns[p][i]);
+      i++;
+      var result;
+      try {
+        result = timed.apply(null, args);
+      } catch (err) {
+        return cb(err);
+      }
+      if (!isThenable(result)) return cb(new Error(refusal(name, 'returned a promise on its first call and ' + typeof result + ' later')));
+      result.then(next, function (reason) { cb(reason instanceof Error ? reason : new Error(String(reason))); });
+    }
+    next();
+  }
+
+  function target(type) {
+    return {
+      timing: 'managed',
+      type: type,
+      run: function (n, cb) {
+        var left = n;
+        var elapsedNs = 0;
+        var wallStart = clock.now();
+        if (collectNow) collectNow();
+        function stretch() {
+          if (left <= 0) return cb(null, elapsedNs, n, clock.since(wallStart));
+          var size = Math.min(left, BATCH_PARAMETERS);
+          left -= size;
+          compute(size, function (err) {
+            if (err) return cb(err);
+            if (type === 'sync') {
+              try {
+                elapsedNs += timeSync(size);
+              } catch (err2) {
+                return cb(err2);
+              }
+              return stretch();
+            }
+            timePromise(size, function (err3, ns) {
+              if (err3) return cb(err3);
+              elapsedNs += ns;
+              stretch();
+            });
+          });
+        }
+        stretch();
+      }
+    };
+  }
+  // One untimed call tells a benchmark that returns promises (as mitata's first call does).
+  return new Promise(function (resolve, reject) {
+    compute(1, function (err) {
+      if (err) return reject(err);
+      var args = columns.map(function (column) { return column[0]; });
+      Promise.resolve(probeType(timed, args)).then(function (type) { resolve(target(type)); }, reject);
+    });
+  });
+}
+
+// The iterator form: each batch calls fn(state) once; the state lets its loop run n steps, timed
+// from the first step to the end of the last (mitata's own state times the same stretch).
+function iteratorTarget(name, fn, combo, gc) {
+  var collectNow = gc ? gcFunction() : null;
+  var type = registry.isAsyncFunction(fn) ? 'promise' : 'sync';
+  return {
+    timing: 'managed',
+    type: type,
+    run: function (n, cb) {
+      var steps = 0;
+      var startNs = null;
+      var endNs = null;
+      var result = { value: undefined, done: false };
+      var finished = { value: undefined, done: true };
+      var iterator = {
+        next: function () {
+          if (endNs !== null) return finished;
+          if (startNs === null) startNs = clock.now();
+          if (steps >= n) {
+            endNs = clock.now();
+            return finished;
+          }
+          steps++;
+          return result;
+        },
+        // A loop left early (break, return, throw) ends the timed stretch where it left.
+        return: function () {
+          if (endNs === null && startNs !== null) endNs = clock.now();
+          return finished;
+        }
+      };
+      var state = stateFor(combo);
+      state[global.Symbol.iterator] = function () { return iterator; };
+      if (global.Symbol.asyncIterator) state[global.Symbol.asyncIterator] = function () { return iterator; };
+      var wallStart;
+      function finish() {
+        if (startNs === null) return cb(new Error(refusal(name, 'takes the state but never iterates over it; loop with for (const _ of state) { work }')));
+        if (endNs === null) endNs = clock.now();
+        if (steps === 0) return cb(new Error(refusal(name, 'left its loop over the state before the first step')));
+        cb(null, endNs - startNs, steps, clock.since(wallStart));
+      }
+      if (collectNow) collectNow();
+      wallStart = clock.now();
+      var value;
+      try {
+        value = fn(state);
+      } catch (err) {
+        return cb(err);
+      }
+      if (isThenable(value)) value.then(finish, function (reason) { cb(reason instanceof Error ? reason : new Error(String(reason))); });
+      else finish();
+    }
+  };
+}
+
 function specFor(b, name, combo) {
-  if (b.gcMode === 'inner') {
-    return { refused: refusal(name, 'uses gc(\'inner\'), a collection before every sample outside the timing; nodebench\'s samples include garbage collection: remove it, or compare GC with a flag set') };
-  }
-  if (registry.isGeneratorFunction(b.fn)) return generatorSpec(name, b.fn, combo);
+  var gc = b.gcMode === 'inner';
+  var extra = gc ? { gcBeforeSample: true } : {};
+  if (registry.isGeneratorFunction(b.fn)) return assign(generatorSpec(name, b.fn, combo, gc), extra);
   if (b.fn.length > 0) {
-    return { refused: refusal(name, 'takes the iterator state and times its own loop (for (const _ of state)); nodebench times calls itself: write it as () => work, or as a generator that yields it') };
+    return assign({ fnFromSetup: true, timing: 'managed', setup: function () { return iteratorTarget(name, b.fn, combo, gc); } }, extra);
   }
+  if (gc) return assign({ fnFromSetup: true, setup: function () { return withGc(b.fn, true); } }, extra);
   return { fn: b.fn, type: registry.isAsyncFunction(b.fn) ? 'promise' : null };
+}
+
+function assign(target, source) {
+  Object.keys(source).forEach(function (key) { target[key] = source[key]; });
+  return target;
 }
 
 function B(name, fn) {
@@ -154,8 +394,7 @@ B.prototype.dense_range = function (name, start, end, step) {
   return this.args(name, values);
 };
 B.prototype.run = function () {
-  registry.handOver(LIBRARY);
-  return registry.never();
+  return registry.runCalled(LIBRARY, {});
 };
 
 registry.addCollection(LIBRARY, {
@@ -216,8 +455,7 @@ module.exports = {
   do_not_optimize: function (value) { sink.value = value; },
   run: function (options) {
     if (options && options.filter instanceof RegExp) filter = options.filter;
-    registry.handOver(LIBRARY);
-    return registry.never();
+    return registry.runCalled(LIBRARY, { benchmarks: [], context: {} });
   },
   measure: function () {
     return Promise.reject(new Error('mitata\'s measure() times a function by itself, outside any benchmark list; nodebench runs the benchmarks a file declares with bench(): use bench() and run()'));

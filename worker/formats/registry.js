@@ -1,13 +1,26 @@
 'use strict';
 // Where the library shims (tinybench.js, mitata.js, bench-node.js, benchmark.js beside this file)
-// record what a benchmark file builds, and how the file hands over: its first call of the library's
-// run(). The shims return a promise that never settles from run(), so the file stops there (nothing
-// after `await bench.run()` runs, nothing prints) and suite-loader turns the records into benchmarks.
+// record what a benchmark file builds, and when the file hands over. A file may build several
+// benches and run them one after another, with other work between, so a library's run() lets the
+// file go on (resolving with an empty result) until the file has built what the worker needs:
+//   measuring one benchmark (wanted: its name): the run() after which it exists never settles, so
+//     the file stops there with everything its benchmark needs still alive (a server it started);
+//   describing the file (wanted: null): every bench, once the file is done: its event loop empties,
+//     it calls process.exit, its code after a run() throws (it reads the library's results, which
+//     nodebench replaces), or no run() follows the last one for IDLE_MS (a file that keeps a server
+//     open).
+// suite-loader turns the records into benchmarks.
 // Node-4-compatible: a CommonJS file written for benchmark.js or bench-node runs on any runtime.
 
 var collections = [];
 var listeners = [];
 var ranBy = null;
+var wanted = null;
+var handedOver = false;
+var waiting = [];
+var checkScheduled = false;
+var idleTimer = null;
+var IDLE_MS = 5000;
 
 // A collection is anything that yields tasks when the file hands over (a Bench, a Suite, mitata's
 // list of bench() calls): tasks() -> [{ name, spec }] with spec in nodebench's benchmark shape.
@@ -15,13 +28,57 @@ function addCollection(library, collection) {
   collections.push({ library: library, collection: collection });
 }
 
-function handOver(library) {
-  if (ranBy) return;
-  ranBy = library;
-  // A macrotask later, so that every run() of one statement (Promise.all([a.run(), b.run()])) is in.
-  setImmediate(function () {
-    listeners.forEach(function (listener) { listener(); });
-  });
+// name: the benchmark this process measures; undefined or null: every benchmark (describing).
+function want(name) {
+  wanted = name === undefined ? null : name;
+}
+
+function handOver() {
+  if (handedOver) return;
+  handedOver = true;
+  if (idleTimer) clearTimeout(idleTimer);
+  listeners.forEach(function (listener) { listener(); });
+}
+
+function hasTask(name) {
+  var all = tasks();
+  for (var i = 0; i < all.length; i++) if (all[i].name === name) return true;
+  return false;
+}
+
+// A library's run() was called: returns a promise that settles with `result` when the file should go
+// on, or never when it hands over here. Checked a macrotask later, so that every run() of one
+// statement (Promise.all([a.run(), b.run()])) is in.
+function runCalled(library, result) {
+  if (!ranBy) ranBy = library;
+  if (handedOver) return never();
+  if (idleTimer) {
+    clearTimeout(idleTimer);
+    idleTimer = null;
+  }
+  var promise = new Promise(function (resolve) { waiting.push(function () { resolve(result); }); });
+  if (!checkScheduled) {
+    checkScheduled = true;
+    setImmediate(checkRuns);
+  }
+  return promise;
+}
+
+function checkRuns() {
+  checkScheduled = false;
+  if (wanted !== null && hasTask(wanted)) return handOver();
+  var resume = waiting;
+  waiting = [];
+  resume.forEach(function (go) { go(); });
+  // A file that goes on holding its event loop open (a server it never closes) ends here.
+  idleTimer = setTimeout(handOver, IDLE_MS);
+  if (idleTimer.unref) idleTimer.unref();
+}
+
+// The file is done (its event loop emptied, it exited, or its code after a run() threw): what it
+// built is what there is.
+function fileDone() {
+  if (ranBy) handOver();
 }
 
 function onHandOver(listener) {
@@ -75,7 +132,12 @@ function constructorName(fn) {
 
 module.exports = {
   addCollection: addCollection,
-  handOver: handOver,
+  hasTask: hasTask,
+  wanted: function () { return wanted; },
+  want: want,
+  runCalled: runCalled,
+  fileDone: fileDone,
+  handedOver: function () { return handedOver; },
   onHandOver: onHandOver,
   ranBy: function () { return ranBy; },
   libraries: libraries,

@@ -3,9 +3,9 @@
 // `.add(name, fn, options)`, `await bench.run()`. Tasks become nodebench benchmarks of the same
 // name, timed by nodebench's sampler. What tinybench would do around the timed calls is honoured:
 // the bench's setup/teardown and the task's beforeAll/afterAll run once before/after measuring,
-// async tasks are awaited per call. What nodebench cannot reproduce is refused with a sentence:
-// beforeEach/afterEach (tinybench runs them outside the timed part of every call), concurrency,
-// and a task that returns overriddenDuration. docs/own-code.md has the mapping.
+// async tasks are awaited per call, beforeEach/afterEach run around every call outside the timing
+// (the task is then timed call by call). What nodebench cannot reproduce is refused with a
+// sentence: concurrency, and a task that returns overriddenDuration. docs/own-code.md has the mapping.
 var registry = require('./registry');
 
 var LIBRARY = 'tinybench';
@@ -23,26 +23,46 @@ function refusal(name, what) {
   return 'tinybench task "' + name + '" ' + what;
 }
 
-// One tinybench task as a nodebench benchmark spec.
+// One tinybench task as a nodebench benchmark spec. A task with beforeEach/afterEach is timed call
+// by call (worker/sampler.js's per-call path), the hooks run between calls outside the timing, as
+// tinybench runs them.
 function taskSpec(bench, task, fn, opts) {
   var name = task.name;
   if (bench.refusal) return { refused: refusal(name, bench.refusal) };
-  if (typeof opts.beforeEach === 'function' || typeof opts.afterEach === 'function') {
-    var hook = typeof opts.beforeEach === 'function' ? 'beforeEach' : 'afterEach';
-    return { refused: refusal(name, 'uses ' + hook + ', which tinybench runs around every call outside the timed part; nodebench times batches of calls and cannot leave it out: move that work into beforeAll or into the task') };
-  }
   var options = bench.options;
+  var beforeEach = typeof opts.beforeEach === 'function' ? function () { return opts.beforeEach.call(task, 'run'); } : null;
+  var afterEach = typeof opts.afterEach === 'function' ? function () { return opts.afterEach.call(task, 'run'); } : null;
+  var perCall = !!(beforeEach || afterEach);
+  var declaredType = opts.async === true || registry.isAsyncFunction(fn) ? 'promise' : opts.async === false ? 'sync' : null;
+  var probedType = declaredType;
+  var steps = [
+    function () { return typeof options.setup === 'function' ? options.setup(task, 'run') : undefined; },
+    function () { return typeof opts.beforeAll === 'function' ? opts.beforeAll.call(task, 'run') : undefined; },
+    beforeEach || function () {},
+    // One call outside the timing, as tinybench's own async detection makes: a task that reports
+    // its own duration cannot be measured by nodebench's clock.
+    function () {
+      var value = fn();
+      if (!probedType) probedType = value && typeof value.then === 'function' ? 'promise' : 'sync';
+      return checkDuration(name, value);
+    },
+    afterEach || function () {}
+  ];
   return {
-    fn: fn,
-    type: opts.async === true || registry.isAsyncFunction(fn) ? 'promise' : opts.async === false ? 'sync' : null,
+    fn: perCall ? null : fn,
+    type: perCall ? null : declaredType,
+    fnFromSetup: perCall,
+    timing: perCall ? 'per-call' : null,
     setup: function () {
-      return registry.series([
-        function () { return typeof options.setup === 'function' ? options.setup(task, 'run') : undefined; },
-        function () { return typeof opts.beforeAll === 'function' ? opts.beforeAll.call(task, 'run') : undefined; },
-        // One call outside the timing, as tinybench's own async detection makes: a task that reports
-        // its own duration cannot be measured by nodebench's clock.
-        function () { return checkDuration(name, fn()); }
-      ]);
+      var done = registry.series(steps);
+      if (!perCall) return done;
+      var target = function () {
+        return {
+          timing: 'per-call', fn: fn, beforeEach: beforeEach, afterEach: afterEach, type: probedType,
+          why: 'tinybench task "' + name + '" uses ' + (beforeEach && afterEach ? 'beforeEach and afterEach' : beforeEach ? 'beforeEach' : 'afterEach') + ', which run between calls outside the timing'
+        };
+      };
+      return done && typeof done.then === 'function' ? done.then(target) : target();
     },
     teardown: function () {
       return registry.series([
@@ -64,11 +84,14 @@ function checkDuration(name, value) {
   return undefined;
 }
 
+// Why concurrency stays refused: nothing honest measures it as a time per operation.
+var CONCURRENT = 'which starts calls before the earlier ones finish: each call\'s time then includes waiting for the others and depends on how many are in flight, so there is no time per operation of one call after another, which is what nodebench measures and compares across runtimes: remove the option';
+
 function Bench(options) {
   if (!(this instanceof Bench)) throw new TypeError('Class constructor Bench cannot be invoked without \'new\'');
   this.options = options || {};
   this.name = this.options.name;
-  this.refusal = this.options.concurrency ? 'belongs to a Bench with concurrency: "' + this.options.concurrency + '", which runs calls concurrently; nodebench times one call after another: remove the option' : null;
+  this.refusal = this.options.concurrency ? 'belongs to a Bench with concurrency: "' + this.options.concurrency + '", ' + CONCURRENT : null;
   this.entries = [];
   var self = this;
   registry.addCollection(LIBRARY, {
@@ -103,7 +126,7 @@ Object.defineProperty(Bench.prototype, 'tasks', {
   get: function () { return this.entries.map(function (entry) { return entry.task; }); }
 });
 Object.defineProperty(Bench.prototype, 'results', {
-  get: function () { return this.entries.map(function () { return undefined; }); }
+  get: function () { return this.entries.map(function (entry) { return entry.task.result; }); }
 });
 
 // tinybench 2's todo tasks are listed but never run.
@@ -115,17 +138,36 @@ Bench.prototype.addEventListener = function () {};
 Bench.prototype.removeEventListener = function () {};
 Bench.prototype.dispatchEvent = function () { return true; };
 
+// The file goes on with the tasks (no results: nodebench reports) until it hands over
+// (registry.js); runSync's file goes on at once.
 Bench.prototype.run = function () {
-  registry.handOver(LIBRARY);
-  return registry.never();
+  markRun(this);
+  return registry.runCalled(LIBRARY, this.tasks);
 };
 Bench.prototype.runSync = function () {
-  registry.handOver(LIBRARY);
-  return [];
+  markRun(this);
+  registry.runCalled(LIBRARY, null);
+  return this.tasks;
 };
+
+// What a file reads after run() (task.result.latency.mean, result.hz, ...) is there, with no
+// figures (NaN): nodebench measures and reports; the file's own printout goes nowhere.
+function unmeasured() {
+  var statistics = { mean: NaN, min: NaN, max: NaN, p50: NaN, p75: NaN, p99: NaN, p995: NaN, p999: NaN, rme: NaN, sd: NaN, sem: NaN, moe: NaN, variance: NaN, mad: NaN, aad: NaN, df: 0, critical: NaN, samples: [], samplesCount: 0 };
+  var result = { state: 'completed', runtime: 'node', runtimeVersion: process.version, totalTime: NaN, period: NaN, hz: NaN, latency: statistics, throughput: statistics, samples: [] };
+  Object.keys(statistics).forEach(function (key) { if (!(key in result)) result[key] = statistics[key]; });
+  return result;
+}
+
+function markRun(bench) {
+  bench.entries.forEach(function (entry) {
+    entry.task.runs = 0;
+    entry.task.result = unmeasured();
+  });
+}
 // tinybench 2's concurrent mode measures something else than one call after another.
 Bench.prototype.runConcurrently = function () {
-  this.refusal = 'is run with runConcurrently(), which runs calls concurrently; nodebench times one call after another: use run()';
+  this.refusal = 'is run with runConcurrently(), ' + CONCURRENT.replace(/remove the option$/, 'use run()');
   return this.run();
 };
 
