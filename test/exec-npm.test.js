@@ -67,6 +67,11 @@ test('exec -- npm test runs each runtime\'s own npm (Node 14: npm 6, Node 16: np
     assert.match(seen(dir, r.version), new RegExp(`^npm/${r.npm.version.replace(/\./g, '\\.')} node/v${r.version.replace(/\./g, '\\.')} `));
   }
   for (const cell of result.cells) assert.equal(cell.status, 'ok', cell.error);
+  // The commands table says which npm each column ran.
+  const npmColumn = (line) => line.trim().split(/\s+/).at(-1);
+  const perRun = run.stdout.slice(run.stdout.indexOf('commands, per run'));
+  const tableRows = perRun.split('\n').filter((l) => l.startsWith('npm test'));
+  assert.deepEqual(tableRows.map(npmColumn), ['6.14.18', '8.19.4', npmOf[current.version].version], run.stdout);
 
   // A project whose tests really fail on one runtime fails that cell alone, with its status and words.
   const failing = await nodebench(['exec', '--node', '14.21.3,16.20.2', '--processes', '1', '--max-processes', '1', '--env', 'FAIL_ON=v14.21.3', '--out', path.join(dir, 'f.json'), '--', 'npm', 'test'], { cwd: dir });

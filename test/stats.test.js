@@ -158,3 +158,19 @@ test('set-aside processes are left out; all count again only when a multi-proces
   // Four planned, one quiet left: all count (with the warning).
   assert.equal(keptProcesses({ processes: [p(0), p(1, { setAside: true }), p(2, { setAside: true }), p(3, { setAside: true })] }).length, 4);
 });
+
+// A whole command run once per column (exec --processes 1) is one observation a side: its ratio is
+// shown, but no margin and no verdict: a zero-width interval from one number would decide anything.
+test('one observation a side: no margin, an unbounded ratio interval, never decided', async () => {
+  const { compareCells } = await import('../cli/stats/compare.js');
+  const once = (ns) => ({ status: 'ok', processes: [{ samplesNsPerOp: [ns] }], summary: summarize([{ samplesNsPerOp: [ns] }]) });
+  assert.equal(once(1e9).summary.rme, null);
+  const c = compareCells(once(1e9), once(0.5e9));
+  assert.ok(Math.abs(c.ratio - 2) < 1e-12);
+  assert.equal(c.verdict, 'undecided');
+  assert.equal(c.p, 1);
+  assert.deepEqual([c.ci.low, c.ci.high], [0, Infinity]);
+  // Two samples of one process still give an interval (over samples, as before).
+  const twice = { status: 'ok', processes: [{ samplesNsPerOp: [1e9, 1.1e9] }] };
+  assert.ok(Number.isFinite(compareCells(twice, twice).ci.high));
+});

@@ -33,6 +33,15 @@ function units(cell) {
 export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, priorB = null, equivalence = EQUIVALENCE } = {}) {
   const ua = units(a);
   const ub = units(b);
+  // One observation a side (a whole command run once) has no spread to judge a change by: the ratio
+  // stands, its interval is unbounded and nothing is decided.
+  if (ua.logs.length < 2 || ub.logs.length < 2) {
+    const ratio = Math.exp((ua.center ?? ua.logs[0]) - (ub.center ?? ub.logs[0]));
+    return {
+      ratio, ci: { level: 1 - alpha, low: 0, high: Infinity }, p: 1, q: 1, df: 0, se: Infinity, significant: false, verdict: 'undecided',
+      method: `one observation on a side (n = ${ua.logs.length} vs ${ub.logs.length}): no interval, nothing decided`, singleProcess: true
+    };
+  }
   const test = yuen(ua.logs, ub.logs, driftCv ** 2, { priorA: ua.center === undefined ? priorA : null, priorB: ub.center === undefined ? priorB : null });
   // The centre is the table's estimate (for a single process, the median of its samples).
   const diff = (ua.center ?? test.meanA) - (ub.center ?? test.meanB);

@@ -89,7 +89,8 @@ export function summarize(processes, { perProcess = 'median', prior = null } = {
     min: Math.min(...samples),
     p75: quantile(samples, 0.75),
     p99: quantile(samples, 0.99),
-    rme: estimate > 0 ? ((high - low) / 2 / estimate) * 100 : null,
+    // A single sample (a whole command run once) gives no margin at all, not a margin of zero.
+    rme: estimate > 0 && samples.length >= 2 ? ((high - low) / 2 / estimate) * 100 : null,
     ci: { level: CI_LEVEL, low, high, method },
     rerun,
     samples: samples.length,
