@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The service suite with its server and load generator pinned to separate cores (the default,
-// cli/runner/service-process.js pinServiceCores) against unpinned (NODEBENCH_SERVICE_PINNING=off),
+// The service suite with its server and load generator pinned to separate cores
+// (cli/runner/service-process.js pinServiceCores; NODEBENCH_SERVICE_PINNING=always pins on a busy
+// host too) against unpinned (NODEBENCH_SERVICE_PINNING=off),
 // invocations alternated so that the host's busy and calm spells fall on both. Per variant: the
 // cells' median ±margin, the median spread of process values (log sd), and the widest ratio of a
 // cell's slowest to fastest process (two clusters show as a ratio far above 1).
@@ -23,7 +24,7 @@ const processes = arg('processes', '4');
 const runtimes = arg('runtimes', '16,lts');
 const dir = arg('keep', fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-pinning-')));
 const cli = new URL('../cli/nodebench.js', import.meta.url).pathname;
-const variants = [{ name: 'pinned', env: {} }, { name: 'unpinned', env: { NODEBENCH_SERVICE_PINNING: 'off' } }];
+const variants = [{ name: 'pinned', env: { NODEBENCH_SERVICE_PINNING: 'always' } }, { name: 'unpinned', env: { NODEBENCH_SERVICE_PINNING: 'off' } }];
 const started = new Date();
 const load = [];
 const figures = new Map(variants.map((v) => [v.name, { margins: [], spreads: [], ranges: [], seconds: 0 }]));
@@ -54,4 +55,4 @@ console.log(textTable([['variant', 'cells', 'margin median', 'margin max', 'proc
     const f = figures.get(name);
     return [name, f.margins.length, `±${median(f.margins).toFixed(1)}%`, `±${Math.max(...f.margins).toFixed(1)}%`, `${median(f.spreads).toFixed(1)}%`,
       median(f.ranges).toFixed(2), Math.max(...f.ranges).toFixed(2), (f.seconds / 60).toFixed(1)].map(String);
-  })], { rightFrom: 1 }));
+  })], { rightFrom: 1 }).join('\n'));

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { runServiceLaunch } from '../cli/runner/service.js';
-import { startService, allowedCores } from '../cli/runner/service-process.js';
+import { startService, allowedCores, pinServiceCores } from '../cli/runner/service-process.js';
 import { processRecord } from '../cli/results/cell.js';
 import { testRuntime, runWorkerIn, benchmarkValue } from './helpers/runtimes.js';
 
@@ -248,16 +248,30 @@ test('the server and the load generator run on separate cores, or the result say
   });
   assert.equal(out.status, 'ok', out.error);
   const { pinning } = out.result.service;
-  if (before.length >= 2) {
+  if (before.length >= 2 && pinning.server !== null) {
     assert.deepEqual({ server: pinning.server, load: pinning.load }, { server: before[0], load: before[1] });
     assert.deepEqual(serverCores, [pinning.server], 'the server runs on its core only');
     assert.equal(out.cpu, pinning.server, 'the process record keeps the server\'s core');
   } else {
     assert.equal(pinning.server, null);
-    assert.match(pinning.reason, /^not pinned: /);
+    assert.match(pinning.reason, before.length >= 2 ? /^not pinned: the host is busy \(1-minute load [\d.]+ on \d+ cores\)/ : /^not pinned: /);
+    assert.equal(out.cpu, undefined);
   }
   assert.deepEqual(ownCores(), before, 'the host\'s affinity is restored after the launch');
   await assertNothingLeft(out, 'pinned max-throughput');
+});
+
+test('pinning is left out on a busy host and said so; a quiet one pins the host process and gives its cores back', { skip: process.platform !== 'linux' }, () => {
+  const before = ownCores();
+  const busy = pinServiceCores({ loadAverage: before.length + 0.5 });
+  assert.equal(busy.server, null);
+  assert.match(busy.reason, new RegExp(`^not pinned: (the host is busy \\(1-minute load ${(before.length + 0.5).toFixed(1)} on ${before.length} cores\\)|this process may use only)`));
+  const quiet = pinServiceCores({ loadAverage: 0 });
+  if (quiet.server !== null) {
+    assert.deepEqual(ownCores(), [quiet.load], 'the load generator (this process) runs on its core');
+    quiet.restore();
+  }
+  assert.deepEqual(ownCores(), before);
 });
 
 test('allowedCores reads Linux\'s Cpus_allowed_list, ranges and lists alike, and refuses what it cannot read', () => {

@@ -2,6 +2,7 @@
 // process group, a handle to await its reports and send it commands, and a check that its port is
 // closed afterwards. The load driver is load-driver.js; the launch as a whole is service.js.
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -106,17 +107,25 @@ export async function portClosed(port, waitMs = 2000) {
 // The server under test and the load generator (autocannon, in this process) each on a core of
 // their own. Unpinned, the scheduler sometimes put both on one core of a 2-core machine, and a
 // cell's processes fell in two clusters (16.20.2: 15-16 µs per request in four processes, 27-33 µs
-// in three). Returns { server, load, restore() } with the cores used, or { server: null, load: null,
-// reason, restore() } when pinning is not possible here (not Linux, fewer than two cores allowed, no
-// taskset, or taskset refused).
-export function pinServiceCores() {
+// in three). On a busy host it does the opposite: a pinned server cannot move away from the other
+// programs on its core, and bench/service-pinning.js measured pinned cells wider than unpinned ones
+// at a load of 3-10 on 2 cores (docs/precision.md), so on a host whose 1-minute load is above its
+// core count (more runnable work than cores, beyond a run's own 1-2) nothing is pinned.
+// Returns { server, load, restore() } with the cores used, or { server: null, load: null, reason,
+// restore() } when pinning is not possible or not wise here (not Linux, fewer than two cores
+// allowed, no taskset, taskset refused, a busy host).
+// loadAverage: the 1-minute load average (a parameter for tests).
+export function pinServiceCores({ loadAverage = os.loadavg()[0] } = {}) {
   const none = (reason) => ({ server: null, load: null, reason, restore() {} });
-  // A measurement hook, not a setting: bench/service-pinning.js compares pinned with unpinned.
+  // Measurement hooks, not settings: bench/service-pinning.js compares pinned (always) with unpinned (off).
   if (process.env.NODEBENCH_SERVICE_PINNING === 'off') return none('not pinned: NODEBENCH_SERVICE_PINNING=off');
   if (process.platform !== 'linux') return none(`not pinned: taskset is Linux-only (${process.platform})`);
   const allowed = allowedCores();
   if (!allowed) return none('not pinned: /proc/self/status has no Cpus_allowed_list');
   if (allowed.length < 2) return none(`not pinned: this process may use only ${allowed.length} core`);
+  if (loadAverage > allowed.length && process.env.NODEBENCH_SERVICE_PINNING !== 'always') {
+    return none(`not pinned: the host is busy (1-minute load ${loadAverage.toFixed(1)} on ${allowed.length} cores), and a pinned server could not move away from other programs`);
+  }
   const [server, load] = [allowed[0], allowed[1]];
   const list = allowed.join(',');
   const set = (cores) => execFileSync('taskset', ['-a', '-p', '-c', cores, String(process.pid)], { stdio: 'ignore', timeout: 5000 });
