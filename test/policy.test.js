@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { runCells } from '../cli/runner/run-plan.js';
-import { createBudget, ceilingBound, processCostMs } from '../cli/runner/budget.js';
+import { createBudget, ceilingBound, processCostMs, processCeilings } from '../cli/runner/budget.js';
 import { createCell } from '../cli/results/cell.js';
 import { completeRun } from '../cli/options.js';
 import { prng } from '../cli/stats/random.js';
@@ -351,5 +351,18 @@ test('cheap cells keep more processes than dear ones: the same seconds buy them 
   for (const cell of dear) assert.ok(kept(cell) <= run.maxProcesses || cells.some((o) => o !== cell && o.benchmark === cell.benchmark && kept(o) >= kept(cell)), `dear cell ${cell.id} kept ${kept(cell)}`);
   for (const cell of cheap) assert.ok(kept(cell) > run.maxProcesses, `cheap cell ${cell.id} (${processCostMs(cell)} ms, median ${typical} ms) kept only ${kept(cell)}`);
   assert.ok(cells.every((c) => kept(c) <= ceilingBound(run)));
+});
+
+test('a dear cell whose processes are all set aside as disturbed stops at its ceiling in rounds, not the cheap cells\' (property)', async () => {
+  await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 30 }), async (seed) => {
+    // A busy machine: 70% of processes disturbed; one column only, so no baseline drags a cell along.
+    const { cells, run } = await runFake({ rows: 6, columns: 1, seed, disturbedShare: 0.7, run: { processes: 3, maxProcesses: 5, targetRme: 0.01, cheapFactor: 3, metrics: false } });
+    const ceiling = processCeilings(cells, run);
+    for (const cell of cells.filter((c) => c.status === 'ok')) {
+      const rounds = cell.processes.filter((p) => !p.rerun).length;
+      // The ceiling moves as costs come in: one round of slack for the last top-up decided before.
+      assert.ok(rounds <= ceiling(cell) + 1, `cell ${cell.id}: ${rounds} rounds for a ceiling of ${ceiling(cell)}`);
+    }
+  }), { numRuns: 60 });
 });
 

@@ -122,7 +122,10 @@ function wanting(cells, pending, options) {
   const targetRme = targetOf(run);
   const ceiling = processCeilings(cells, run);
   const priors = variancePriors(cells);
-  const room = (cell) => keptProcesses(cell).length < ceiling(cell);
+  // Below its ceiling in kept processes and in rounds: a cell whose processes keep being set aside
+  // as disturbed would otherwise get top-up after top-up (a gc cell reached 18 rounds for a ceiling
+  // of 6 at load 4-6, 2026-11-24).
+  const room = (cell) => keptProcesses(cell).length < ceiling(cell) && firstRounds(cell).length < ceiling(cell);
   const byMargin = (cell) => ({ cell, rme: currentSummary(cell, priors).rme, kept: keptProcesses(cell).length });
   if (run.topUp !== 'decision') return pending.filter(room).map(byMargin).filter((c) => c.rme > targetRme);
   const isBaseline = (c) => columnKey(c) === baselineKey;
