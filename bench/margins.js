@@ -34,6 +34,9 @@ export function marginFigures(result) {
       margin: distribution(cells.map((c) => c.summary.rme)),
       ratioMargin: distribution(ratioMargins(suite)),
       processes: processes.length,
+      // Rounds per cell (first rounds and top-ups, replacements not counted): where the policy put
+      // the processes (cheap cells may keep up to run.cheapFactor times maxProcesses).
+      rounds: distribution(cells.map((c) => c.processes.filter((p) => !p.rerun).length)),
       setAside: processes.filter((p) => p.setAside).length,
       timingSeconds: processes.reduce((s, p) => s + (p.wallMs || 0), 0) / 1000
     });
@@ -105,9 +108,9 @@ export function renderPhases(rows) {
 const f = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '-');
 
 export function renderMargins(figures) {
-  const header = ['suite', 'ok cells', 'margin median', 'p90', 'p95', '>5%', '>20%', 'ratio margin median', 'p95', 'processes', 'set aside', 'timing s'];
+  const header = ['suite', 'ok cells', 'margin median', 'p90', 'p95', '>5%', '>20%', 'ratio margin median', 'p95', 'processes', 'rounds per cell', 'set aside', 'timing s'];
   const body = figures.rows.map((r) => [r.suite, r.cells, `±${f(r.margin.median)}%`, `±${f(r.margin.p90)}%`, `±${f(r.margin.p95)}%`, r.margin.over5 ?? 0, r.margin.over20 ?? 0,
-    `±${f(r.ratioMargin.median)}%`, `±${f(r.ratioMargin.p95)}%`, r.processes, r.setAside, f(r.timingSeconds, 0)].map(String));
+    `±${f(r.ratioMargin.median)}%`, `±${f(r.ratioMargin.p95)}%`, r.processes, r.rounds.n ? `${f(r.rounds.median, 0)} (max ${r.rounds.max})` : '-', r.setAside, f(r.timingSeconds, 0)].map(String));
   const lines = textTable([header, ...body]);
   lines.push(`wall time ${figures.wallSeconds !== null ? `${(figures.wallSeconds / 60).toFixed(1)} min` : 'unfinished'} for ${figures.cells} cells (${figures.ok} ok)`);
   return lines.join('\n');

@@ -9,7 +9,7 @@
 // detections, the A/A ones decided faster or slower are false positives (decided at diff's false
 // discovery rate over the suite's benchmarks, "same" within ±2%).
 //
-//   node bench/slowdown.js [--invocations 3] [--runtimes 20,22] [--factor 1.02] [--top-up margin|decision] [--processes N]
+//   node bench/slowdown.js [--invocations 3] [--runtimes 20,22] [--factor 1.02] [--top-up margin|decision] [--processes N] [--pairing duet]
 //                          [--keep DIR | --reread DIR] [--json]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -34,6 +34,7 @@ function parseArgs(argv) {
     runtimes: value('--runtimes', '20,22').split(','),
     factor: Number(value('--factor', 1.02)),
     topUp: value('--top-up', null),
+    pairing: value('--pairing', null),
     // processes per cell instead of the shipped matrix's (no top-ups then: maxProcesses = processes)
     processes: value('--processes', null) === null ? null : Number(value('--processes', null)),
     keep: value('--keep', null),
@@ -42,13 +43,13 @@ function parseArgs(argv) {
   };
 }
 
-function matrixFor({ runtimes: [a, b], factor, topUp, processes }) {
+function matrixFor({ runtimes: [a, b], factor, topUp, processes, pairing }) {
   const { timeBudgetMin, ...shipped } = YAML.parse(fs.readFileSync(path.join(root, 'matrix.yaml'), 'utf8')).run;
   return {
     runtimes: [{ spec: a, label: 'a' }, { spec: b, label: 'b' }],
     flagSets: { baseline: [], aa: ['--title=nodebench-scale-1'], slower: [`--title=nodebench-scale-${factor}`] },
     suites: [{ name: FIXTURE }],
-    run: { ...shipped, metrics: false, baseline: 'a/baseline', ...(topUp ? { topUp } : {}), ...(processes ? { processes, maxProcesses: processes } : {}) }
+    run: { ...shipped, metrics: false, baseline: 'a/baseline', ...(topUp ? { topUp } : {}), ...(pairing ? { pairing } : {}), ...(processes ? { processes, maxProcesses: processes } : {}) }
   };
 }
 

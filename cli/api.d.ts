@@ -40,7 +40,7 @@ export interface Result {
   [key: string]: unknown;
 }
 
-/** faster/slower: a change at the false discovery rate; same: the 95% interval within ±equivalence; undecided: neither (cli/stats/decision.js). */
+/** faster/slower: a change at the false discovery rate; same: the 90% interval within ±equivalence (two one-sided tests at 5%); undecided: neither (cli/stats/decision.js). */
 export type Verdict = 'faster' | 'slower' | 'same' | 'undecided';
 
 export interface Comparison {

@@ -12,7 +12,8 @@ import { createRunDir } from './runner/run-dir.js';
 import { finalizeCells } from './results/cell.js';
 import { ORDER } from './runner/schedule.js';
 import { completeRun, samplerOptions } from './options.js';
-import { baselineColumn } from './report/columns.js';
+import { baselineColumn, grid } from './report/columns.js';
+import { detectableChange } from './stats/detectable.js';
 import { hostInfo, loadWarning, governorWarning } from './results/host.js';
 import { writeResult, readResult, SCHEMA_VERSION } from './results/file.js';
 import { lockResultFile } from './results/lock.js';
@@ -137,6 +138,8 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
       }
     }
     finalizeCells(result.cells, { interrupted, processesPerCell: run.processes });
+    // The smallest change the run could have detected (stats/detectable.js), for whoever reads its verdicts.
+    result.schedule.detectableChange = detectableChange(grid(result, { baseline: run.baseline }), result.cells);
     result.status = interrupted ? 'interrupted' : 'complete';
     result.finishedAt = new Date().toISOString();
     result.host.loadAverageEnd = os.loadavg();

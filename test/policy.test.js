@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { runCells } from '../cli/runner/run-plan.js';
-import { createBudget } from '../cli/runner/budget.js';
+import { createBudget, ceilingBound, processCostMs, processCeilings } from '../cli/runner/budget.js';
 import { createCell } from '../cli/results/cell.js';
 import { completeRun } from '../cli/options.js';
 import { prng } from '../cli/stats/random.js';
@@ -167,15 +167,17 @@ test('disturbed processes are replaced at most once each and at most `processes`
   }), { numRuns: 150 });
 });
 
-test('top-ups stop at maxProcesses kept processes and bring their row\'s baseline along (property)', async () => {
-  await fc.assert(fc.asyncProperty(worlds, async (w) => {
-    const { cells, log, run, world } = await runFake({ ...w, run: { processes: w.processes, maxProcesses: w.maxProcesses } });
+test('top-ups stop at each cell\'s ceiling (maxProcesses, up to cheapFactor times that for a cheap cell) and bring their row\'s baseline along (property)', async () => {
+  await fc.assert(fc.asyncProperty(worlds, fc.constantFrom(1, 2, 3), async (w, cheapFactor) => {
+    const { cells, log, run, world } = await runFake({ ...w, run: { processes: w.processes, maxProcesses: w.maxProcesses, cheapFactor } });
     const maxProcesses = Math.max(run.maxProcesses, run.processes);
     const topUps = timingOf(log).filter((l) => l.rerunOf === undefined && l.round >= run.processes);
     if (maxProcesses === run.processes) assert.equal(topUps.length, 0, 'top-ups without room for them');
+    const most = cheapFactor === 1 ? maxProcesses : ceilingBound(run);
+    assert.ok(most <= Math.max(run.processes, Math.floor(maxProcesses * cheapFactor)));
     for (const cell of cells) {
       const firsts = cell.processes.filter((p) => !p.rerun).length;
-      assert.ok(firsts <= maxProcesses, `cell ${cell.id} has ${firsts} rounds`);
+      assert.ok(firsts <= most, `cell ${cell.id} has ${firsts} rounds (at most ${most})`);
     }
     const byId = new Map(cells.map((c) => [c.id, c]));
     for (const l of topUps) {
@@ -264,7 +266,7 @@ test('a cell above the target is told why: the budget when the budget stopped it
   const missed = tight.cells.flatMap((c) => c.warnings || []).filter((w) => w.code === 'target-missed');
   assert.ok(missed.length > 0);
   assert.ok(missed.some((w) => /time budget/.test(w.message)));
-  const free = await runFake({ rows: 2, columns: 2, seed: 5, disturbedShare: 0, run: { processes: 3, maxProcesses: 4, targetRme: 0.1 } });
+  const free = await runFake({ rows: 2, columns: 2, seed: 5, disturbedShare: 0, run: { processes: 3, maxProcesses: 4, targetRme: 0.1, cheapFactor: 1 } });
   const freeMissed = free.cells.flatMap((c) => c.warnings || []).filter((w) => w.code === 'target-missed');
   assert.ok(freeMissed.length > 0 && freeMissed.every((w) => /maxProcesses/.test(w.message)));
   assert.ok(free.cells.every((c) => c.processes.filter((p) => !p.rerun).length === 4));
@@ -336,3 +338,31 @@ test('top-ups by decision go to ratios still undecided, and stop where every rat
   // No target-missed warning under decision: the tables mark undecided ratios instead.
   assert.ok(clear.cells.every((c) => !(c.warnings || []).some((w) => w.code === 'target-missed')));
 });
+
+test('cheap cells keep more processes than dear ones: the same seconds buy them more (cheapFactor)', async () => {
+  const { cells, run } = await runFake({ rows: 6, columns: 3, seed: 11, disturbedShare: 0, run: { processes: 4, maxProcesses: 6, targetRme: 0.01, cheapFactor: 3, metrics: false } });
+  const costs = cells.map((c) => processCostMs(c));
+  const typical = [...costs].sort((a, b) => a - b)[Math.floor(costs.length / 2)];
+  const kept = (c) => c.processes.filter((p) => !p.rerun).length;
+  const cheap = cells.filter((c, i) => costs[i] < typical / 1.5);
+  const dear = cells.filter((c, i) => costs[i] >= typical);
+  assert.ok(cheap.length && dear.length, 'the fake world has cheap and dear cells');
+  // The target is out of reach: every cell keeps its ceiling, and a cheap cell's is higher.
+  for (const cell of dear) assert.ok(kept(cell) <= run.maxProcesses || cells.some((o) => o !== cell && o.benchmark === cell.benchmark && kept(o) >= kept(cell)), `dear cell ${cell.id} kept ${kept(cell)}`);
+  for (const cell of cheap) assert.ok(kept(cell) > run.maxProcesses, `cheap cell ${cell.id} (${processCostMs(cell)} ms, median ${typical} ms) kept only ${kept(cell)}`);
+  assert.ok(cells.every((c) => kept(c) <= ceilingBound(run)));
+});
+
+test('a dear cell whose processes are all set aside as disturbed stops at its ceiling in rounds, not the cheap cells\' (property)', async () => {
+  await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 30 }), async (seed) => {
+    // A busy machine: 70% of processes disturbed; one column only, so no baseline drags a cell along.
+    const { cells, run } = await runFake({ rows: 6, columns: 1, seed, disturbedShare: 0.7, run: { processes: 3, maxProcesses: 5, targetRme: 0.01, cheapFactor: 3, metrics: false } });
+    const ceiling = processCeilings(cells, run);
+    for (const cell of cells.filter((c) => c.status === 'ok')) {
+      const rounds = cell.processes.filter((p) => !p.rerun).length;
+      // The ceiling moves as costs come in: one round of slack for the last top-up decided before.
+      assert.ok(rounds <= ceiling(cell) + 1, `cell ${cell.id}: ${rounds} rounds for a ceiling of ${ceiling(cell)}`);
+    }
+  }), { numRuns: 60 });
+});
+

@@ -150,7 +150,7 @@ test('the quiet reference of a cell is a low quantile of its processes\' fastest
 });
 
 test('set-aside processes are left out; all count again only when a multi-process cell keeps fewer than two', async () => {
-  const { keptProcesses } = await import('../cli/results/cell.js');
+  const { keptProcesses } = await import('../cli/cell-identity.js');
   const p = (round, { setAside = false, rerun = false } = {}) => ({ round, setAside: setAside ? { reason: 'slow' } : undefined, rerun: rerun || undefined, samplesNsPerOp: [1] });
   assert.equal(keptProcesses({ processes: [p(0), p(1, { setAside: true }), p(2), p(1, { rerun: true })] }).length, 3);
   // --quick: one planned process, set aside and replaced: the quiet replacement alone counts.

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { runServiceLaunch } from '../cli/runner/service.js';
-import { startService } from '../cli/runner/service-process.js';
+import { startService, allowedCores, pinServiceCores } from '../cli/runner/service-process.js';
 import { processRecord } from '../cli/results/cell.js';
 import { testRuntime, runWorkerIn, benchmarkValue } from './helpers/runtimes.js';
 
@@ -236,4 +236,49 @@ test('no service process or port outlives the tests above', async () => {
     assert.ok(gone(pid), `process ${pid} is alive`);
     if (port) assert.ok(await refuses(port), `port ${port} accepts connections`);
   }
+});
+
+const ownCores = () => allowedCores(fs.readFileSync('/proc/self/status', 'utf8'));
+
+test('the server and the load generator run on separate cores, or the result says why not; the host gets its cores back', { timeout: 30_000 }, async () => {
+  const before = ownCores();
+  let serverCores = null;
+  const out = await launch('system', 'max-throughput', { durationSec: 1, warmupSec: 1 }, {
+    onListening: ({ pid }) => { serverCores = allowedCores(fs.readFileSync(`/proc/${pid}/status`, 'utf8')); }
+  });
+  assert.equal(out.status, 'ok', out.error);
+  const { pinning } = out.result.service;
+  if (before.length >= 2 && pinning.server !== null) {
+    assert.deepEqual({ server: pinning.server, load: pinning.load }, { server: before[0], load: before[1] });
+    assert.deepEqual(serverCores, [pinning.server], 'the server runs on its core only');
+    assert.equal(out.cpu, pinning.server, 'the process record keeps the server\'s core');
+  } else {
+    assert.equal(pinning.server, null);
+    assert.match(pinning.reason, before.length >= 2 ? /^not pinned: the host is busy \(1-minute load [\d.]+ on \d+ cores\)/ : /^not pinned: /);
+    assert.equal(out.cpu, undefined);
+  }
+  assert.deepEqual(ownCores(), before, 'the host\'s affinity is restored after the launch');
+  await assertNothingLeft(out, 'pinned max-throughput');
+});
+
+test('pinning is left out on a busy host and said so; a quiet one pins the host process and gives its cores back', { skip: process.platform !== 'linux' }, () => {
+  const before = ownCores();
+  const busy = pinServiceCores({ loadAverage: before.length + 0.5 });
+  assert.equal(busy.server, null);
+  assert.match(busy.reason, new RegExp(`^not pinned: (the host is busy \\(1-minute load ${(before.length + 0.5).toFixed(1)} on ${before.length} cores\\)|this process may use only)`));
+  const quiet = pinServiceCores({ loadAverage: 0 });
+  if (quiet.server !== null) {
+    assert.deepEqual(ownCores(), [quiet.load], 'the load generator (this process) runs on its core');
+    quiet.restore();
+  }
+  assert.deepEqual(ownCores(), before);
+});
+
+test('allowedCores reads Linux\'s Cpus_allowed_list, ranges and lists alike, and refuses what it cannot read', () => {
+  assert.deepEqual(allowedCores('Name:\tnode\nCpus_allowed_list:\t0-1\n'), [0, 1]);
+  assert.deepEqual(allowedCores('Cpus_allowed_list:\t0,2-4,7\n'), [0, 2, 3, 4, 7]);
+  assert.deepEqual(allowedCores('Cpus_allowed_list:\t3\n'), [3]);
+  assert.equal(allowedCores('Name:\tnode\n'), null);
+  assert.equal(allowedCores('Cpus_allowed_list:\t0-x\n'), null);
+  assert.equal(allowedCores(null), null);
 });

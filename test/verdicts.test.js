@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { qValues } from '../cli/stats/fdr.js';
-import { decide, judgeAll, EQUIVALENCE, ALPHA } from '../cli/stats/decision.js';
+import { decide, judgeAll, equivalenceInterval, EQUIVALENCE, ALPHA } from '../cli/stats/decision.js';
 import { compareCells } from '../cli/stats/compare.js';
 import { warningsFor, summarize } from '../cli/stats/summary.js';
 import { foldingEvidence, looksFolded, FOLDED_RATIO } from '../cli/stats/folding.js';
@@ -68,8 +68,11 @@ const comparison = fc.record({
 test('property: decisions follow the interval and the q-value, and more evidence never undoes one', () => {
   fc.assert(fc.property(comparison, fc.double({ min: 0, max: 0.2, noNaN: true }), (c, equivalence) => {
     const verdict = decide(c, { equivalence });
-    const inside = c.low >= 1 - equivalence && c.high <= 1 + equivalence;
+    const band = equivalenceInterval(c);
+    const inside = band.low >= 1 - equivalence && band.high <= 1 + equivalence;
     assert.equal(verdict === 'same', inside);
+    // The 90% interval lies inside the 95% one, around the same ratio.
+    assert.ok(band.low >= c.low - 1e-12 && band.high <= c.high + 1e-12 && band.low <= c.ratio + 1e-12 && band.high >= c.ratio - 1e-12);
     if (verdict === 'faster') assert.ok(c.ratio > 1 && c.q < ALPHA);
     if (verdict === 'slower') assert.ok(c.ratio < 1 && c.q < ALPHA);
     if (verdict === 'undecided') assert.ok(!inside && !(c.q < ALPHA && c.ratio !== 1));
@@ -79,13 +82,18 @@ test('property: decisions follow the interval and the q-value, and more evidence
     // A narrower interval around the same ratio keeps "same".
     if (verdict === 'same') assert.equal(decide({ ...c, low: (c.low + c.ratio) / 2, high: (c.high + c.ratio) / 2 }, { equivalence }), 'same');
   }), { numRuns: 500 });
-  assert.equal(decide({ ratio: 1.01, low: 0.995, high: 1.025, q: 0.2 }), 'undecided', 'an interval reaching past the band is not "same"');
+  assert.equal(decide({ ratio: 1.01, low: 0.99, high: 1.03, q: 0.2 }), 'undecided', 'an interval reaching past the band is not "same"');
+  // ±2.3% at 95% is ±1.93% at 90% (normal quantiles): same; with df 3 (t quantiles) ±1.70%.
+  assert.equal(decide({ ratio: 1, low: 1 / 1.023, high: 1.023, q: 0.9 }), 'same');
+  assert.ok(Math.abs(Math.log(equivalenceInterval({ ratio: 1, low: 1 / 1.023, high: 1.023 }).high) - Math.log(1.023) * 1.6448536 / 1.959964) < 1e-9);
+  assert.ok(equivalenceInterval({ ratio: 1, low: 1 / 1.023, high: 1.023, df: 3 }).high < equivalenceInterval({ ratio: 1, low: 1 / 1.023, high: 1.023 }).high);
   assert.equal(decide({ ratio: 1.005, low: 1.001, high: 1.009, q: 0.001 }), 'same', 'a significant change inside the band is the same within it');
   assert.equal(decide({ ratio: NaN, low: NaN, high: NaN, q: NaN }), 'undecided');
   assert.equal(EQUIVALENCE, 0.02);
 });
 
 // A cell of `processes` processes whose per-process values spread `cv` around `center` ns/op.
+// (Declared below; the simulation of "same" uses it.)
 function syntheticCell(random, center, { processes = 5, cv = 0.02 } = {}) {
   const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   return {
@@ -102,7 +110,8 @@ test('property: a comparison judged alone is decided exactly when its 95% interv
     const random = prng(seed);
     const c = compareCells(syntheticCell(random, 100, { cv }), syntheticCell(random, 100 * factor, { cv }));
     const excludesOne = c.ci.low > 1 || c.ci.high < 1;
-    const inBand = c.ci.low >= 1 - EQUIVALENCE && c.ci.high <= 1 + EQUIVALENCE;
+    const band = equivalenceInterval({ ratio: c.ratio, low: c.ci.low, high: c.ci.high, df: c.df });
+    const inBand = band.low >= 1 - EQUIVALENCE && band.high <= 1 + EQUIVALENCE;
     // p < 0.05 and the 95% t-interval excluding 1 are the same statement (up to rounding at the edge).
     if (Math.abs(c.p - ALPHA) > 1e-6) assert.equal(c.p < ALPHA, excludesOne, `p ${c.p}, interval ${c.ci.low}..${c.ci.high}`);
     assert.equal(c.verdict === 'undecided', !inBand && !(c.p < ALPHA));
@@ -118,7 +127,7 @@ test('judgeAll: one family, q-values over the comparisons that exist, a summary 
   assert.ok(Math.abs(judged[3].q - 0.06) < 1e-12, 'p 0.04 among 3 comparisons: q = 0.04 x 3 / 2');
   assert.equal(summary.comparisons, 3);
   assert.equal(summary.method, 'Benjamini-Hochberg');
-  assert.match(summary.text, /5% false discovery rate over 3 comparisons \(Benjamini-Hochberg q-values\); same: the 95% interval within ±2%/);
+  assert.match(summary.text, /5% false discovery rate over 3 comparisons \(Benjamini-Hochberg q-values\); same: the 90% interval within ±2% \(two one-sided tests at 5%\)/);
 });
 
 const process = (samples, empty) => ({ round: 0, iterationsPerSample: 1e6, warmup: { batches: 1, ms: 1, stable: true }, samplesNsPerOp: samples, emptyNsPerOp: empty });
@@ -138,4 +147,30 @@ test('optimized-away: the median process decides, fastest against fastest; no em
   assert.equal(foldingEvidence([]), null);
   assert.equal(summarize(old).emptyNsPerOp, undefined);
   assert.equal(warningsFor(summarize(old), old).some((w) => w.code === 'optimized-away'), false, 'files from before the empty benchmark are never flagged');
+});
+
+// Schuirmann's promise, simulated: a true change of exactly the band's edge (2%, either way) is
+// called "same" at most alpha of the time, a larger one less often, whatever the spread and the
+// number of processes; a true zero change is called "same" often once the intervals are narrow.
+test('simulation: a true 2% change is called "same" at most 5% of the time (plus chance), a 3% change less, no change often', () => {
+  const random = prng(20261124);
+  const trials = 2000;
+  const rate = (factor, options) => {
+    let same = 0;
+    for (let i = 0; i < trials; i++) {
+      const a = syntheticCell(random, 100, options);
+      const b = syntheticCell(random, 100 * factor, options);
+      if (compareCells(a, b).verdict === 'same') same++;
+    }
+    return same / trials;
+  };
+  // 5% of 2,000 trials: 100; a binomial 95% bound above it is ~120 (6%).
+  for (const options of [{ processes: 4, cv: 0.01 }, { processes: 8, cv: 0.01 }, { processes: 15, cv: 0.015 }]) {
+    for (const factor of [1.02, 1 / 1.02]) {
+      const edge = rate(factor, options);
+      assert.ok(edge <= 0.06, `true change ${((factor - 1) * 100).toFixed(1)}% called same ${(edge * 100).toFixed(1)}% of the time (${JSON.stringify(options)})`);
+    }
+    assert.ok(rate(1.03, options) <= 0.06);
+  }
+  assert.ok(rate(1, { processes: 15, cv: 0.01 }) >= 0.8, 'no change, narrow intervals: mostly "same"');
 });

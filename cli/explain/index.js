@@ -28,7 +28,7 @@ export async function explainComparison(request, options = {}, { log = () => {},
   return explainDocument(inputs, runs, settings, listings, { command });
 }
 
-// For `diff --explain` and the gate (to be wired by cli/commands/diff.js): one document per diff
+// For `diff --explain` and the gate (cli/commands/diff.js --explain): one document per diff
 // row decided slower. rows: diffResults' rows; files: { fileA, fileB } (the same file with
 // --from/--to). A row explain cannot re-run (a whole command, two different suite files, a suite
 // not on this machine) is skipped with its reason. Returns

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { UserError } from '../errors.js';
 import { readResult } from '../results/file.js';
-import { columnsOf } from '../report/columns.js';
+import { columnsOf } from '../cell-identity.js';
 import { ensureRuntime } from '../runtimes/index.js';
 import { parseKnownRuntimeSpec } from '../runtimes/spec.js';
 import { describeSuite } from '../matrix/discover-suites.js';

@@ -4,7 +4,7 @@
 // change-point search weighs it by. Everything here is derived from the result file, which the
 // store keeps beside it: the index is a view, never a second source of truth.
 import crypto from 'node:crypto';
-import { isUnfinished } from '../report/columns.js';
+import { isUnfinished } from '../cell-identity.js';
 import { Z95 } from './changepoints.js';
 
 // Bumped when an entry's meaning changes; older entries are rebuilt from their stored result.

@@ -7,7 +7,6 @@ import { judgeAll } from '../stats/decision.js';
 import { columnKey, columnsOf, benchmarkInColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
 
 // history/entry.js and report/html.js take them from here.
-export { isUnfinished, columnsOf };
 
 // Every report reads each cell once through these, so that a report is linear in cells (a result
 // of a million cells is a few seconds, not hours of find() in a loop; bench/scale.js).

@@ -9,7 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { columnsOf, columnsWithCells, cellsBySuite, suiteIndex } from './columns.js';
+import { columnsWithCells, cellsBySuite, suiteIndex } from './columns.js';
+import { columnsOf } from '../cell-identity.js';
 import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';
 import { processRates } from './distribution.js';

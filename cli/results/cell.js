@@ -10,7 +10,6 @@ import { summarizeMetricRuns } from '../stats/metrics.js';
 import { keptProcesses, perProcessOf, columnKey } from '../cell-identity.js';
 
 // runner/policy.js takes them from here.
-export { keptProcesses, perProcessOf };
 
 export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess, status = 'pending', error }) {
   return {

@@ -7,6 +7,7 @@
 import { median } from '../stats/basic.js';
 
 const FALLBACK_PROCESS_MS = 1000;
+const MOST_PROCESSES = 100; // run.maxProcesses' own upper bound (options.js)
 
 // ms one more timing process of `cell` is expected to take.
 export function processCostMs(cell, fallbackMs = FALLBACK_PROCESS_MS) {
@@ -21,6 +22,32 @@ export function metricsCostMs(cell, windowMs, fallbackMs = FALLBACK_PROCESS_MS) 
     .filter((p) => typeof p.wallMs === 'number' && typeof p.sampleMs === 'number')
     .map((p) => Math.max(0, p.wallMs - p.sampleMs));
   return (overheads.length ? median(overheads) : fallbackMs) + windowMs;
+}
+
+// The most processes a cell may keep. maxProcesses is the ceiling of a cell whose process costs the
+// run's median process; a cheaper one may keep up to maxProcesses × (median cost / its cost), at most
+// run.cheapFactor times maxProcesses, because the same seconds buy it that many more processes: a
+// promises cell at 0.28 s per process reaches ±2% with 12-15 processes in the time a gc cell spends
+// on 4. A dearer cell keeps maxProcesses (its margin is what the budget's priority, topUpPriority,
+// weighs against what it costs). Derived from the cells alone, so a resumed run agrees with itself.
+export function processCeilings(cells, run) {
+  const maxProcesses = Math.max(run.maxProcesses, run.processes);
+  const factor = run.cheapFactor ?? 1;
+  const costs = cells.filter((c) => c.processes.some((p) => p.wallMs > 0)).map((c) => processCostMs(c));
+  const typicalMs = costs.length ? median(costs) : null;
+  const bound = ceilingBound(run);
+  return (cell) => {
+    if (typicalMs === null || factor <= 1 || maxProcesses === run.processes || !cell.processes.some((p) => p.wallMs > 0)) return maxProcesses;
+    const cheapness = Math.min(factor, typicalMs / processCostMs(cell));
+    return Math.min(bound, Math.max(maxProcesses, Math.floor(maxProcesses * cheapness)));
+  };
+}
+
+// The most processes any cell of `run` may keep (processCeilings' upper bound).
+export function ceilingBound(run) {
+  const maxProcesses = Math.max(run.maxProcesses, run.processes);
+  if (maxProcesses === run.processes) return maxProcesses;
+  return Math.min(MOST_PROCESSES, Math.floor(maxProcesses * Math.max(1, run.cheapFactor ?? 1)));
 }
 
 // budgetMin: run.timeBudgetMin (undefined or null: no budget). now: a clock, for tests.

@@ -9,8 +9,8 @@
 //               used, no pairing; the control that tells duet's gain from merely running two at once.
 // A launch that runs with another carries `group` (the same for both) and `cpu` (0 or 1); a duet
 // launch also `duetWith` (the partner cell's id).
-import { scheduleRound, rowKey } from './schedule.js';
-import { columnKey } from '../stats/disturbance.js';
+import { scheduleRound } from './schedule.js';
+import { columnKey, rowKey } from '../cell-identity.js';
 import { shuffle, prng } from '../stats/random.js';
 
 export const PAIRINGS = ['sequential', 'duet', 'concurrent'];

@@ -9,7 +9,8 @@
 //      round has passed, the processes of the rounds before it that ran on a disturbed machine are
 //      replaced (a replacement right after the process it replaces would land in the same slow
 //      period of the machine, which lasts minutes); then every disturbed process is replaced;
-//   2. top-up rounds, up to maxProcesses, for cells whose margin is above targetRme and their
+//   2. top-up rounds, up to each cell's ceiling (maxProcesses, more for a cell cheaper than the
+//      run's median process: budget.js processCeilings), for cells whose margin is above targetRme and their
 //      row's baseline cell (it keeps the ratio's pairs), each round followed by the replacements
 //      of the rounds before it;
 //   3. the last replacements, then `finalize` (pending cells become ok);
@@ -18,11 +19,11 @@
 //      then every cell's second, ...), so that drift spreads over all cells.
 // Under a time budget, replacements and top-ups are launched only while they fit in the time left
 // after what must still run (the first rounds and the metrics processes): budget.js.
-import { scheduleRound, rowKey } from './schedule.js';
+import { scheduleRound } from './schedule.js';
 import { shuffle, prng } from '../stats/random.js';
-import { columnKey } from '../stats/disturbance.js';
-import { keptProcesses, currentSummary, variancePriors } from '../results/cell.js';
-import { processCostMs, metricsCostMs, topUpPriority } from './budget.js';
+import { columnKey, rowKey, keptProcesses } from '../cell-identity.js';
+import { currentSummary, variancePriors } from '../results/cell.js';
+import { processCostMs, metricsCostMs, topUpPriority, processCeilings, ceilingBound } from './budget.js';
 import { hasSlot, roundLaunches, arrangeReplacements } from './pairing.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { judgeAll } from '../stats/decision.js';
@@ -81,10 +82,10 @@ function replacements(cells, pending, due, options) {
   const { run, budget } = options;
   if (!run.rerunDisturbed) return [];
   const candidates = [];
-  const maxProcesses = Math.max(run.maxProcesses, run.processes);
+  const ceiling = processCeilings(cells, run);
   for (const cell of pending) {
-    // A cell with maxProcesses quiet processes (top-ups came after the disturbed one) has enough.
-    if (keptProcesses(cell).length >= maxProcesses) continue;
+    // A cell with its ceiling of quiet processes (top-ups came after the disturbed one) has enough.
+    if (keptProcesses(cell).length >= ceiling(cell)) continue;
     let left = run.processes - cell.processes.filter((p) => p.rerun).length;
     for (const record of cell.processes) {
       if (left <= 0) break;
@@ -105,7 +106,7 @@ function replacements(cells, pending, due, options) {
 
 // With no room for more processes (--quick), there is no target to miss.
 export function targetOf(run) {
-  return Math.max(run.maxProcesses, run.processes) > run.processes ? run.targetRme : null;
+  return ceilingBound(run) > run.processes ? run.targetRme : null;
 }
 
 // The cells a top-up round is for, each with the margin that more processes would narrow:
@@ -119,9 +120,12 @@ export function targetOf(run) {
 function wanting(cells, pending, options) {
   const { run, baselineKey } = options;
   const targetRme = targetOf(run);
-  const maxProcesses = Math.max(run.maxProcesses, run.processes);
+  const ceiling = processCeilings(cells, run);
   const priors = variancePriors(cells);
-  const room = (cell) => keptProcesses(cell).length < maxProcesses;
+  // Below its ceiling in kept processes and in rounds: a cell whose processes keep being set aside
+  // as disturbed would otherwise get top-up after top-up (a gc cell reached 18 rounds for a ceiling
+  // of 6 at load 4-6, 2026-11-24).
+  const room = (cell) => keptProcesses(cell).length < ceiling(cell) && firstRounds(cell).length < ceiling(cell);
   const byMargin = (cell) => ({ cell, rme: currentSummary(cell, priors).rme, kept: keptProcesses(cell).length });
   if (run.topUp !== 'decision') return pending.filter(room).map(byMargin).filter((c) => c.rme > targetRme);
   const isBaseline = (c) => columnKey(c) === baselineKey;
@@ -144,8 +148,7 @@ function wanting(cells, pending, options) {
 function topUps(cells, pending, round, options) {
   const { run, budget, baselineKey } = options;
   const targetRme = targetOf(run);
-  const maxProcesses = Math.max(run.maxProcesses, run.processes);
-  if (!targetRme || round >= maxProcesses) return [];
+  if (!targetRme || round >= ceilingBound(run)) return [];
   const imprecise = wanting(cells, pending, options);
   if (!imprecise.length) return [];
   const isBaseline = (c) => columnKey(c) === baselineKey;
@@ -226,10 +229,9 @@ export function nextStep(cells, options) {
   if (lacking.length) {
     const index = Math.min(...lacking.map(metricsDone));
     const due = lacking.filter((c) => metricsDone(c) === index);
-    const maxProcesses = Math.max(run.maxProcesses, run.processes);
     const windowMs = new Map(due.map((c) => [c.id, metricsWindowMs(options.suites.get(c.suite), run.metricsMs)]));
     return launch('metrics', shuffle(due.map((c) => c.id), prng(run.seed + 1 + index))
-      .map((cellId) => ({ cellId, kind: 'metrics', round: maxProcesses + index, metricsIndex: index, windowMs: windowMs.get(cellId) })));
+      .map((cellId) => ({ cellId, kind: 'metrics', round: ceilingBound(run) + index, metricsIndex: index, windowMs: windowMs.get(cellId) })));
   }
   return { kind: 'done' };
 }
@@ -254,8 +256,8 @@ export function knownAhead(cells, options, step) {
 export function budgetLimitedCells(cells, options) {
   const { run, budget } = options;
   if (!budget.state.reached) return new Set();
-  const maxProcesses = Math.max(run.maxProcesses, run.processes);
+  const ceiling = processCeilings(cells, run);
   const priors = variancePriors(cells);
-  return new Set(cells.filter((c) => c.status === 'pending' && keptProcesses(c).length < maxProcesses
+  return new Set(cells.filter((c) => c.status === 'pending' && keptProcesses(c).length < ceiling(c)
     && currentSummary(c, priors).rme > targetOf(run)).map((c) => c.id));
 }

@@ -6,10 +6,9 @@
 // pairedRatio), cancel it; drift over the whole run still spreads over all rows, as Node core's
 // compare.js does by alternating binaries.
 import { prng, shuffle } from '../stats/random.js';
+import { rowKey } from '../cell-identity.js';
 
-export const ORDER = 'blocks: each round runs one process of every cell, a benchmark\'s cells (all runtimes x flag sets) back to back in shuffled order, blocks shuffled per round; a process set aside as disturbed is replaced once the round after it has run (at most as many replacements per cell as processes); then cells above targetRme get more rounds (with their row\'s baseline cell, to keep pairs), up to maxProcesses; then one metrics process per ok cell (shuffled, seed + 1)';
-
-export const rowKey = (cell) => `${cell.suite}\u0000${cell.benchmark}`;
+export const ORDER = 'blocks: each round runs one process of every cell, a benchmark\'s cells (all runtimes x flag sets) back to back in shuffled order, blocks shuffled per round; a process set aside as disturbed is replaced once the round after it has run (at most as many replacements per cell as processes); then cells above targetRme get more rounds (with their row\'s baseline cell, to keep pairs), up to maxProcesses (up to cheapFactor times that for a cell whose processes cost less than the run\'s median), the most narrowing per second first; then one metrics process per ok cell (shuffled, seed + 1)';
 
 // cells: the cells to run this round; returns [{ cellId, round }] in launch order.
 export function scheduleRound(cells, round, seed) {

@@ -20,7 +20,10 @@
 //                errors (all, timeouts included), connectionErrors, timeouts, non2xx,
 //                cpuPercent (of one core over the load window), cpuMs, wallMs, cpuMethod,
 //                peakRssBytes, peakRssMethod, requestsHandled, connections, rate, durationSec,
-//                warmupSec, latencyMethod } }
+//                warmupSec, latencyMethod,
+//                pinning: { server, load } (the cores) or { server: null, load: null, reason } } }
+// The server and the load generator run on separate cores where taskset allows
+// (service-process.js pinServiceCores).
 // The launch is bounded by timeoutMs; killing and the port check after it add at most ~3 s.
 // onListening({ pid, port }) is called once the service listens (tests use it).
 // The load settings come from the worker's `listening` message: the benchmark's `load(params)` in
@@ -30,14 +33,14 @@
 // stats/latency.js; run-plan.js records an ok outcome as a process of the cell (results/cell.js).
 // (Ctrl-C: process-group.js killAllGroups() kills service workers too; they share its registry.)
 import { interpretLaunch } from './outcome.js';
-import { startService, portClosed, bounded, WorkerEnded, TimedOut } from './service-process.js';
+import { startService, portClosed, bounded, WorkerEnded, TimedOut, pinServiceCores } from './service-process.js';
 import { forget } from './process-group.js';
 import { runLoad } from './load-driver.js';
 import { latencySummary } from '../stats/latency.js';
 
 const MIN_WINDOW_NS = 0.5e9;        // shorter windows (the tail after the last whole second) are not samples
 
-function buildResult({ load, params, warmupMs, measured, metrics }) {
+function buildResult({ load, params, warmupMs, measured, metrics, pinning }) {
   const { result, latencies, windows } = measured;
   const samples = windows
     .filter((w) => w.ns >= MIN_WINDOW_NS && w.requests > 0)
@@ -80,7 +83,8 @@ function buildResult({ load, params, warmupMs, measured, metrics }) {
       rate: load.rate,
       durationSec: load.durationSec,
       warmupSec: load.warmupSec,
-      latencyMethod: 'autocannon response time (hrtime, ms), every response; no coordinated-omission correction'
+      latencyMethod: 'autocannon response time (hrtime, ms), every response; no coordinated-omission correction',
+      pinning
     }
   };
 }
@@ -107,7 +111,13 @@ function interpretEnded(service, exit, timeoutMs) {
 
 export async function runServiceLaunch(nodePath, flags, { suiteFile, benchmark, params = {} }, { timeoutMs = 60_000, cwd, env, onListening } = {}) {
   const started = Date.now();
-  const service = startService(nodePath, flags, { suite: suiteFile, benchmark, params }, { cwd, env });
+  const cores = pinServiceCores();
+  const pinning = cores.server === null ? { server: null, load: null, reason: cores.reason } : { server: cores.server, load: cores.load };
+  const service = startService(nodePath, flags, { suite: suiteFile, benchmark, params }, { cwd, env, cpu: cores.server ?? undefined });
+  if (cores.server !== null && service.cpu === null) {
+    pinning.server = null;
+    pinning.reason = 'the load generator was pinned, the server not (taskset not found by the worker launch)';
+  }
   let timedOut = false;
   let instance = null;       // the autocannon run in progress
   let loadDone = Promise.resolve();
@@ -156,7 +166,7 @@ export async function runServiceLaunch(nodePath, flags, { suiteFile, benchmark, 
     const measured = await load({ port, load: profile, requests, durationSec: profile.durationSec });
     service.send('stop');
     const metrics = await within(service.next('service-metrics'));
-    const result = buildResult({ load: profile, params: listening.params ?? params, warmupMs, measured, metrics });
+    const result = buildResult({ load: profile, params: listening.params ?? params, warmupMs, measured, metrics, pinning });
     if (!result.measurement.samplesNsPerOp.length) {
       outcome = { status: 'failed', error: `no request completed in a whole ${profile.durationSec} s load window (errors: ${result.service.errors}, non-2xx: ${result.service.non2xx}); is the service answering?` };
     } else {
@@ -171,6 +181,7 @@ export async function runServiceLaunch(nodePath, flags, { suiteFile, benchmark, 
       outcome = { status: 'failed', error: `the load generator failed: ${err?.message ?? err}`, stack: err?.stack };
     }
   } finally {
+    cores.restore();
     clearTimeout(timer);
     stopLoad();
     service.kill();
@@ -188,5 +199,5 @@ export async function runServiceLaunch(nodePath, flags, { suiteFile, benchmark, 
   if (outcome.cleanup.portClosed === false) {
     outcome.warning = `port ${port} still accepted connections after the service was killed`;
   }
-  return { ...outcome, pid: service.pid, port, wallMs: Date.now() - started };
+  return { ...outcome, pid: service.pid, port, cpu: pinning.server ?? undefined, wallMs: Date.now() - started };
 }

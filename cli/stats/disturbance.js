@@ -22,8 +22,6 @@ import { quantile } from './basic.js';
 const QUIET_QUANTILE = 0.25;
 export const REFERENCE_SLACK_PCT = 25;
 
-// runner/policy.js and runner/pairing.js take it from here.
-export { columnKey } from '../cell-identity.js';
 
 function referenceOf(record) {
   const readings = record.disturbance?.referenceNs?.filter((x) => typeof x === 'number');

@@ -13,10 +13,21 @@
 // leaves out the cells that look really changed (p < 0.01 at the first estimate) and solves for
 // the median of a uniform on [0.01, 1], so that a minority of real changes raises the estimate
 // little (they still raise it some; half of the cells changed breaks it).
+// The estimate is never below AUTO_FLOOR (0.5%), not the 1% default: with 1% per side, "same within
+// ±2%" is out of reach for any cell however many processes it has (the 90% half-width of the
+// difference is at least 1.645 x 1.41% = 2.3%). Simulated over 30 pairs of 140-cell files (8-15
+// processes, 1-2% process spread, a true drift of 0-0.8% per side, 14 cells changed by exactly
+// 2%): the estimate came out at or above the true drift (0.0064 median for 0.005, 0.0089 for
+// 0.008: cells with a chance-small interval push it up), and the 2% changes were called "same"
+// 0-0.2% of the time; unchanged cells were "same" 78-94% at a drift of 0-0.3% and 15 processes
+// (test/drift-estimate.test.js keeps a smaller version of this).
 import { compareCells } from './compare.js';
 import { median, bisect } from './basic.js';
 import { tTwoSidedP } from './distributions.js';
 import { INVOCATION_DRIFT } from './drift.js';
+
+// The least drift per side --drift auto allows, however quiet the two files look.
+export const AUTO_FLOOR = 0.005;
 
 // Cells needed for a pooled estimate, and for a suite to get its own: the median of n p-values
 // scatters about 0.5/sqrt(n), so 10 cells give an estimate within roughly ±40%, 20 within ±30%.
@@ -67,12 +78,12 @@ const centred = (items) => {
 // variance priors (as diff uses them). Cells of a single process are left out: their sample-level
 // standard error says nothing about the spread between runs.
 // Returns {
-//   cells, floor, tooFew (fewer than AUTO_MIN_CELLS: the default is used),
+//   cells, floor, fallback, tooFew (fewer than AUTO_MIN_CELLS: fallback, the 1% default, is used),
 //   pooled (the estimate over all cells, each centred on its suite, raised to floor),
 //   bySuite: Map(suite -> { cells, shift (median rate ratio B/A), estimate (own, before the floor,
 //            or null under AUTO_MIN_SUITE_CELLS), used (what the comparisons get) }),
 //   driftFor(suite) }.
-export function estimateDrift(pairs, { priorsA = new Map(), priorsB = new Map(), floor = INVOCATION_DRIFT } = {}) {
+export function estimateDrift(pairs, { priorsA = new Map(), priorsB = new Map(), floor = AUTO_FLOOR, fallback = INVOCATION_DRIFT } = {}) {
   const items = [];
   for (const { a, b } of pairs) {
     const c = compareCells(a, b, { driftCv: 0, priorA: priorsA.get(a.suite), priorB: priorsB.get(b.suite) });
@@ -83,13 +94,13 @@ export function estimateDrift(pairs, { priorsA = new Map(), priorsB = new Map(),
   const suites = [...new Set(items.map((i) => i.suite))];
   const centredBySuite = new Map(suites.map((suite) => [suite, centred(items.filter((i) => i.suite === suite))]));
   const tooFew = items.length < AUTO_MIN_CELLS;
-  const pooled = tooFew ? floor : Math.max(floor, driftFromPValues([...centredBySuite.values()].flatMap((c) => c.items)));
+  const pooled = tooFew ? Math.max(floor, fallback) : Math.max(floor, driftFromPValues([...centredBySuite.values()].flatMap((c) => c.items)));
   const bySuite = new Map();
   for (const [suite, { shift, items: own }] of centredBySuite) {
     const estimate = own.length >= AUTO_MIN_SUITE_CELLS ? driftFromPValues(own) : null;
     bySuite.set(suite, { cells: own.length, shift: Math.exp(shift), estimate, used: estimate === null ? pooled : Math.max(floor, estimate) });
   }
-  return { cells: items.length, floor, tooFew, pooled, bySuite, driftFor: (suite) => bySuite.get(suite)?.used ?? pooled };
+  return { cells: items.length, floor, fallback, tooFew, pooled, bySuite, driftFor: (suite) => bySuite.get(suite)?.used ?? pooled };
 }
 
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
@@ -99,7 +110,7 @@ const signedPct = (ratio) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFi
 // drift and stays in the verdicts), and a warning when an estimate is implausibly large.
 export function describeDrift(estimate) {
   if (estimate.tooFew) {
-    return [`--drift auto: only ${estimate.cells} cells measured in several processes in both files, fewer than the ${AUTO_MIN_CELLS} an estimate needs; the default ${pct(estimate.floor)} drift per side is used`];
+    return [`--drift auto: only ${estimate.cells} cells measured in several processes in both files, fewer than the ${AUTO_MIN_CELLS} an estimate needs; the default ${pct(Math.max(estimate.floor, estimate.fallback ?? estimate.floor))} drift per side is used`];
   }
   const suites = [...estimate.bySuite];
   const parts = suites.filter(([, s]) => s.estimate !== null).map(([suite, s]) => `${suite} ${pct(s.used)} (${s.cells} cells)`);
