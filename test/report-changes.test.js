@@ -33,6 +33,14 @@ test('the terminal report ends with what changed, largest first; summary prints 
   assert.equal(renderTerminal(planted, { summary: true }), changes);
 });
 
+test('what changed ends with the smallest change the run could detect, when the run recorded it', async () => {
+  const { detectableChange } = await import('../cli/stats/detectable.js');
+  const { grid } = await import('../cli/report/columns.js');
+  const withDetectable = { ...planted, schedule: { ...planted.schedule, detectableChange: detectableChange(grid(planted), planted.cells) } };
+  const last = renderChanges(withDetectable).trimEnd().split('\n').at(-1);
+  assert.match(last, /^ {2}smallest change this run detects 80% of the time .*: a ratio to the baseline column changed by \d+\.\d% \(median over 3;/);
+});
+
 test('what changed stays short on a large result and says how many more there are', () => {
   const cells = [];
   for (let copy = 0; copy < 100; copy++) for (const cell of planted.cells) cells.push({ ...cell, id: cells.length, benchmark: `${cell.benchmark}-${copy}` });

@@ -6,6 +6,7 @@ import chalk from 'chalk';
 import { textTable } from '../text/text-table.js';
 import { terminalText } from '../text/escape.js';
 import { formatRatio } from '../text/format.js';
+import { describeDetectable } from '../stats/detectable.js';
 import { reportOverview, countsText, geomeanText, intervalText } from './overview.js';
 
 export const CHANGES_SHOWN = 15;
@@ -30,5 +31,8 @@ export function renderChanges(result, { baseline, color = false, limit = CHANGES
     out.push('  none decided faster or slower');
   }
   if (overview.summary.columns.length) out.push(`  geometric mean of the ratios per column: ${terminalText(geomeanText(overview.summary))}`);
+  // What "undecided" means for this run: how large a change it could have told apart.
+  const detectable = describeDetectable(result.schedule?.detectableChange);
+  if (detectable) out.push(`  ${detectable}`);
   return `${out.join('\n')}\n`;
 }
