@@ -27,8 +27,8 @@ import { costExperiment, costRows } from './cost.js';
 import { renderFigures, renderMethods, renderTools } from './table.js';
 import { mean } from './stats.js';
 import { pct } from './verdict.js';
+import { log } from './preamble.js';
 
-const log = (m) => process.stderr.write(`${m}\n`);
 
 function parseArgs(argv) {
   const known = new Set(['--quick', '--smoke', '--json', '--keep', '--help', '--from']);

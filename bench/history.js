@@ -28,10 +28,10 @@ import { median, quantile } from '../cli/stats/basic.js';
 import { tTwoSidedP } from '../cli/stats/distributions.js';
 import { INVOCATION_DRIFT } from '../cli/stats/drift.js';
 import { textTable } from '../cli/text/text-table.js';
+import { log, runContext } from './preamble.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'cli', 'nodebench.js');
-const log = (m) => process.stderr.write(`${m}\n`);
 
 function parseArgs(argv) {
   const value = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
@@ -380,7 +380,7 @@ function scaleText(f) {
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   const args = parseArgs(process.argv.slice(2));
-  const out = { date: new Date().toISOString(), command: `node bench/history.js ${process.argv.slice(2).join(' ')}`.trim() };
+  const out = runContext();
   if (args.detection) {
     log(`(a) change points on ${args.series} simulated series per method and scenario`);
     out.detection = detection(args);

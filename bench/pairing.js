@@ -23,10 +23,10 @@ import YAML from 'yaml';
 import { grid } from '../cli/report/columns.js';
 import { median } from '../cli/stats/basic.js';
 import { textTable } from '../cli/text/text-table.js';
+import { log } from './preamble.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'cli', 'nodebench.js');
-const log = (m) => process.stderr.write(`${m}\n`);
 
 export const VARIANTS = {
   'seq-margin': { pairing: 'sequential', topUp: 'margin' },
@@ -114,7 +114,7 @@ async function main() {
       if (!args.reread) {
         const file = path.join(dir, `${variant}-${round}.yaml`);
         fs.writeFileSync(file, YAML.stringify(matrixFor(args.runtimes, args.suites, variant)));
-        log(`[${new Date().toISOString().slice(11, 19)}] round ${round + 1}/${args.rounds} ${variant}`);
+        log(`round ${round + 1}/${args.rounds} ${variant}`);
         await execa(process.execPath, [cli, 'matrix', '--matrix', file, '--out', out, '--force', '--seed', String(1000 + round)], { stdout: 'ignore', stderr: 'ignore', reject: false });
       }
       if (fs.existsSync(out)) byVariant[variant].push(runFigures(JSON.parse(fs.readFileSync(out, 'utf8'))));

@@ -15,6 +15,7 @@ import { execa } from 'execa';
 import { chromium } from 'playwright-core';
 import { projectRoot } from '../cli/paths.js';
 import { formatBytes } from '../cli/text/format.js';
+import { contextLine } from './preamble.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -80,7 +81,7 @@ try {
   await browser.close();
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-console.log(`${new Date().toISOString()} node bench/report-render.js --cells ${wanted} (${cells.length} cells from ${path.relative(projectRoot, args.from) || args.from}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+console.log(`${contextLine()}: ${cells.length} cells from ${path.relative(projectRoot, args.from) || args.from}`);
 for (const spec of pages) {
   const t = spec.timings;
   console.log(`${spec.name}: nodebench ${spec.name} --format html ${spec.seconds.toFixed(2)} s, page ${formatBytes(fs.statSync(spec.file).size)}, ${t[0].heatCells} heat-map cells; Chromium, ${runs} opens: load event ${t.map((x) => x.load.toFixed(2)).join(', ')} s, open to first painted frame ${t.map((x) => x.wall.toFixed(2)).join(', ')} s (median ${median(t.map((x) => x.wall)).toFixed(2)} s)`);

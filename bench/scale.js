@@ -16,6 +16,7 @@ import { streamReadBytes } from '../cli/results/read.js';
 import { textTable } from '../cli/text/text-table.js';
 import { formatBytes } from '../cli/text/format.js';
 import { projectRoot } from '../cli/paths.js';
+import { contextLine } from './preamble.js';
 
 const COMMANDS = {
   report: (a) => ['report', a],
@@ -107,5 +108,5 @@ for (const n of sizes) {
 }
 if (!args.keep) fs.rmSync(dir, { recursive: true, force: true });
 
-process.stdout.write(`nodebench scale, ${new Date().toISOString()}${args.heap ? `, --max-old-space-size=${args.heap}` : ''}, Node ${process.version}, ${os.cpus().length} cores (${os.cpus()[0].model}), load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
+process.stdout.write(`${contextLine()}${args.heap ? `, --max-old-space-size=${args.heap}` : ''}\n`);
 process.stdout.write(`${textTable([['cells', 'file', 'read by', 'write', 'report (table)', 'report csv', 'report markdown', 'diff A B', 'merge 2 shards'], ...rows]).join('\n')}\n`);

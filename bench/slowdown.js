@@ -21,11 +21,11 @@ import { median } from '../cli/stats/basic.js';
 import { textTable } from '../cli/text/text-table.js';
 import { rate } from './stats.js';
 import { rateText } from './verdict.js';
+import { log } from './preamble.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'cli', 'nodebench.js');
 const FIXTURE = path.join(root, 'bench', 'fixtures', 'promises-scaled.js');
-const log = (m) => process.stderr.write(`${m}\n`);
 
 function parseArgs(argv) {
   const value = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
@@ -112,7 +112,7 @@ async function main() {
     if (!args.reread && !fs.existsSync(out)) {
       const file = path.join(dir, `invocation-${i}.yaml`);
       fs.writeFileSync(file, YAML.stringify(matrixFor(args)));
-      log(`[${new Date().toISOString().slice(11, 19)}] invocation ${i + 1}/${args.invocations}, load ${os.loadavg()[0].toFixed(2)}`);
+      log(`invocation ${i + 1}/${args.invocations}, load ${os.loadavg()[0].toFixed(2)}`);
       const run = await execa(process.execPath, [cli, 'matrix', '--matrix', file, '--out', out, '--seed', String(2000 + i)], { stdout: 'ignore', stderr: 'pipe', reject: false });
       if (run.exitCode !== 0) log(`  nodebench matrix exited ${run.exitCode}: ${run.stderr.trim().split('\n').pop()}`);
     }

@@ -28,10 +28,10 @@ import { diffResults } from '../cli/diff/compare.js';
 import { describeDrift } from '../cli/stats/drift-estimate.js';
 import { median, quantile, bisect } from '../cli/stats/basic.js';
 import { prng } from '../cli/stats/random.js';
+import { log, runContext } from './preamble.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'cli', 'nodebench.js');
-const log = (m) => process.stderr.write(`${m}\n`);
 
 function parseArgs(argv) {
   const value = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
@@ -54,7 +54,7 @@ async function runMatrix(dir, name, matrix, seed, { reread = false } = {}) {
   const file = path.join(dir, `${name}.yaml`);
   fs.writeFileSync(file, YAML.stringify(matrix));
   const started = Date.now();
-  log(`[${new Date().toISOString().slice(11, 19)}] ${name}: nodebench matrix --matrix ${file} --seed ${seed}`);
+  log(`${name}: nodebench matrix --matrix ${file} --seed ${seed}`);
   await execa(process.execPath, [cli, 'matrix', '--matrix', file, '--out', out, '--seed', String(seed), '--json'], { stdout: 'ignore', stderr: 'inherit', reject: false });
   log(`  ${name} took ${((Date.now() - started) / 60000).toFixed(1)} min`);
   return JSON.parse(fs.readFileSync(out, 'utf8'));
@@ -199,8 +199,7 @@ async function main() {
   const isChain = (row) => row.key.startsWith('promises/chain-');
   const flaggedOf = (rows) => rows.filter((c) => c.significant).map((c) => `${c.key} ${((c.ratio - 1) * 100).toFixed(1)}%`);
   const figures = {
-    date: new Date().toISOString(),
-    host: { cpu: os.cpus()[0]?.model, cores: os.cpus().length },
+    ...runContext(),
     slice: { runtimes: args.runtimes, flagSets: Object.keys(slice.flagSets), run: slice.run },
     margins: marginFigures(a),
     marginsRerun: marginFigures(a2),

@@ -40,10 +40,10 @@ import { keptSamples } from '../cli/stats/summary.js';
 import { prng } from '../cli/stats/random.js';
 import { rate } from './stats.js';
 import { rateText } from './verdict.js';
+import { log, runContext } from './preamble.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'cli', 'nodebench.js');
-const log = (m) => process.stderr.write(`${m}\n`);
 const decided = (verdict) => verdict === 'faster' || verdict === 'slower';
 
 function parseArgs(argv) {
@@ -211,7 +211,7 @@ async function gateMode({ trials, runtimes = ['16.20.2', '24.21.0'], threshold, 
   const aa = [];
   const slow = [];
   for (let i = 0; i < trials; i++) {
-    log(`[${new Date().toISOString().slice(11, 19)}] trial ${i + 1} of ${trials} (${dir})`);
+    log(`trial ${i + 1} of ${trials} (${dir})`);
     const a = await invoke(dir, `t${i}-a`, runtimes, [], 1000 + 3 * i, reread);
     if (only !== 'slower') {
       const b = await invoke(dir, `t${i}-aa`, runtimes, MARK.aa, 1001 + 3 * i, reread);
@@ -253,7 +253,7 @@ function gateFigures({ aa, slow, runtimes, threshold, confirmProcesses, started,
   const count = (list, key) => rate(list.filter((x) => x[key]).length, list.length);
   const cells = aa.reduce((n, t) => n + t.share.cells, 0);
   return {
-    date: new Date().toISOString(), host: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, load: os.loadavg() },
+    ...runContext(),
     slice: { suite: 'promises (bench/fixtures/promises-marked.js)', runtimes, run: shippedRun(), threshold, confirmProcesses: confirmProcesses || 'default' },
     aa: {
       trials: aa.length,
