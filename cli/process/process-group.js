@@ -1,0 +1,343 @@
+// Spawning worker processes of the runtime under test: each in its own process group (so a timeout
+// or Ctrl-C kills everything it started), with a report channel on fd 3 read line by line, and
+// only a bounded tail of its stdout/stderr kept for error messages. Shared by launch.js (timing and
+// metrics workers, commands, and every probe of a binary: runToExit) and runner/service.js (service
+// workers).
+import { execa } from 'execa';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
+import { adopt, empty } from './cgroup.js';
+
+export const TAIL_BYTES = 4096;
+
+const running = new Set();
+const cgroups = new Set();
+const reaperEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'reaper.js');
+let reaper = null;
+
+function startReaper() {
+  const started = spawn(process.execPath, [reaperEntry], { stdio: ['pipe', 'ignore', 'ignore'], detached: true, env: { ...process.env, NODE_OPTIONS: '' } });
+  started.on('error', () => { if (reaper === started) reaper = null; });
+  // A benchmark can kill the reaper (it is a process of this user like any other): it is started
+  // again at once and told every group and cgroup still registered.
+  started.on('exit', () => {
+    if (reaper !== started) return;
+    reaper = null;
+    if (running.size || cgroups.size) rearm();
+  });
+  started.stdin.on('error', () => {});
+  started.unref();
+  started.stdin.unref?.();
+  return started;
+}
+
+function rearm() {
+  reaper = startReaper();
+  for (const pid of running) reaper.stdin.write(`+${pid}\n`);
+  for (const dir of cgroups) reaper.stdin.write(`c${dir}\n`);
+}
+
+// Tells the reaper (reaper.js) about a group or a cgroup; started with the first worker. Detached and
+// unref'd: it neither keeps nodebench alive nor dies with the terminal's foreground group.
+function tellReaper(line) {
+  if (!reaper) reaper = startReaper();
+  reaper.stdin.write(`${line}\n`);
+}
+
+export function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+    return true;
+  } catch {
+    return false; // Already gone.
+  }
+}
+
+// Kills every worker still running (Ctrl-C, or the host failing).
+export function killAllGroups() {
+  for (const pid of running) killGroup(pid);
+}
+
+// Every worker carries a tag in its environment, which its children inherit. A child that left the
+// worker's process group (detached: its own session) is still found by the tag after the worker is
+// gone, on Linux by reading /proc/<pid>/environ; it is killed and named. Where the worker has a
+// cgroup (cgroup.js), its members are found whatever they did to their environment.
+const TAG_NAME = 'NODEBENCH_WORKER_TAG';
+let tagCounter = 0;
+
+// Kills every process whose environment contains `text`; returns their pids.
+export function killByEnvironment(text) {
+  const killed = [];
+  let pids;
+  try {
+    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return killed; // No /proc (not Linux): the process group is all the OS tells.
+  }
+  for (const pid of pids) {
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(text)) continue;
+      process.kill(Number(pid), 'SIGKILL');
+      killed.push(Number(pid));
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return killed;
+}
+
+export const killTagged = (tag) => killByEnvironment(`${TAG_NAME}=${tag}\0`);
+
+// After a worker has ended and its group was killed: kills what it started elsewhere (its cgroup's
+// members, else the processes that still carry its tag) and returns their pids (every one killed so
+// far, when called more than once).
+export function killLeftovers(child) {
+  const found = (child.nodebenchLeftovers ||= new Set());
+  if (child.nodebenchCgroup) {
+    for (const pid of empty(child.nodebenchCgroup, { except: [child.pid] })) found.add(pid);
+    cgroups.delete(child.nodebenchCgroup);
+    if (reaper) tellReaper(`x${child.nodebenchCgroup}`);
+  }
+  for (const pid of killTagged(child.nodebenchTag)) found.add(pid);
+  return [...found];
+}
+// Every worker this nodebench process (pid) started, and whatever they started.
+export const killTaggedBy = (pid) => killByEnvironment(`${TAG_NAME}=${pid}-`);
+
+export function forget(pid) {
+  if (running.delete(pid) && reaper) tellReaper(`-${pid}`);
+}
+
+// taskset (util-linux) pins a process to one core; where it is missing, pinning is not done and
+// the process record says so (cpu: null).
+let tasksetPath;
+function taskset() {
+  if (tasksetPath === undefined) {
+    tasksetPath = (process.env.PATH || '').split(path.delimiter).map((dir) => path.join(dir, 'taskset')).find((file) => {
+      try {
+        fs.accessSync(file, fs.constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    }) ?? null;
+  }
+  return tasksetPath;
+}
+
+// stdin: 'ignore' for timing workers, 'pipe' for service workers that take commands.
+// cpu: the core to pin the worker to (run.pairing), where taskset exists; child.nodebenchCpu says
+// whether it was done.
+export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env, cpu } = {}) {
+  const tag = `${process.pid}-${++tagCounter}`;
+  const pinned = cpu !== undefined && taskset() !== null;
+  const [file, argv] = pinned ? [taskset(), ['-c', String(cpu), nodePath, ...args]] : [nodePath, args];
+  const child = execa(file, argv, {
+    stdio: [stdin, 'pipe', 'pipe', 'pipe'],
+    detached: true,
+    cleanup: true,
+    reject: false,
+    buffer: false,
+    cwd,
+    // NODE_OPTIONS of the host must not leak into the runtime under test (Node 4 rejects most); a
+    // caller that means some for it (whether a runtime takes flags from there) names them in env.
+    env: { NODE_OPTIONS: '', ...env, [TAG_NAME]: tag },
+    extendEnv: true
+  });
+  running.add(child.pid);
+  tellReaper(`+${child.pid}`);
+  child.nodebenchTag = tag;
+  child.nodebenchCpu = pinned ? cpu : null;
+  child.nodebenchCgroup = adopt(child.pid);
+  if (child.nodebenchCgroup) {
+    cgroups.add(child.nodebenchCgroup);
+    tellReaper(`c${child.nodebenchCgroup}`);
+  }
+  child.nodebenchEnded = watchEnd(child);
+  return child;
+}
+
+// How long what is left in the output pipes after a worker's exit may take to arrive.
+export const DRAIN_GRACE_MS = 300;
+
+// The child's ends of its stdout, stderr and fd-3 pipes ("socket:[inode]": libuv makes socket
+// pairs), read from /proc right after the spawn (the exec has happened by then), so that whatever
+// inherits them later is found by the pipe itself, whatever session, environment or cgroup it is in.
+function childPipeEnds(pid) {
+  const ends = new Set();
+  for (const fd of [1, 2, 3]) {
+    try {
+      const link = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (/^(?:socket|pipe):\[\d+\]$/.test(link)) ends.add(link);
+    } catch {
+      // Not Linux, or the child is already gone: its cgroup and tag still find what it left.
+    }
+  }
+  return ends;
+}
+
+function commandName(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+// The processes (other than this one) with one of `ends` open: [{ pid, name }].
+function pipeHolders(ends) {
+  const holders = [];
+  if (!ends.size) return holders;
+  let pids;
+  try {
+    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
+  } catch {
+    return holders;
+  }
+  for (const pid of pids) {
+    let fds;
+    try {
+      fds = fs.readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // Gone meanwhile, or not ours to read.
+    }
+    for (const fd of fds) {
+      let link;
+      try {
+        link = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      if (ends.has(link)) {
+        holders.push({ pid: Number(pid), name: commandName(pid) });
+        break;
+      }
+    }
+  }
+  return holders;
+}
+
+function closedWithin(streams, ms) {
+  const open = streams.filter((stream) => !stream.closed && !stream.destroyed);
+  if (!open.length) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let left = open.length;
+    const timer = setTimeout(() => resolve(false), ms);
+    for (const stream of open) {
+      stream.once('close', () => {
+        if (--left === 0) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      });
+    }
+  });
+}
+
+// The end of a worker is its own exit (the 'exit' event: waitpid), never the end of its output: a
+// process it started may hold stdout, stderr or fd 3 open for ever (a daemon, a detached child with
+// stdio 'inherit', `setsid sleep &`). After the exit, what is already in the pipes has
+// DRAIN_GRACE_MS to arrive; then whatever still holds them (found by the pipes themselves, its
+// process group, its cgroup and its tag) is killed and named, and if the pipes are still open after
+// that (a holder nodebench cannot kill), they are no longer read.
+// Resolves { exitCode, signal, holders: [{ pid, name }] }.
+function watchEnd(child) {
+  const ends = child.pid ? childPipeEnds(child.pid) : new Set();
+  const streams = [child.stdout, child.stderr, child.stdio[3]].filter(Boolean);
+  // execa's own promise settles when the pipes close; the end is read from 'exit' instead.
+  child.catch?.(() => {});
+  return new Promise((resolve) => {
+    child.once('error', (error) => {
+      if (child.pid === undefined) resolve({ exitCode: null, signal: null, holders: [], spawnError: error });
+    });
+    child.once('exit', async (exitCode, signal) => {
+      resolve({ exitCode, signal, holders: await releasePipes(child, streams, ends) });
+    });
+  });
+}
+
+async function releasePipes(child, streams, ends) {
+  if (await closedWithin(streams, DRAIN_GRACE_MS)) return [];
+  const holders = new Map();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    for (const holder of pipeHolders(ends)) {
+      holders.set(holder.pid, holder);
+      try {
+        process.kill(holder.pid, 'SIGKILL');
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    // A holder /proc does not show (another user's, say) may still be in the worker's group,
+    // cgroup or environment: they are killed after the worker anyway, here a little earlier.
+    if (attempt > 0) {
+      killGroup(child.pid);
+      killLeftovers(child);
+    }
+    if (await closedWithin(streams, 200)) return [...holders.values()];
+  }
+  for (const stream of streams) stream.destroy();
+  return [...holders.values()];
+}
+
+// Waits for the worker's end (watchEnd); the result of a spawnWorker child.
+export const workerEnded = (child) => child.nodebenchEnded;
+
+// The worker's first line on stdin: its request and a nonce its every message must carry, so that
+// what a benchmark writes to fd 3 is never taken for the worker's (worker/channel.js). keepOpen: a
+// service worker reads commands from stdin afterwards.
+export function sendRequest(child, request, { keepOpen = false } = {}) {
+  child.nodebenchNonce = randomBytes(16).toString('hex');
+  child.stdin.on('error', () => {}); // EPIPE when the worker is already gone
+  child.stdin.write(`${JSON.stringify({ request, nonce: child.nodebenchNonce })}\n`);
+  if (!keepOpen) child.stdin.end();
+}
+
+// plain: without terminal control sequences (a tool's colours), for a tail that becomes a message.
+export function keepTail(stream, limit = TAIL_BYTES, { plain = false } = {}) {
+  const chunks = [];
+  let size = 0;
+  stream?.on('data', (chunk) => {
+    chunks.push(chunk);
+    size += chunk.length;
+    while (size - chunks[0].length > limit) size -= chunks.shift().length;
+  });
+  return () => {
+    const whole = Buffer.concat(chunks).toString('utf8');
+    const text = plain ? stripVTControlCharacters(whole) : whole;
+    return text.length > limit ? text.slice(-limit) : text;
+  };
+}
+
+// Calls onMessage for each JSON line on the child's fd 3; resolves the returned promise when the
+// channel closes (the worker exited). A line without the worker's nonce (sendRequest) is not the
+// worker's: it arrives as { type: 'forged', claimed } (claimed: the type it gave itself).
+export function readChannel(child, onMessage) {
+  const channel = readline.createInterface({ input: child.stdio[3] });
+  channel.on('line', (line) => {
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      onMessage({ type: 'garbled', line: line.slice(0, 200) });
+      return;
+    }
+    // Whatever parses must carry the nonce, whatever type it claims (even "garbled"); JSON that is
+    // not an object (null, a number) is no message of the worker's either.
+    const isObject = message !== null && typeof message === 'object' && !Array.isArray(message);
+    if (!isObject) {
+      message = { type: 'forged', claimed: message === null ? 'null' : typeof message };
+    } else if (child.nodebenchNonce && message.nonce !== child.nodebenchNonce) {
+      message = { type: 'forged', claimed: String(message.type).slice(0, 40) };
+    } else if (child.nodebenchNonce) {
+      delete message.nonce;
+    }
+    onMessage(message);
+  });
+  return new Promise((resolve) => channel.on('close', resolve));
+}
