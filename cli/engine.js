@@ -6,7 +6,8 @@ import { createRequire } from 'node:module';
 import { resolveRuntimes, describeSuites, buildPlan } from './matrix/plan.js';
 import { commandSuite } from './matrix/commands.js';
 import { selectShard } from './matrix/shard.js';
-import { runCells, killAllGroups } from './runner/run-plan.js';
+import { runCells } from './runner/run-plan.js';
+import { killAllGroups } from './process/process-group.js';
 import { createBudget } from './runner/budget.js';
 import { createRunDir } from './runner/run-dir.js';
 import { finalizeCells } from './results/cell.js';
@@ -30,27 +31,77 @@ function toPublicRuntime(r) {
   return { ...rest, source: rest.source || binary };
 }
 
+// SIGINT, SIGTERM and SIGHUP (a closed terminal), from the moment the result file's lock is taken
+// until it is released: whenever one arrives, nodebench ends with 130 and the lock released. Before
+// measuring begins (runtimes resolved or installed, suites described, flags checked) the preparation
+// is abandoned: what it started is killed, and `prepared(step)` rejects with a UserError of exit code
+// 130 (the lock goes in runEngine's finally). From the first save on, the workers are stopped and
+// what finished is kept (`interrupted`, the run loop's shouldStop); a second signal then ends
+// nodebench at once (the lock goes with the process: results/lock.js releases it at exit).
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+function watchSignals(out, log) {
+  let received = null;
+  let measuring = false;
+  let abandon;
+  const abandoned = new Promise((resolve, reject) => {
+    abandon = reject;
+  });
+  abandoned.catch(() => {});
+  const onSignal = (signal) => {
+    killAllGroups();
+    if (received && measuring) {
+      log(`${signal} again: stopping now; ${out} keeps what was last saved`);
+      process.exit(130);
+    }
+    if (received) return;
+    received = signal;
+    if (measuring) log(`\n${signal}: stopping; keeping what finished in ${out}`);
+    else abandon(new UserError(`${signal}: stopped before measuring began; nothing was written to ${out}.`, { exitCode: 130 }));
+  };
+  for (const signal of SIGNALS) process.on(signal, onSignal);
+  return {
+    // Settles as `step` does, unless a signal comes first (listed first, so that a signal that came
+    // while nothing was awaited wins over a step already done).
+    prepared: (step) => Promise.race([abandoned, step]),
+    // From here on a signal stops the run and keeps what finished; after one before this, it throws.
+    startMeasuring: () => {
+      if (received) return abandoned;
+      measuring = true;
+      return undefined;
+    },
+    interrupted: () => received !== null,
+    remove: () => {
+      for (const signal of SIGNALS) process.removeListener(signal, onSignal);
+    }
+  };
+}
+
 // matrix: { runtimes, flagSets, suites, run, baseDir }; run options already merged with CLI options.
 // resume: continue the interrupted or killed run in `out` (results/resume.js) instead of starting one.
 export async function runEngine(matrix, { out, progress, command = process.argv.slice(2), refresh = false, resume: resuming = false }) {
   const release = lockResultFile(out);
+  const signals = watchSignals(out, (m) => progress.log(m));
   try {
-    return await lockedRun(matrix, { out, progress, command, refresh, resume: resuming ? await readResult(out) : null });
+    const resume = resuming ? await signals.prepared(readResult(out)) : null;
+    return await lockedRun(matrix, { out, progress, command, refresh, resume, signals });
   } finally {
+    signals.remove();
     release();
   }
 }
 
-async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
+async function lockedRun(matrix, { out, progress, command, refresh, resume, signals }) {
   const run = completeRun(matrix.run);
   // A resumed run keeps its launch order, unless --seed says otherwise (and is then refused).
   if (run.seed === undefined) run.seed = resume ? resume.run.seed : Math.floor(Math.random() * 2 ** 31);
   const log = (m) => progress.log(m);
 
-  const runtimes = await resolveRuntimes(matrix.runtimes, { log, refresh });
-  const suites = await describeSuites(matrix.suites, matrix.baseDir, { timeoutSec: run.timeoutSec });
+  const { prepared } = signals;
+  const runtimes = await prepared(resolveRuntimes(matrix.runtimes, { log, refresh }));
+  const suites = await prepared(describeSuites(matrix.suites, matrix.baseDir, { timeoutSec: run.timeoutSec }));
   if (matrix.commands?.length) suites.push(commandSuite(matrix.commands, { baseDir: matrix.baseDir }));
-  const planned = await buildPlan({ runtimes, flagSets: matrix.flagSets, suites, log });
+  const planned = await prepared(buildPlan({ runtimes, flagSets: matrix.flagSets, suites, log }));
   const cells = matrix.shard ? selectShard(planned, matrix.shard) : planned;
   if (!cells.length) {
     throw new UserError(matrix.shard ? `Shard ${matrix.shard.index}/${matrix.shard.count} has no benchmarks (the matrix has fewer benchmarks than shards); use fewer shards.`
@@ -93,6 +144,7 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
   const baseline = baselineColumn(result, run.baseline);
   for (const warning of startWarnings) log(`warning: ${warning.message}`);
   const save = () => writeResult(out, result);
+  await signals.startMeasuring();
   await save();
   const runnable = result.cells.filter((c) => c.status === 'pending').length;
   // Counted by status: a flag set that aborts a runtime at start makes its cells failed, not unsupported.
@@ -100,18 +152,10 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
   const resumed = resume ? `resuming: ${result.cells.reduce((n, c) => n + c.processes.length, 0)} processes kept; ` : '';
   log(`${resumed}${cells.length} cells (${[`${runnable} to run`, ...before.map(([status, n]) => `${n} ${status}`)].join(', ')}), ${run.processes} process(es) each; writing ${path.relative(process.cwd(), out) || out}`);
 
-  let interrupted = false;
-  const onSignal = (signal) => {
-    interrupted = true;
-    killAllGroups();
-    log(`\n${signal}: stopping; keeping what finished in ${out}`);
-  };
-  // A closed terminal (SIGHUP) is handled like Ctrl-C and kill: keep what finished, stop the workers.
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  for (const signal of signals) process.once(signal, onSignal);
   // Counted from the first process: installing runtimes is not measuring.
   const budget = createBudget(run.timeBudgetMin);
   const runDir = createRunDir();
+  let interrupted;
   try {
     await runCells(result.cells, {
       budget,
@@ -124,11 +168,10 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
       cores: result.host.cores,
       save,
       progress: (p) => progress.update(p),
-      shouldStop: () => interrupted
+      shouldStop: signals.interrupted
     });
   } finally {
     runDir.remove();
-    for (const signal of signals) process.removeListener(signal, onSignal);
     progress.done();
     if (budget.state.limited) {
       result.schedule.timeBudget = { minutes: budget.state.budgetMin, reached: budget.state.reached, skipped: budget.state.skipped };
@@ -137,6 +180,7 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume }) {
         log(`time budget of ${budget.state.budgetMin} min (run.timeBudgetMin) reached: ${topUps} top-up and ${replacements} replacement process(es) not run; the cells left above the target say so`);
       }
     }
+    interrupted = signals.interrupted();
     finalizeCells(result.cells, { interrupted, processesPerCell: run.processes });
     // The smallest change the run could have detected (stats/detectable.js), for whoever reads its verdicts.
     result.schedule.detectableChange = detectableChange(grid(result, { baseline: run.baseline }), result.cells);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { root, cliPath } from './helpers/cli.js';
 import { testRuntime } from './helpers/runtimes.js';
-import { runToExit } from '../cli/runner/launch.js';
+import { runToExit } from '../cli/process/launch.js';
 
 const HANG_GUARD_MS = 60_000;
 const HOLDS_OUTPUT = path.join(root, 'test', 'fixtures', 'suites', 'holds-output', 'index.js');
@@ -145,4 +145,26 @@ test('runToExit: a program that leaves a process holding its stdout returns at i
   assert.deepEqual(ran.holders.map((h) => h.name), ['sleep']);
   await assertNoneLeft(/^sleep 1903/);
   await assert.rejects(runToExit(path.join(tmp, 'no-such-binary'), []), { code: 'ENOENT' });
+});
+
+test('a --node wrapper that leaves `setsid sleep` holding its output: run, flags and exec (flags asked through NODE_OPTIONS) finish, the sleeps killed', { timeout: 4 * HANG_GUARD_MS }, async () => {
+  // Every probe of the binary (its version both ways, its V8 flags, whether it takes flags from
+  // NODE_OPTIONS, whether it starts with them) goes through the wrapper. The comment makes the
+  // wrapper's sha256 new, so that no V8 flag listing cached for an earlier run answers for it.
+  const wrapper = path.join(tmp, 'daemon-wrapper');
+  fs.writeFileSync(wrapper, `#!/bin/sh\n# ${tmp}\nsetsid sleep 1904 &\nexec '${runtime16.path}' "$@"\n`, { mode: 0o755 });
+  const suite = path.join(root, 'test', 'fixtures', 'suites', 'hostile', 'index.js');
+  const run = await finished(start(['run', suite, '--benchmarks', 'honest', '--node', wrapper, '--processes', '1', '--max-processes', '1', '--samples', '3', '--out', freshOut()]));
+  assert.equal(run.exitCode, 0, run.stderr);
+  await assertNoneLeft(/^sleep 1904/);
+  const flags = await finished(start(['flags', wrapper, '--grep', 'max-old-space-size']));
+  assert.equal(flags.exitCode, 0, flags.stderr);
+  assert.match(flags.stdout, new RegExp(`^Node ${runtime16.version.replace(/\./g, '\\.')} \\(V8 [\\d.]+\\): 1 V8 flag`));
+  await assertNoneLeft(/^sleep 1904/);
+  const out = freshOut();
+  const exec = await finished(start(['exec', '--node', wrapper, '--flags', '--max-old-space-size=200', '--processes', '1', '--max-processes', '1', '--out', out, '--', 'node', '-e', '0']));
+  assert.equal(exec.exitCode, 0, exec.stderr);
+  const [cell] = read(out).cells;
+  assert.equal(cell.status, 'ok', cell.error);
+  await assertNoneLeft(/^sleep 1904/);
 });

@@ -123,6 +123,61 @@ test('two runs writing one file: the second is refused while the first runs', { 
   assert.ok(!fs.existsSync(`${file}.lock`));
 });
 
+// The window between taking the lock and the first save (runtimes asked or installed, suites
+// described): a wrapper that hangs when asked its version holds nodebench there.
+for (const [index, signal] of ['SIGINT', 'SIGTERM', 'SIGHUP'].entries()) {
+  test(`${signal} while the runtimes are still being asked (the lock taken, nothing measured): exit 130, the lock released, nothing written or left running`, { timeout: 120_000 }, async () => {
+    const file = path.join(tmp, `preparing-${signal}.json`);
+    const asked = path.join(tmp, `asked-${signal}`);
+    const wrapper = path.join(tmp, `slow-node-${signal}`);
+    // A duration no other run's sleep has, to find this one's by.
+    const marker = `1906${process.pid}${index}`;
+    fs.writeFileSync(wrapper, `#!/bin/sh\n: > '${asked}'\nsleep ${marker}\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
+    const suite = path.join(root, 'test', 'fixtures', 'suites', 'hostile', 'index.js');
+    const child = execa(process.execPath, [cliPath, 'run', suite, '--node', wrapper, '--benchmarks', 'honest', '--out', file], { reject: false, stdin: 'ignore', env: { NO_COLOR: '1' }, timeout: 60_000, killSignal: 'SIGKILL' });
+    for (const until = Date.now() + 60_000; !fs.existsSync(asked);) {
+      assert.ok(Date.now() < until, 'the wrapper was not asked within 60 s');
+      await sleep(50);
+    }
+    assert.ok(fs.existsSync(`${file}.lock`), 'no lock while the runtime is asked');
+    child.kill(signal);
+    const run = await child;
+    assert.ok(!run.timedOut, `nodebench did not end within 60 s: ${run.stderr}`);
+    assert.equal(run.exitCode, 130, run.stderr);
+    assert.match(run.stderr, new RegExp(`${signal}: stopped before measuring began; nothing was written to ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.`));
+    assert.ok(!fs.existsSync(`${file}.lock`), 'the lock was left behind');
+    assert.ok(!fs.existsSync(file));
+    const sleeping = fs.readdirSync('/proc').filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1') === `sleep\0${marker}\0` && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    });
+    assert.deepEqual(sleeping, [], 'the wrapper\'s sleep outlived nodebench');
+  });
+}
+
+test('a second signal while a run stops ends it at once: exit 130, the lock released, the file as last saved', { timeout: 120_000 }, async () => {
+  const file = path.join(tmp, 'signalled-twice.json');
+  const suite = path.join(root, 'test', 'fixtures', 'suites', 'hostile', 'index.js');
+  const child = execa(process.execPath, [cliPath, 'run', suite, '--node', 'system', '--benchmarks', 'honest', '--processes', '30', '--max-processes', '30', '--samples', '3', '--out', file],
+    { reject: false, stdin: 'ignore', env: { NO_COLOR: '1' }, timeout: 90_000, killSignal: 'SIGKILL' });
+  for (const until = Date.now() + 60_000; !(fs.existsSync(file) && processCount(read(file)) >= 1);) {
+    assert.ok(Date.now() < until, 'no save with a finished process within 60 s');
+    await sleep(100);
+  }
+  // Two different signals: two of one kind sent at once may reach the process as one.
+  child.kill('SIGINT');
+  child.kill('SIGTERM');
+  const run = await child;
+  assert.ok(!run.timedOut, run.stderr);
+  assert.equal(run.exitCode, 130, run.stderr);
+  assert.match(run.stderr, /SIGTERM again: stopping now; .* keeps what was last saved/);
+  assert.ok(!fs.existsSync(`${file}.lock`), 'the lock was left behind');
+  assert.ok(processCount(read(file)) >= 1);
+});
+
 test('a killed `nodebench run` continues with the same command plus --resume, as its messages say', { timeout: 180_000 }, async () => {
   const file = path.join(tmp, 'run-killed.json');
   const suite = path.join(root, 'test', 'fixtures', 'suites', 'hostile', 'index.js');

@@ -6,11 +6,11 @@
 // busier during the run weighs on both.
 import fs from 'node:fs';
 import path from 'node:path';
-import { launchWorker } from '../runner/launch.js';
+import { launchWorker } from '../process/launch.js';
 import { createProcessLauncher, suiteSampler } from '../runner/launcher.js';
 import { interpretLaunch } from '../runner/outcome.js';
 import { createRunDir } from '../runner/run-dir.js';
-import { killAllGroups } from '../runner/process-group.js';
+import { killAllGroups } from '../process/process-group.js';
 import { UserError } from '../errors.js';
 import { parseTraceDeopt, describeOptimizationStatus } from './deopt.js';
 

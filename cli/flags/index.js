@@ -1,8 +1,8 @@
 // The V8 flags of one runtime binary, asked from the binary (`--v8-options`) once and then kept in
 // <cache>/v8-flags/<sha256>.json: the listing only changes when the binary does.
 import path from 'node:path';
-import { execa } from 'execa';
 import { cacheDir } from '../paths.js';
+import { outputOf } from '../process/launch.js';
 import { readJsonIfExists, writeFileAtomic } from '../fs-atomic.js';
 import { sha256File } from '../runtimes/inspect.js';
 import { UserError, isUserError } from '../errors.js';
@@ -32,9 +32,9 @@ export async function runtimeFlags(runtime, { env = process.env } = {}) {
   if (isListing(cached, sha256)) return cached;
   let stdout;
   try {
-    ({ stdout } = await execa(runtime.path, ['--v8-options'], { timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } }));
+    stdout = await outputOf(runtime.path, ['--v8-options']);
   } catch (err) {
-    throw new UserError(`${describeRuntime(runtime)} did not list its V8 flags (${err.shortMessage || err.message}); check that ${runtime.path} is a working node binary.`, { cause: err });
+    throw new UserError(`${describeRuntime(runtime)} did not list its V8 flags (it ${err.message}); check that ${runtime.path} is a working node binary.`, { cause: err });
   }
   const listing = { format: CACHE_FORMAT, version: runtime.version, v8: runtime.v8, sha256, flags: parseV8Options(stdout) };
   // A cache that cannot be written (a read-only restored CI cache) only means asking again next time.

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import { suitesDir } from '../paths.js';
-import { launchWorker } from '../runner/launch.js';
+import { launchWorker } from '../process/launch.js';
 
 export function builtInSuites() {
   return fs.readdirSync(suitesDir, { withFileTypes: true })

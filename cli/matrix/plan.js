@@ -2,7 +2,6 @@
 // cells runtime x flag set x suite x benchmark, each already marked unsupported where the runtime is
 // too old for the suite/benchmark or rejects the flags. Nothing here measures anything.
 import semver from 'semver';
-import { execa } from 'execa';
 import { UserError } from '../errors.js';
 import { runtimeFlagsOrNull, describeRuntime } from '../flags/index.js';
 import { findFlag, canonicalFlagName } from '../flags/parse.js';
@@ -11,6 +10,7 @@ import { ensureRuntimeNpm } from '../runtimes/runtime-npm.js';
 import { parseKnownRuntimeSpec } from '../runtimes/spec.js';
 import { describeSuite, expandSuiteEntries, suiteFile, builtInSuites } from './discover-suites.js';
 import { createCell } from '../results/cell.js';
+import { runToExit } from '../process/launch.js';
 
 function needsNewer(runtimeVersion, minNode) {
   return minNode && !semver.gte(runtimeVersion, semver.coerce(minNode) || '0.0.0');
@@ -40,7 +40,7 @@ function startupMessage(stderr, exitCode) {
 // the listing that Node still accepts are Node's own options (--expose-gc, --no-warnings).
 export async function flagRejection(runtime, flags, listing) {
   if (!flags.length) return null;
-  const result = await execa(runtime.path, [...flags, '-e', '0'], { reject: false, timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } });
+  const result = await runToExit(runtime.path, [...flags, '-e', '0']).catch((err) => ({ exitCode: null, stderr: err.message }));
   if (result.exitCode === 0) return null;
   const who = runtime.v8 ? describeRuntime(runtime) : `Node ${runtime.version}`;
   // A flag the runtime has, given a value it refuses: the user's value to fix, in V8's words.

@@ -17,9 +17,8 @@ import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
-import { spawnWorker } from './process-group.js';
-import { superviseWorker } from './launch.js';
+import { spawnWorker } from '../process/process-group.js';
+import { superviseWorker, runToExit } from '../process/launch.js';
 import { timeoutSentence } from './outcome.js';
 import { npmBinDir } from '../runtimes/runtime-npm.js';
 
@@ -33,8 +32,8 @@ const nodeOptionsVerdicts = new Map();
 async function flagsAllowedInNodeOptions(runtime, flags) {
   const key = `${runtime.path}\0${flags.join(' ')}`;
   if (!nodeOptionsVerdicts.has(key)) {
-    const probe = execa(runtime.path, ['-e', '0'], { reject: false, timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: flags.join(' ') }, extendEnv: true })
-      .then((r) => r.exitCode === 0 && !/NODE_OPTIONS/.test(r.stderr || ''));
+    const probe = runToExit(runtime.path, ['-e', '0'], { env: { NODE_OPTIONS: flags.join(' ') } })
+      .then((r) => r.exitCode === 0 && !/NODE_OPTIONS/.test(r.stderr), () => false);
     nodeOptionsVerdicts.set(key, probe);
   }
   return nodeOptionsVerdicts.get(key);

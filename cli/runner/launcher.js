@@ -10,7 +10,7 @@
 // user's whole command under the probe (command.js). Tests put a fake launcher with a fake clock
 // in its place (test/policy.test.js).
 import path from 'node:path';
-import { launchWorker } from './launch.js';
+import { launchWorker } from '../process/launch.js';
 import { parseTraceGc, gcSummary } from './gc-trace.js';
 import { interpretLaunch } from './outcome.js';
 import { runServiceLaunch } from './service.js';

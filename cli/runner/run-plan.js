@@ -2,7 +2,7 @@
 // launcher (launcher.js) one at a time, or two at once where the policy groups them (run.pairing:
 // a duet pair, pairing.js), records each outcome on its cell (results/cell.js) and saves the result
 // file as it goes. What runs when is the policy's; how a process runs is the launcher's.
-import { killAllGroups } from './process-group.js';
+import { killAllGroups } from '../process/process-group.js';
 import { nextStep, stillWanted, knownAhead, budgetLimitedCells, targetOf } from './policy.js';
 import { createProcessLauncher } from './launcher.js';
 import { createBudget } from './budget.js';

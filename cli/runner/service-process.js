@@ -7,7 +7,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { projectRoot } from '../paths.js';
-import { spawnWorker, sendRequest, killGroup, forget, keepTail, readChannel, killLeftovers } from './process-group.js';
+import { spawnWorker, sendRequest, killGroup, forget, keepTail, readChannel, killLeftovers } from '../process/process-group.js';
 
 export const serveEntry = path.join(projectRoot, 'worker', 'serve.js');
 export const HOST = '127.0.0.1';

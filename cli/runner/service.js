@@ -34,7 +34,7 @@
 // (Ctrl-C: process-group.js killAllGroups() kills service workers too; they share its registry.)
 import { interpretLaunch } from './outcome.js';
 import { startService, portClosed, bounded, WorkerEnded, TimedOut, pinServiceCores } from './service-process.js';
-import { forget } from './process-group.js';
+import { forget } from '../process/process-group.js';
 import { runLoad } from './load-driver.js';
 import { latencySummary } from '../stats/latency.js';
 

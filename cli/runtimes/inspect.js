@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
+import { outputOf } from '../process/launch.js';
 import { UserError } from '../errors.js';
 
 // Node-4-compatible: it runs in every runtime of the matrix. It is run as a script file, the way the
@@ -29,9 +29,9 @@ export async function askBinary(binary) {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'nodebench-probe-'));
   try {
     await fs.promises.writeFile(path.join(dir, 'probe.js'), PROBE);
-    ({ stdout } = await execa(binary, [path.join(dir, 'probe.js')], { timeout: 30_000, stdin: 'ignore', cwd: dir, env: { NODE_OPTIONS: '' } }));
+    stdout = await outputOf(binary, [path.join(dir, 'probe.js')], { cwd: dir });
   } catch (err) {
-    throw new UserError(`Runtime ${binary} did not run as Node (${err.shortMessage || err.message}); give the path to a node binary.`, { cause: err });
+    throw new UserError(`Runtime ${binary} did not run as Node (it ${err.message}); give the path to a node binary.`, { cause: err });
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }
@@ -52,7 +52,7 @@ export async function askBinary(binary) {
 // this answer. Null when the binary does not answer it like Node.
 export async function askVersionFlag(binary) {
   try {
-    const { stdout } = await execa(binary, ['--version'], { timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } });
+    const stdout = await outputOf(binary, ['--version']);
     const said = /^v(\d+\.\d+\.\d+\S*)$/.exec(stdout.trim());
     return said ? said[1] : null;
   } catch {
@@ -66,9 +66,9 @@ export async function askVersionFlag(binary) {
 export async function askVersions(binary) {
   let stdout;
   try {
-    ({ stdout } = await execa(binary, ['-p', 'process.version + " " + process.versions.v8'], { timeout: 30_000, stdin: 'ignore', env: { NODE_OPTIONS: '' } }));
+    stdout = await outputOf(binary, ['-p', 'process.version + " " + process.versions.v8']);
   } catch (err) {
-    throw new UserError(`Runtime ${binary} did not run as Node (${err.shortMessage || err.message}); give the path to a node binary.`, { cause: err });
+    throw new UserError(`Runtime ${binary} did not run as Node (it ${err.message}); give the path to a node binary.`, { cause: err });
   }
   const said = /^v(\d+\.\d+\.\d+\S*) (\S+)$/.exec(stdout.trim());
   if (!said) throw new UserError(`Runtime ${binary} is not a node binary (asked for its version, it printed "${stdout.trim().slice(0, 60)}"); give the path to a node binary.`);

@@ -1,7 +1,8 @@
 // Spawning worker processes of the runtime under test: each in its own process group (so a timeout
 // or Ctrl-C kills everything it started), with a report channel on fd 3 read line by line, and
 // only a bounded tail of its stdout/stderr kept for error messages. Shared by launch.js (timing and
-// metrics workers) and service.js (service workers).
+// metrics workers, commands, and every probe of a binary: runToExit) and runner/service.js (service
+// workers).
 import { execa } from 'execa';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -143,8 +144,9 @@ export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env, cpu } 
     reject: false,
     buffer: false,
     cwd,
-    // NODE_OPTIONS of the host must not leak into the runtime under test (Node 4 rejects most).
-    env: { ...env, NODE_OPTIONS: '', [TAG_NAME]: tag },
+    // NODE_OPTIONS of the host must not leak into the runtime under test (Node 4 rejects most); a
+    // caller that means some for it (whether a runtime takes flags from there) names them in env.
+    env: { NODE_OPTIONS: '', ...env, [TAG_NAME]: tag },
     extendEnv: true
   });
   running.add(child.pid);

@@ -1,5 +1,7 @@
-// How one timing or metrics worker is launched and watched (the "executor"; schedule.js decides the
-// order). The worker runs in the runtime under test with the cell's flags, as an argument array.
+// How a process nodebench starts is launched and watched to its own exit: a timing or metrics worker
+// (the "executor"; runner/schedule.js decides the order), in the runtime under test with the
+// cell's flags as an argument array; a command's probe (runner/command.js); and every short
+// question put to a binary (runToExit, outputOf: runtimes/, flags/, matrix/plan.js).
 import { workerEntry } from '../paths.js';
 import { spawnWorker, sendRequest, killGroup, forget, keepTail, readChannel, killLeftovers, workerEnded, TAIL_BYTES } from './process-group.js';
 
@@ -10,10 +12,10 @@ import { spawnWorker, sendRequest, killGroup, forget, keepTail, readChannel, kil
 // survivors, holders } (arrivalsMs[i]: ms from the spawn to messages[i]; survivors: pids of the
 // processes that outlived it and were killed; holders: [{ pid, name }] of those that held its
 // output open after it exited).
-export async function superviseWorker(child, { timeoutMs, stdoutLimit = TAIL_BYTES }) {
+export async function superviseWorker(child, { timeoutMs, stdoutLimit = TAIL_BYTES, stderrLimit = TAIL_BYTES }) {
   const spawnedAt = performance.now();
   const stdoutTail = keepTail(child.stdout, stdoutLimit, { plain: true });
-  const stderrTail = keepTail(child.stderr, TAIL_BYTES, { plain: true });
+  const stderrTail = keepTail(child.stderr, stderrLimit, { plain: true });
   const messages = [];
   const arrivalsMs = [];
   const channelClosed = readChannel(child, (message) => {
@@ -52,14 +54,40 @@ export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_00
   return { ...watched, stdoutTail: stdout.slice(-TAIL_BYTES), stdout: collectStdout ? stdout : undefined, wallMs: performance.now() - started, cpu: child.nodebenchCpu };
 }
 
-// A short run of a program whose output the host reads (a runtime's version probe, say), ended by
-// its exit like a worker: a wrapper script that leaves a process holding its stdout cannot keep
-// the host waiting (execa waits for the pipes to close). Returns { stdout, stderr, exitCode,
-// signal, timedOut, holders } or throws the spawn error (ENOENT, EACCES).
+// A short run of a program whose output the host reads (a runtime's version probe, its V8 flag
+// listing), ended by its exit like a worker: a wrapper script that leaves a process holding its
+// stdout cannot keep the host waiting (execa waits for the pipes to close), and what it left is
+// killed. Every probe of a binary goes through here. Returns { stdout, stderr, exitCode, signal,
+// timedOut, holders } or throws the spawn error (ENOENT, EACCES).
 export async function runToExit(file, args, { timeoutMs = 30_000, cwd, env } = {}) {
   const child = spawnWorker(file, args, { cwd, env });
-  const watched = await superviseWorker(child, { timeoutMs, stdoutLimit: FULL_STDOUT_LIMIT });
+  const watched = await superviseWorker(child, { timeoutMs, stdoutLimit: FULL_STDOUT_LIMIT, stderrLimit: FULL_STDOUT_LIMIT });
   const { spawnError } = await workerEnded(child);
   if (spawnError) throw spawnError;
-  return { stdout: watched.stdout(), stderr: watched.stderrTail, exitCode: watched.exitCode, signal: watched.signal, timedOut: watched.timedOut, holders: watched.holders };
+  return { stdout: watched.stdout(), stderr: watched.stderrTail, exitCode: watched.exitCode, signal: watched.signal, timedOut: watched.timedOut, holders: watched.holders, timeoutMs };
+}
+
+// Why a runToExit run did not succeed, as a fragment for a sentence ("timed out after 30 s"), or
+// null when it exited with status 0.
+export function exitProblem({ exitCode, signal, timedOut, timeoutMs, stderr }) {
+  if (timedOut) return `did not answer within ${timeoutMs / 1000} s`;
+  if (signal) return `was killed by ${signal}`;
+  if (exitCode === 0) return null;
+  const said = String(stderr || '').trim().split('\n').filter((line) => line.trim()).pop();
+  return `exited with status ${exitCode}${said ? `: ${said.trim().slice(0, 200)}` : ''}`;
+}
+
+// A probe whose only answer is its stdout: resolves it when the program exits with status 0, else
+// rejects with an Error whose message says why as a verb phrase ("exited with status 9: ...",
+// "could not be started (EACCES)"), for the caller's sentence.
+export async function outputOf(file, args, options) {
+  let ran;
+  try {
+    ran = await runToExit(file, args, options);
+  } catch (err) {
+    throw new Error(`could not be started (${err.code || err.message})`, { cause: err });
+  }
+  const problem = exitProblem(ran);
+  if (problem) throw new Error(problem);
+  return ran.stdout;
 }
