@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { resolveRuntimes, describeSuites, buildPlan } from './matrix/plan.js';
 import { commandSuite } from './matrix/commands.js';
 import { selectShard } from './matrix/shard.js';
-import { runCells } from './runner/run-plan.js';
+import { runCells } from './runner/run-loop.js';
 import { killAllGroups } from './process/process-group.js';
 import { createBudget } from './runner/budget.js';
 import { createRunDir } from './runner/run-dir.js';

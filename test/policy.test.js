@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { runCells } from '../cli/runner/run-plan.js';
+import { runCells } from '../cli/runner/run-loop.js';
 import { createBudget, ceilingBound, processCostMs, processCeilings } from '../cli/runner/budget.js';
 import { createCell } from '../cli/results/cell.js';
 import { completeRun } from '../cli/options.js';

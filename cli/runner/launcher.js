@@ -1,5 +1,5 @@
 // The launcher: the one interface behind which every kind of process of a cell is started and
-// watched, so that the run loop (run-plan.js) and the launch policy (policy.js) never know how.
+// watched, so that the run loop (run-loop.js) and the launch policy (policy.js) never know how.
 //   launcher.launch(launch, cell) -> outcome
 //     launch: { kind: 'timing' | 'metrics', round, rerunOf?, windowMs? (metrics) } (from policy.js)
 //     timing outcome:  { status: 'ok', result, wallMs, startedAt, survivors? }

@@ -1,6 +1,6 @@
 // The launch policy: which processes run next, decided from the cells and their processes so far,
 // the run's options, the time budget and its clock, and nothing else. It never launches and never
-// changes a cell (the loop in run-plan.js does both, through results/cell.js); asked again after a
+// changes a cell (the loop in run-loop.js does both, through results/cell.js); asked again after a
 // batch has run, it reads what that batch recorded. Because it keeps no state of its own, a
 // resumed run continues exactly where the file says it stopped.
 //

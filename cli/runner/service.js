@@ -30,7 +30,7 @@
 // the suite (suites/service: connections, durationSec, warmupSec, and rate for fixed-rate-1k only).
 //
 // The service process is service-process.js, the load driver load-driver.js, latency statistics
-// stats/latency.js; run-plan.js records an ok outcome as a process of the cell (results/cell.js).
+// stats/latency.js; run-loop.js records an ok outcome as a process of the cell (results/cell.js).
 // (Ctrl-C: process-group.js killAllGroups() kills service workers too; they share its registry.)
 import { interpretLaunch } from './outcome.js';
 import { startService, portClosed, bounded, WorkerEnded, TimedOut, pinServiceCores } from './service-process.js';
