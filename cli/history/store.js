@@ -25,7 +25,7 @@ import { pick } from 'stream-json/filters/pick.js';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
 import chain from 'stream-chain';
 import { readResult, parseResult, streamReadBytes } from '../results/read.js';
-import { lockResultFile, processAlive } from '../results/lock.js';
+import { lockResultFile, processAlive, readHolder } from '../results/lock.js';
 import { writeFileAtomic, describeWriteFailure } from '../fs-atomic.js';
 import { UserError, isUserError } from '../errors.js';
 import { ENTRY_VERSION, entryFrom, canonicalJson, describeHost, hostFingerprint } from './entry.js';
@@ -91,15 +91,6 @@ async function whileLocked(dir, fn) {
   }
 }
 
-function lockHolder(lock) {
-  try {
-    const holder = JSON.parse(fsSync.readFileSync(lock, 'utf8'));
-    return Number.isInteger(holder?.pid) ? holder : null;
-  } catch {
-    return null;
-  }
-}
-
 // The store's lock; while another live writer holds it, wait (adds take well under a second each).
 // A lock whose writer is gone, or an empty one left by a writer killed while taking it, is taken
 // over (results/lock.js); a lock that cannot be written at all (a full disk, a read-only folder) is
@@ -117,7 +108,7 @@ async function lockStore(dir) {
         const sentence = await describeWriteFailure(err.cause, lock);
         throw new UserError(sentence ?? `Cannot lock the history store ${dir}: writing ${lock} failed (${err.cause.code}); check the folder and its disk.`, { cause: err.cause });
       }
-      const holder = lockHolder(lock);
+      const holder = readHolder(lock);
       if (!holder && !fsSync.existsSync(lock)) throw new UserError(`Cannot lock the history store ${dir}; check that it is writable.`);
       if (Date.now() > deadline) {
         throw new UserError(holder && processAlive(holder)

@@ -27,7 +27,8 @@ export function processAlive(holder) {
   return !ticks || !holder.startTicks || ticks === holder.startTicks;
 }
 
-function readHolder(lock) {
+// Who holds a lock file: { pid, startTicks } as the writer left it, or null (empty, damaged, gone).
+export function readHolder(lock) {
   try {
     const holder = JSON.parse(fs.readFileSync(lock, 'utf8'));
     return Number.isInteger(holder?.pid) ? holder : null;
