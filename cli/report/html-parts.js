@@ -18,12 +18,12 @@ export function chartLabel(text) {
   return safe.length > LABEL_LIMIT ? `${safe.slice(0, LABEL_LIMIT - 1)}…` : safe;
 }
 
-// A name as text, cut at `limit` characters with the whole name in its title. `breakAfterSlash`:
-// a narrow column header may wrap after each "/" (of the visible text only: a <wbr> in the title
-// attribute or in the closing tag would show as text).
-export function nameHtml(text, limit = NAME_LIMIT, { breakAfterSlash = false } = {}) {
+// A name as text, cut at `limit` characters with the whole name in its title. `breakable`: a narrow
+// column header may wrap after each "/" or "-" (runtime/flag-set names), never inside a word; in
+// the visible text only (a <wbr> in the title attribute or in the closing tag would show as text).
+export function nameHtml(text, limit = NAME_LIMIT, { breakable = false } = {}) {
   const safe = terminalText(text);
-  const visible = (part) => (breakAfterSlash ? escapeHtml(part).replace(/\//g, '/<wbr>') : escapeHtml(part));
+  const visible = (part) => (breakable ? escapeHtml(part).replace(/[/-]/g, '$&<wbr>') : escapeHtml(part));
   if (safe.length <= limit) return visible(safe);
   return `<span title="${escapeHtml(safe)}">${visible(safe.slice(0, limit - 1))}…</span>`;
 }
@@ -73,7 +73,8 @@ function heatCell(suite, row, column, cell) {
   let style = '';
   let cls = 'hm';
   if (cell.status !== 'ok') {
-    text = terminalText(cell.status);
+    // "unsupported" would set the width of a whole column; its reason is in the cell's description.
+    text = cell.status === 'unsupported' ? 'n/s' : terminalText(cell.status);
     cls += ' none';
   } else if (column.isBaseline) {
     text = `base${cell.folded ? '!' : ''}`;
@@ -92,8 +93,9 @@ function heatCell(suite, row, column, cell) {
 }
 
 export function heatMapHtml(suite) {
-  // A column name breaks after its "/" (runtime/flag set), not inside a word.
-  const head = `<thead><tr><th scope="col">benchmark</th>${suite.columns.map((c) => `<th scope="col">${nameHtml(c.key, 40, { breakAfterSlash: true })}${c.isBaseline ? ' (baseline)' : ''}</th>`).join('')}</tr></thead>`;
+  // A column name breaks after its "/" (runtime/flag set) or a "-" of a flag set, not inside a word,
+  // so that the gc suite's fifteen columns fit a laptop's window.
+  const head = `<thead><tr><th scope="col">benchmark</th>${suite.columns.map((c) => `<th scope="col">${nameHtml(c.key, 40, { breakable: true })}${c.isBaseline ? ' (baseline)' : ''}</th>`).join('')}</tr></thead>`;
   const body = suite.rows.map((row) => `<tr><th scope="row"><a href="#${row.id}">${nameHtml(row.benchmark, 60)}</a></th>${row.cells.map((cell, i) => heatCell(suite, row, suite.columns[i], cell)).join('')}</tr>`).join('');
   const foot = suite.geomeans?.some((g) => g !== null)
     ? `<tfoot><tr><th scope="row">geometric mean</th>${suite.geomeans.map((g) => `<td class="gm">${g === null ? '' : formatRatio(g)}</td>`).join('')}</tr></tfoot>`
@@ -107,7 +109,7 @@ export function legendHtml(against) {
   const stops = Array.from({ length: 21 }, (_, i) => scaleColour(i / 10 - 1).background);
   const ticks = LEGEND_TICKS.map((r) => `<span style="left:${((scalePosition(r) + 1) / 2) * 100}%">${formatRatio(r)}</span>`).join('');
   return `<div class="legend" aria-label="colour scale: orange slower, purple faster than ${escapeHtml(against)}"><div class="bar" style="background:linear-gradient(to right,${stops.join(',')})"></div><div class="ticks">${ticks}</div>` +
-    `<p class="note">Colour: ratio to ${escapeHtml(against)} (orange slower, purple faster; undecided at half strength). Marks: none = decided faster or slower, = same within the band, ? undecided, ! optimized away. Hover or focus a cell for its interval and spread; select it for the detail.</p></div>`;
+    `<p class="note">Colour: ratio to ${escapeHtml(against)} (orange slower, purple faster; undecided at half strength). Marks: none = decided faster or slower, = same within the band, ? undecided, ! optimized away; n/s = unsupported on that runtime. Hover or focus a cell for its interval and spread; select it for the detail.</p></div>`;
 }
 
 // The summary line and the decided changes, largest first.
@@ -173,7 +175,7 @@ export const PAGE_STYLE = `body{font-family:system-ui,sans-serif;margin:2em;colo
 pre{background:#f6f6f6;padding:1em;overflow:auto;font-size:12px}table.env th{text-align:left;padding-right:1em}.note{font-size:12px;color:#555;max-width:60em}
 h1,h2,h3{overflow-wrap:anywhere}
 table.heat{border-collapse:separate;border-spacing:2px;margin-bottom:1.5em;font-size:13px}table.heat th{text-align:left;font-weight:500;padding-right:.8em;max-width:30em;overflow-wrap:anywhere}table.heat thead th{overflow-wrap:normal;max-width:12em}table.heat td.gm{text-align:right;padding:.35em .6em;font-variant-numeric:tabular-nums;border-top:1px solid #999}table.heat thead th{font-weight:600;vertical-align:bottom}
-table.heat td{padding:0;position:relative}a.hm{display:block;min-width:5.5em;padding:.35em .6em;text-align:right;text-decoration:none;font-variant-numeric:tabular-nums;border-radius:3px;color:#111;white-space:nowrap}
+table.heat td{padding:0;position:relative}a.hm{display:block;min-width:4.6em;padding:.35em .45em;text-align:right;text-decoration:none;font-variant-numeric:tabular-nums;border-radius:3px;color:#111;white-space:nowrap}
 a.hm.undecided{outline:1px dashed #888;outline-offset:-3px}a.hm.base{background:#fff;border:1px solid #ccc;color:#555}a.hm.none{background:#eee;color:#777}
 a.hm:focus,a.hm:hover{outline:3px solid #111;outline-offset:1px}
 a.hm:hover::after,a.hm:focus::after{content:attr(aria-label);position:absolute;z-index:5;right:0;top:100%;background:#222;color:#fff;padding:.5em .7em;width:26em;text-align:left;white-space:normal;font-size:12px;font-weight:400;border-radius:4px;overflow-wrap:anywhere}
