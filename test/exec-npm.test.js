@@ -157,3 +157,14 @@ test('a runtime from a mirror keeps the npm and corepack its archive shipped, wi
     mirror.close();
   }
 });
+
+// nodebench run from an npm script (as `npm test` runs this very file in CI) inherits the host npm's
+// lifecycle environment: the runtime's npm must not take the host npm's configuration for its own.
+test('from inside an npm script, the runtime\'s npm runs with its own configuration, not the enclosing npm\'s', { timeout: 300_000 }, async () => {
+  await testRuntime('14.21.3');
+  const dir = tinyProject();
+  const enclosing = { npm_lifecycle_event: 'bench', npm_execpath: '/usr/lib/node_modules/npm/bin/npm-cli.js', npm_config_user_agent: 'npm/11.0.0 node/v20.0.0 linux x64 workspaces/false', NODE: process.execPath };
+  const run = await nodebench(['exec', '--node', '14.21.3', '--processes', '1', '--max-processes', '1', '--out', path.join(dir, 'r.json'), '--', 'npm', 'test'], { cwd: dir, env: enclosing });
+  assert.equal(run.exitCode, 0, run.stderr);
+  assert.match(seen(dir, '14.21.3'), /^npm\/6\.14\.18 node\/v14\.21\.3 /);
+});

@@ -51,10 +51,21 @@ function flagWrapperDir(runtime, flags, runDir) {
   return dir;
 }
 
+// nodebench started from an npm script (`npm run bench`) inherits that npm's lifecycle: its whole
+// configuration as npm_config_* (its user agent, its own node-gyp, its prefix), npm_execpath, NODE
+// (the host's node) and the package's npm_package_*. The runtime's own npm would take all of it as
+// its configuration, and the command would see the host's npm and node: it starts clean of them
+// instead, and reads the project's and the user's .npmrc itself.
+const fromEnclosingNpm = (name) => /^npm_/i.test(name) || name === 'NODE' || name === 'INIT_CWD';
+export function withoutEnclosingNpm(env) {
+  if (!env.npm_lifecycle_event && !env.npm_execpath) return env;
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !fromEnclosingNpm(name)));
+}
+
 // The command's environment: the user's, the command's own additions, the runtime first on PATH and
 // the flags. Returns { env, flagsVia }.
 export async function commandEnvironment(runtime, flags, command, { runDir, baseEnv = process.env }) {
-  const env = { ...baseEnv, ...(command.env || {}) };
+  const env = { ...withoutEnclosingNpm(baseEnv), ...(command.env || {}) };
   // The runtime's own npm and npx right after it (runtime-npm.js), before the host's.
   const dirs = [path.dirname(runtime.path), npmBinDir(runtime)].filter(Boolean);
   let flagsVia = 'none';
