@@ -106,7 +106,7 @@ const refused = (port) => new Promise((resolve) => {
   socket.on('error', (err) => resolve(err.code === 'ECONNREFUSED'));
 });
 
-test('the --inspect port closes with the worker, also when nodebench kills it mid-window', { timeout: 60_000 }, async () => {
+test('the --inspect port closes with the worker, also when nodebench kills it mid-window; a taken port is tried once more', { timeout: 60_000 }, async () => {
   const node6 = (await testRuntime('6.17.1')).path;
   const request = (windowMs) => ({ mode: 'profile', suite, benchmark: 'work', params: {}, sampler: samplerOptions(), windowMs });
   const file = path.join(dir, 'port.cpuprofile');
@@ -114,6 +114,15 @@ test('the --inspect port closes with the worker, also when nodebench kills it mi
   assert.equal(done.driverError, null);
   assert.ok(done.messages.some((m) => m.type === 'profile') && done.profile.nodes.length > 0);
   assert.ok(await refused(done.port), 'the debugger port is still open after the worker ended');
+  // A port another process holds (as when one takes it between nodebench's look and the worker's
+  // bind): Node 6 exits with "address already in use", and nodebench tries once more on a free one.
+  const holder = net.createServer();
+  await new Promise((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const taken = holder.address().port;
+  const retried = await launchInspected(node6, [], request(300), { timeoutMs: 30_000, cwd: dir, intervalUs: 250, profileFile: file, port: taken });
+  holder.close();
+  assert.notEqual(retried.port, taken);
+  assert.ok(retried.profile && retried.messages.some((m) => m.type === 'profile'), retried.stderrTail);
   // A window far longer than the time limit: the worker is killed while the profiler runs.
   const killed = await launchInspected(node6, [], request(60_000), { timeoutMs: 2500, cwd: dir, intervalUs: 250, profileFile: file + '2' });
   assert.equal(killed.timedOut, true);

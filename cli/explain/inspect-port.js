@@ -16,7 +16,9 @@ import { superviseWorker } from '../runner/launch.js';
 // Node 6 prints "…inspector.html?experiments=true&v8only=true&ws=127.0.0.1:PORT/ID", Node 8+
 // "Debugger listening on ws://127.0.0.1:PORT/ID".
 const LISTENING = /(?:[?&]ws=|ws:\/\/)(127\.0\.0\.1:\d+\/[0-9A-Za-z-]+)/;
-const FAILED_TO_LISTEN = /Starting inspector on \S+ failed[^\n]*/;
+// Node 6 says "Unable to open devtools socket: address already in use" and exits with code 12.
+const FAILED_TO_LISTEN = /(?:Starting inspector on \S+ failed|Unable to open devtools socket)[^\n]*/;
+const PORT_TAKEN = /address already in use/;
 // What the host reads of the worker's stderr to find the address; the inspector prints it first.
 const STDERR_SCAN_BYTES = 16 * 1024;
 const CALL_TIMEOUT_MS = 30_000;
@@ -117,8 +119,15 @@ function listeningAddress(child) {
 // Launches one profiled worker with --inspect and drives its Profiler from here. request: the
 // worker's profile request (without profileFile). Returns launchWorker's fields plus port, and
 // profile (the modern .cpuprofile, also written to profileFile) or driverError.
-export async function launchInspected(nodePath, flags, request, { timeoutMs, cwd, env, intervalUs, profileFile }) {
-  const port = await freeLoopbackPort();
+// options.port: the port to try first (else a free one).
+export async function launchInspected(nodePath, flags, request, options) {
+  const launched = await launchOnce(nodePath, flags, request, options, options.port ?? await freeLoopbackPort());
+  // Another process took the port between our look and the worker's bind: once more, on another.
+  const portTaken = !launched.messages.length && PORT_TAKEN.test(launched.stderrTail || '');
+  return portTaken ? launchOnce(nodePath, flags, request, options, await freeLoopbackPort()) : launched;
+}
+
+async function launchOnce(nodePath, flags, request, { timeoutMs, cwd, env, intervalUs, profileFile }, port) {
   const hook = `__nodebenchProfiler_${randomBytes(6).toString('hex')}`;
   const child = spawnWorker(nodePath, [...flags, `--inspect=127.0.0.1:${port}`, workerEntry], { stdin: 'pipe', cwd, env });
   const connected = listeningAddress(child).then(openInspector);
