@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { parseTraceDeopt, describeOptimizationStatus } from '../cli/explain/deopt.js';
 import { selfSamples, functionIdentity } from '../cli/explain/profile.js';
 import { workerEntry } from '../cli/paths.js';
+import { modernProfile } from '../cli/explain/inspect-port.js';
+import { profilingMethod } from '../cli/explain/run.js';
 
 test('--trace-deopt in the formats of Node 4 to 24: counts by function, kind and reason', () => {
   const text = [
@@ -59,4 +61,50 @@ test('only the samples of the measured window count, by function identity', () =
   assert.equal(byName.next.identity.kind, 'harness');
   assert.equal(functionIdentity({ functionName: 'listOnTimeout', url: 'node:internal/timers', lineNumber: 500, columnNumber: 3 }).key,
     functionIdentity({ functionName: 'listOnTimeout', url: 'internal/timers.js', lineNumber: 480, columnNumber: 1 }).key);
+});
+
+test('a window that ends before the profile does keeps only its own samples', () => {
+  const frame = (id, functionName) => ({ id, callFrame: { functionName, scriptId: '1', url: 'file:///b.js', lineNumber: 1, columnNumber: 1 } });
+  // Samples at 100 .. 1000: `work` to 700 (the window's end), then `waiting` while the host stops the
+  // profiler over --inspect.
+  const profile = { nodes: [frame(1, 'work'), frame(2, 'waiting')], startTime: 0, endTime: 1000, samples: [1, 1, 1, 1, 1, 1, 1, 2, 2, 2], timeDeltas: Array(10).fill(100) };
+  const names = (counted) => Object.fromEntries([...counted.byFunction.values()].map((e) => [e.identity.name, e.samples]));
+  assert.deepEqual(names(selfSamples(profile, { windowUs: 400, windowEndUs: 700 })), { work: 5 });
+  assert.deepEqual(names(selfSamples(profile, { windowUs: 400 })), { work: 2, waiting: 3 });
+});
+
+test("Node 6's profile (captured from 6.17.1's Profiler.stop) becomes today's .cpuprofile; its natives are V8 builtins", () => {
+  const node6 = {
+    nodes: [
+      { id: 1, callFrame: { functionName: '(root)', scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [2, 3] },
+      { id: 2, callFrame: { functionName: 'hot', scriptId: '65', url: '/home/u/bench.js', lineNumber: 0, columnNumber: 12 }, hitCount: 2, children: [] },
+      { id: 3, callFrame: { functionName: 'then', scriptId: '20', url: 'native promise.js', lineNumber: 300, columnNumber: 20 }, hitCount: 1, children: [] }
+    ],
+    startTime: 7344930497,
+    endTime: 7345436727,
+    samples: [2, 3, 2],
+    timestampDeltas: [22898, 389, 380]
+  };
+  const profile = modernProfile(node6);
+  assert.deepEqual(profile.timeDeltas, [22898, 389, 380]);
+  assert.equal(profile.timestampDeltas, undefined);
+  const counted = selfSamples(profile, { windowUs: 500, windowEndUs: 7344930497 + 22898 + 389 + 380 });
+  assert.equal(counted.samples, 2);
+  const then = [...counted.byFunction.values()].find((e) => e.identity.name === 'then').identity;
+  assert.deepEqual([then.kind, then.key, then.location], ['runtime', functionIdentity({ functionName: 'then', url: '', lineNumber: -1, columnNumber: -1 }).key, "V8's promise.js"]);
+  // V8 5.1 names some builtins' script after them; scriptId 0 says there is none.
+  assert.deepEqual(functionIdentity({ functionName: 'push', scriptId: '0', url: 'push', lineNumber: -1, columnNumber: -1 }), { key: 'v8\u0000push', name: 'push', location: 'V8 builtin', kind: 'runtime' });
+  assert.throws(() => modernProfile({ head: {}, startTime: 1, endTime: 2 }), /no node list/);
+  const modern = { nodes: [], startTime: 0, endTime: 1, samples: [], timeDeltas: [] };
+  assert.equal(modernProfile(modern), modern);
+});
+
+test('which runtimes can be profiled, and how', () => {
+  assert.deepEqual(profilingMethod('24.21.0'), { via: 'inspector-module' });
+  assert.deepEqual(profilingMethod('8.0.0'), { via: 'inspector-module' });
+  assert.deepEqual(profilingMethod('7.10.1'), { via: 'inspect-port' });
+  assert.deepEqual(profilingMethod('6.17.1'), { via: 'inspect-port' });
+  assert.deepEqual(profilingMethod('6.3.0'), { via: 'inspect-port' });
+  assert.match(profilingMethod('6.2.2').unavailable, /^Node 6\.2\.2 has no inspector \(--inspect arrived in Node 6\.3\)/);
+  assert.match(profilingMethod('4.9.1').unavailable, /^Node 4\.9\.1 has no inspector/);
 });

@@ -1,7 +1,8 @@
 // nodebench explain on real runtimes: a slowdown planted in one named function of a user's file (in
 // the flag set that sets --title=explain-slow) is the top row, called slower, with the right size;
-// an A/A explain calls no function changed; Node 4 cannot be profiled and says why while the other
-// side is still shown; bad input is one sentence and exit 2. Few processes, short windows.
+// an A/A explain calls no function changed; Node 6 is profiled over its --inspect port, whose port
+// closes with the worker; Node 4 cannot be profiled and says why while the other side is still
+// shown; bad input is one sentence and exit 2. Few processes, short windows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -11,13 +12,18 @@ import { explainComparison } from '../cli/explain/index.js';
 import { renderExplainTerminal } from '../cli/explain/terminal.js';
 import { renderExplainMarkdown } from '../cli/explain/markdown.js';
 import { renderExplainHtml } from '../cli/explain/html.js';
+import net from 'node:net';
 import { nodebench } from './helpers/cli.js';
+import { launchInspected } from '../cli/explain/inspect-port.js';
+import { samplerOptions } from '../cli/options.js';
+import { testRuntime } from './helpers/runtimes.js';
 import { writeResultFile, okCell, runtimeRecord } from './helpers/result-file.js';
 
 // Both functions are too large for V8 to inline, so each keeps its own frame; `planted` does three
-// rounds instead of one when the process was started with --title=explain-slow.
+// rounds instead of one when the process was started with --title=explain-slow (or, on Node 6, which
+// has no --title, with --no-deprecation: neither changes any code the benchmark runs).
 const PLANTED = `'use strict';
-var SLOW = process.execArgv.indexOf('--title=explain-slow') >= 0;
+var SLOW = process.execArgv.indexOf('--title=explain-slow') >= 0 || process.execArgv.indexOf('--no-deprecation') >= 0;
 var data = [];
 for (var i = 0; i < 4000; i++) data.push((i * 7919) % 1000);
 function mix(s, x, r) {
@@ -58,9 +64,10 @@ fs.writeFileSync(suite, PLANTED);
 const quick = { processes: 4, metricsProcesses: 0, windowMs: 800 };
 const explain = (from, to, name, options = {}) => explainComparison({ suite, from, to, benchmark: 'work' }, { ...quick, profileDir: path.join(dir, name), ...options }, { command: ['explain', 'test'] });
 
-for (const runtime of ['16.20.2', '24.21.0']) {
+// Node 6 has no inspector module: nodebench drives its Profiler over --inspect (inspect-port.js).
+for (const [runtime, slow, via] of [['16.20.2', '--title=explain-slow', 'inspector-module'], ['24.21.0', '--title=explain-slow', 'inspector-module'], ['6.17.1', '--no-deprecation', 'inspect-port']]) {
   test(`the planted slowdown is the top row with its size on Node ${runtime}`, { timeout: 180_000 }, async () => {
-    const doc = await explain(runtime, `${runtime}/--title=explain-slow`, `planted-${runtime}`);
+    const doc = await explain(runtime, `${runtime}/${slow}`, `planted-${runtime}`);
     const [top] = doc.functions.rows;
     assert.equal(top.name, 'planted', renderExplainTerminal(doc));
     assert.equal(top.change.verdict, 'slower');
@@ -71,13 +78,57 @@ for (const runtime of ['16.20.2', '24.21.0']) {
     assert.ok(ratio > 2.1 && ratio < 3.9, `planted B/A ${ratio}, expected 3 ±30%`);
     const steady = doc.functions.rows.find((r) => r.name === 'steady');
     assert.notEqual(steady.change.verdict, 'slower');
-    assert.equal(doc.sides.b.flags.join(' '), '--title=explain-slow');
+    assert.equal(doc.sides.b.flags.join(' '), slow);
+    assert.equal(doc.sides.a.profiling.via, via);
     for (const p of doc.sides.a.profiling.processes) assert.ok(fs.statSync(p.file).size > 0 && JSON.parse(fs.readFileSync(p.file, 'utf8')).nodes.length > 0);
     assert.match(renderExplainMarkdown(doc), /\| planted \| planted\.js:\d+:\d+ \|/);
     assert.match(renderExplainHtml(doc), /<td>planted<\/td>/);
     assert.match(doc.summary, /planted/);
   });
 }
+
+test('across runtimes, a slowdown planted on Node 6 is the top row against Node 8', { timeout: 180_000 }, async () => {
+  const doc = await explain('8.17.0', '6.17.1/--no-deprecation', 'planted-8-6');
+  const [top] = doc.functions.rows;
+  assert.equal(top.name, 'planted', renderExplainTerminal(doc));
+  assert.equal(top.change.verdict, 'slower');
+  assert.equal(top.location, `planted.js:${PLANTED.split('\n').findIndex((l) => l.startsWith('function planted')) + 1}:17`);
+  assert.deepEqual([doc.sides.a.profiling.via, doc.sides.b.profiling.via], ['inspector-module', 'inspect-port']);
+  assert.match(renderExplainTerminal(doc), /B \(6\.17\.1\/--no-deprecation\) profiled over its --inspect port/);
+});
+
+const refused = (port) => new Promise((resolve) => {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.on('connect', () => {
+    socket.destroy();
+    resolve(false);
+  });
+  socket.on('error', (err) => resolve(err.code === 'ECONNREFUSED'));
+});
+
+test('the --inspect port closes with the worker, also when nodebench kills it mid-window; a taken port is tried once more', { timeout: 60_000 }, async () => {
+  const node6 = (await testRuntime('6.17.1')).path;
+  const request = (windowMs) => ({ mode: 'profile', suite, benchmark: 'work', params: {}, sampler: samplerOptions(), windowMs });
+  const file = path.join(dir, 'port.cpuprofile');
+  const done = await launchInspected(node6, [], request(300), { timeoutMs: 30_000, cwd: dir, intervalUs: 250, profileFile: file });
+  assert.equal(done.driverError, null);
+  assert.ok(done.messages.some((m) => m.type === 'profile') && done.profile.nodes.length > 0);
+  assert.ok(await refused(done.port), 'the debugger port is still open after the worker ended');
+  // A port another process holds (as when one takes it between nodebench's look and the worker's
+  // bind): Node 6 exits with "address already in use", and nodebench tries once more on a free one.
+  const holder = net.createServer();
+  await new Promise((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const taken = holder.address().port;
+  const retried = await launchInspected(node6, [], request(300), { timeoutMs: 30_000, cwd: dir, intervalUs: 250, profileFile: file, port: taken });
+  holder.close();
+  assert.notEqual(retried.port, taken);
+  assert.ok(retried.profile && retried.messages.some((m) => m.type === 'profile'), retried.stderrTail);
+  // A window far longer than the time limit: the worker is killed while the profiler runs.
+  const killed = await launchInspected(node6, [], request(60_000), { timeoutMs: 2500, cwd: dir, intervalUs: 250, profileFile: file + '2' });
+  assert.equal(killed.timedOut, true);
+  assert.equal(killed.profile, null);
+  assert.ok(await refused(killed.port), 'the debugger port is still open after the worker was killed');
+});
 
 test('an A/A explain calls no function changed', { timeout: 180_000 }, async () => {
   const doc = await explain('16.20.2', '16.20.2', 'aa');
@@ -98,7 +149,7 @@ test('an A/A explain calls no function changed', { timeout: 180_000 }, async () 
 
 test('Node 4 cannot be profiled: its column says why, the other side is still shown with GC and deopts', { timeout: 180_000 }, async () => {
   const doc = await explain('4.9.1', '16.20.2', 'node4', { processes: 2, metricsProcesses: 1 });
-  assert.match(doc.sides.a.profiling.unavailable, /Node 4\.9\.1 has neither --cpu-prof \(Node 12\+\) nor the inspector's Profiler \(Node 8\+\)/);
+  assert.match(doc.sides.a.profiling.unavailable, /Node 4\.9\.1 has no inspector \(--inspect arrived in Node 6\.3\) and no --cpu-prof \(Node 12\+\)/);
   assert.deepEqual(doc.sides.a.profiling.processes, []);
   assert.equal(doc.sides.b.profiling.processes.filter((p) => p.file).length, 2);
   assert.ok(doc.functions.rows.some((r) => r.name === 'planted' && r.b.estimate > 0 && r.a === null));
@@ -106,7 +157,7 @@ test('Node 4 cannot be profiled: its column says why, the other side is still sh
   assert.equal(doc.optimization.a.optimized, true, JSON.stringify(doc.optimization.a));
   assert.ok(Array.isArray(doc.flags.changed) && doc.flags.changed.length > 0);
   const text = renderExplainTerminal(doc);
-  assert.match(text, /A \(4\.9\.1\/baseline\) not profiled: Node 4\.9\.1 has neither/);
+  assert.match(text, /A \(4\.9\.1\/baseline\) not profiled: Node 4\.9\.1 has no inspector/);
   assert.match(doc.summary, /Only 16\.20\.2\/baseline could be profiled/);
 });
 

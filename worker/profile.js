@@ -1,14 +1,17 @@
 'use strict';
 // Mode "profile" of the worker, for `nodebench explain` (cli/explain/): runs one benchmark like a
-// timing process and, where the runtime has the inspector's Profiler (Node 8+), samples the CPU
-// while it runs; the profile goes to request.profileFile (a .cpuprofile DevTools and speedscope
-// open). Without a profile file it only runs the benchmark, for a process the host starts with
-// --trace-deopt and --allow-natives-syntax, and reports the benchmark function's optimisation
-// status (V8's %GetOptimizationStatus) after the run.
+// timing process and samples the CPU while it runs, with the inspector's Profiler. Node 8+ drives it
+// from inside (require('inspector')); the profile goes to request.profileFile (a .cpuprofile
+// DevTools and speedscope open). Node 6.3-7 have the Profiler but no inspector module: the host
+// starts them with --inspect on a loopback port and drives the Profiler over it
+// (request.hostProfiler, cli/explain/inspect-port.js); this process only says when its window
+// starts and ends and waits for the host's word. Without either it only runs the benchmark, for a
+// process the host starts with --trace-deopt and --allow-natives-syntax, and reports the benchmark
+// function's optimisation status (V8's %GetOptimizationStatus) after the run.
 // Shape: a first pass calibrates and warms up unprofiled; the profiler then starts and a second pass
-// (already warm) samples for the window. The report says how long the profiler ran and how long the
-// window was (both on the monotonic clock V8's profile timestamps use), so the host can keep only
-// the samples of the window and scale them to the operations measured in it.
+// (already warm) samples for the window. The report says how long the profiler ran, how long the
+// window was and when it ended (on the monotonic clock V8's profile timestamps use), so the host can
+// keep only the samples of the window and scale them to the operations measured in it.
 // Loads on Node 4 (the mode then reports that the runtime cannot profile).
 var fs = require('fs');
 var channel = require('./channel');
@@ -46,6 +49,44 @@ function post(session, calls, cb) {
   next(null, null);
 }
 
+// Longer than the host needs to connect and answer on a loaded machine; a host that never answers
+// must not leave the process waiting until the run's time limit.
+var HOST_WAIT_MS = 30000;
+
+// Asks the host to start or stop the Profiler (a message on the channel) and continues once it has
+// called the global request.hostProfiler.hook over the inspector (Runtime.evaluate); the timer keeps
+// the event loop alive meanwhile (the inspector's own handles do not).
+function askHost(hook, action, cb) {
+  var timer = setTimeout(function () {
+    common.fail(new Error('nodebench did not ' + action + ' the inspector Profiler over --inspect within ' + HOST_WAIT_MS / 1000 + ' s'), 'run');
+  }, HOST_WAIT_MS);
+  global[hook] = function () {
+    global[hook] = undefined;
+    clearTimeout(timer);
+    // Not inside the host's Runtime.evaluate: the benchmark runs on the event loop as always.
+    setImmediate(function () { cb(null, null); });
+    return true;
+  };
+  channel.send({ type: 'profiler-wanted', action: action });
+}
+
+function startProfiler(session, request, cb) {
+  if (session) return post(session, [['Profiler.enable'], ['Profiler.setSamplingInterval', { interval: request.intervalUs }], ['Profiler.start']], cb);
+  if (request.hostProfiler) return askHost(request.hostProfiler.hook, 'start', cb);
+  cb(null, null);
+}
+
+// cb(err, profile or null): the host keeps the profile it stopped.
+function stopProfiler(session, request, cb) {
+  if (session) {
+    return post(session, [['Profiler.stop']], function (err, stopped) {
+      cb(err, stopped && stopped.profile);
+    });
+  }
+  if (request.hostProfiler) return askHost(request.hostProfiler.hook, 'stop', cb);
+  cb(null, null);
+}
+
 // %GetOptimizationStatus(fn): a number whose meaning depends on the V8 version (the host decodes
 // it); null when the process was started without --allow-natives-syntax.
 function optimizationStatus(fn) {
@@ -68,7 +109,7 @@ function copy(object, over) {
 // withBenchmark and withType are child.js's (suite loading, setup, the type probe).
 function run(request, withBenchmark, withType) {
   var session = null;
-  if (request.profileFile) {
+  if (request.profileFile && !request.hostProfiler) {
     session = openSession();
     if (!session) {
       channel.send({ type: 'unsupported', reason: 'Node ' + process.versions.node + ' has no inspector Profiler (require("inspector") needs Node 8 or newer)' });
@@ -81,18 +122,17 @@ function run(request, withBenchmark, withType) {
       sampler.measure(fn, ctx, type, warm, function (warmErr) {
         if (warmErr) return common.fail(warmErr, 'run');
         var measured = copy(request.sampler, { samples: 1e9, maxSampleMs: request.windowMs, warmupMinMs: 0, warmupMaxMs: 1, emptyBatches: 0, recordDisturbance: false });
-        var startCalls = session ? [['Profiler.enable'], ['Profiler.setSamplingInterval', { interval: request.intervalUs }], ['Profiler.start']] : [];
-        post(session, startCalls, function (startErr) {
+        startProfiler(session, request, function (startErr) {
           if (startErr) return common.fail(new Error('the inspector Profiler did not start: ' + (startErr.message || startErr)), 'run');
           var startedMs = hrtimeMs();
           sampler.measure(fn, ctx, type, measured, function (err, report) {
             if (err) return common.fail(err, 'run');
-            var profiledMs = hrtimeMs() - startedMs;
+            var endedMs = hrtimeMs();
             var status = optimizationStatus(fn);
-            post(session, session ? [['Profiler.stop']] : [], function (stopErr, stopped) {
+            stopProfiler(session, request, function (stopErr, profile) {
               if (stopErr) return common.fail(new Error('the inspector Profiler did not stop: ' + (stopErr.message || stopErr)), 'run');
               if (session) {
-                fs.writeFileSync(request.profileFile, JSON.stringify(stopped.profile));
+                fs.writeFileSync(request.profileFile, JSON.stringify(profile));
                 session.disconnect();
               }
               cleanup(function (teardownErr) {
@@ -102,7 +142,9 @@ function run(request, withBenchmark, withType) {
                   benchmarkType: type,
                   operations: report.operations,
                   sampleMs: report.sampleMs,
-                  profiledMs: profiledMs,
+                  profiledMs: endedMs - startedMs,
+                  // process.hrtime and V8's profile timestamps are both the monotonic clock.
+                  windowEndUs: endedMs * 1e3,
                   wallNsPerOp: report.sampleMs * 1e6 / report.operations,
                   cpuNsPerOp: report.cpuNsPerOp,
                   optimizationStatus: status,

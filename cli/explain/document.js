@@ -31,6 +31,11 @@ const METHOD = {
   optimization: 'one process per side with --trace-deopt and --allow-natives-syntax: deoptimisations over the whole process (warm-up included) and %GetOptimizationStatus of the benchmark function at the end'
 };
 
+const PROFILED_VIA = {
+  'inspector-module': 'the inspector\'s Profiler, started inside the worker process (require("inspector"))',
+  'inspect-port': 'the inspector\'s Profiler, driven by nodebench over the worker\'s --inspect port on 127.0.0.1 (this runtime has no inspector module); only the samples up to the window\'s end are kept'
+};
+
 // What one operation cost the process: its CPU time where the runtime reports it (every runtime
 // that can profile does), which a machine busy with other work inflates far less than wall time.
 const scaleOf = (report) => (report.cpuNsPerOp > 0 ? report.cpuNsPerOp : report.wallNsPerOp);
@@ -41,7 +46,7 @@ function functionRows(sides, runs, suiteDir) {
   const totals = {};
   for (const side of sides) {
     const ok = runs[side.id].profiles.filter((p) => !p.error);
-    perProcess[side.id] = ok.map((p) => perOperation(selfSamples(p.profile, { windowUs: p.report.sampleMs * 1000, suiteDir }), scaleOf(p.report)));
+    perProcess[side.id] = ok.map((p) => perOperation(selfSamples(p.profile, { windowUs: p.report.sampleMs * 1000, windowEndUs: p.windowEndUs, suiteDir }), scaleOf(p.report)));
     totals[side.id] = sideInterval(ok.map((p) => scaleOf(p.report)));
   }
   const identities = new Map();
@@ -196,7 +201,8 @@ export function explainDocument(inputs, runs, settings, listings, { command, cre
         cpuNsPerOp: strip(sideInterval(okRuns(r.metrics).map((m) => m.cpuNsPerOp).filter((v) => v > 0))),
         profiling: {
           unavailable: r.unavailable,
-          method: r.unavailable ? null : `the inspector's Profiler in the worker process (a sample every ${settings.intervalUs} µs)`,
+          via: r.unavailable ? null : r.via,
+          method: r.unavailable ? null : `${PROFILED_VIA[r.via]} (a sample every ${settings.intervalUs} µs)`,
           processes: r.profiles.map((p) => (p.error ? { error: p.error } : { file: p.file, operations: p.report.operations, sampleMs: p.report.sampleMs, wallNsPerOp: p.report.wallNsPerOp, cpuNsPerOp: p.report.cpuNsPerOp }))
         }
       }];

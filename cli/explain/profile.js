@@ -14,9 +14,13 @@ export function functionIdentity(callFrame, { suiteDir } = {}) {
   const name = callFrame.functionName || '(anonymous)';
   const url = String(callFrame.url || '');
   // "(program)", "(garbage collector)", "(idle)", "(root)" are V8's own entries; a named function
-  // without a script is a builtin or native function.
-  if (!url) return { key: `v8\u0000${name}`, name, location: /^\(.*\)$/.test(callFrame.functionName) ? '' : 'V8 builtin', kind: 'runtime' };
+  // without a script is a builtin or native function (V8 5.1 gives some its own name as url: "push").
+  if (!url || String(callFrame.scriptId) === '0') return { key: `v8\u0000${name}`, name, location: /^\(.*\)$/.test(callFrame.functionName) ? '' : 'V8 builtin', kind: 'runtime' };
   const file = url.startsWith('file://') ? decodeURIComponent(new URL(url).pathname) : url;
+  // V8 5.x (Node 6) wrote builtins such as Promise and then in JavaScript, as scripts named
+  // "native promise.js": the same functions later V8s sample as builtins without a script.
+  const natives = /^native (\S+\.js)$/.exec(url);
+  if (natives) return { key: `v8\u0000${name}`, name, location: `V8's ${natives[1]}`, kind: 'runtime' };
   if (file.startsWith(workerDir + path.sep)) {
     return { key: `harness\u0000${name}\u0000${path.basename(file)}`, name, location: `nodebench ${path.basename(file)} (harness: holds what V8 inlined into it)`, kind: 'harness' };
   }
@@ -30,10 +34,11 @@ export function functionIdentity(callFrame, { suiteDir } = {}) {
   return { key: `user\u0000${name}\u0000${file}\u0000${callFrame.lineNumber}\u0000${callFrame.columnNumber}`, name, location, kind: 'user' };
 }
 
-// profile: the parsed .cpuprofile; windowUs: how many µs at the end of the profile to keep (the
-// sampling window; the profiler ran a little longer: calibration of the warm second pass).
+// profile: the parsed .cpuprofile; windowUs: how many µs to keep, up to the end of the profile (the
+// sampling window; the profiler ran a little longer before it: calibration of the warm second pass),
+// or up to windowEndUs (on the profile's clock) when the profiler also ran on after the window.
 // Returns { samples (in the window), totalSamples, byFunction: Map key -> { identity, samples } }.
-export function selfSamples(profile, { windowUs = Infinity, suiteDir } = {}) {
+export function selfSamples(profile, { windowUs = Infinity, windowEndUs, suiteDir } = {}) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const identities = new Map();
   const identityOf = (id) => {
@@ -48,11 +53,12 @@ export function selfSamples(profile, { windowUs = Infinity, suiteDir } = {}) {
     t += deltas[i] || 0;
     times[i] = t;
   }
-  const from = Number.isFinite(windowUs) ? profile.endTime - windowUs : -Infinity;
+  const to = Number.isFinite(windowEndUs) ? windowEndUs : Infinity;
+  const from = Number.isFinite(windowUs) ? (Number.isFinite(windowEndUs) ? windowEndUs : profile.endTime) - windowUs : -Infinity;
   const byFunction = new Map();
   let kept = 0;
   for (let i = 0; i < samples.length; i++) {
-    if (times[i] < from || !nodes.has(samples[i])) continue;
+    if (times[i] < from || times[i] > to || !nodes.has(samples[i])) continue;
     const identity = identityOf(samples[i]);
     // The inspector's idle marker is time the thread waited, not CPU: kept, and named as such.
     const entry = byFunction.get(identity.key) || { identity, samples: 0 };

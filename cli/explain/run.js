@@ -13,16 +13,19 @@ import { createRunDir } from '../runner/run-dir.js';
 import { killAllGroups } from '../process/process-group.js';
 import { UserError } from '../errors.js';
 import { parseTraceDeopt, describeOptimizationStatus } from './deopt.js';
+import { launchInspected } from './inspect-port.js';
 
-const MIN_INSPECTOR_MAJOR = 8;
-
-// Why a runtime cannot be profiled, or null.
-export function profilingUnavailable(version) {
-  const major = Number(String(version).split('.')[0]);
-  return major < MIN_INSPECTOR_MAJOR
-    ? `Node ${version} has neither --cpu-prof (Node 12+) nor the inspector's Profiler (Node 8+), so its CPU time cannot be split by function`
-    : null;
+// How a runtime's CPU is sampled: the inspector's Profiler from inside the worker where the
+// inspector module exists (Node 8+), driven by the host over --inspect where only the inspector
+// does (Node 6.3 to 7), else not at all. { via: 'inspector-module' | 'inspect-port' } or
+// { unavailable: why }.
+export function profilingMethod(version) {
+  const [major, minor] = String(version).split('.').map(Number);
+  if (major >= 8) return { via: 'inspector-module' };
+  if (major > 6 || (major === 6 && minor >= 3)) return { via: 'inspect-port' };
+  return { unavailable: `Node ${version} has no inspector (--inspect arrived in Node 6.3) and no --cpu-prof (Node 12+), so its CPU time cannot be split by function` };
 }
+
 
 const safeName = (text) => String(text).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60) || 'x';
 
@@ -43,8 +46,25 @@ function workerRequest(side, target, settings, extra) {
   };
 }
 
-async function profiled(side, target, settings, index, env) {
+// Node 6-7: the profile is the host's; the process ran past its window while the host stopped the
+// Profiler, so the window is kept by its end on the monotonic clock both sides read.
+async function profiledOverInspectPort(side, target, settings, file, env) {
+  const launched = await launchInspected(side.runtime.path, side.flags, workerRequest(side, target, settings, {}), {
+    timeoutMs: settings.timeoutMs, cwd: path.dirname(target.suite.file), env, intervalUs: settings.intervalUs, profileFile: file
+  });
+  const report = launched.messages.find((m) => m.type === 'profile');
+  if (launched.driverError) return { error: `the inspector Profiler over --inspect failed: ${launched.driverError.message}` };
+  if (!report || !launched.profile) return { error: failure(launched, settings.timeoutMs, 'profiled') };
+  const { startTime, endTime } = launched.profile;
+  if (!(report.windowEndUs > startTime && report.windowEndUs <= endTime)) {
+    return { error: `the profile's clock (${startTime} .. ${endTime} µs) does not hold the worker's window end (${report.windowEndUs} µs)` };
+  }
+  return { file, report, profile: launched.profile, windowEndUs: report.windowEndUs };
+}
+
+async function profiled(side, target, settings, index, env, via) {
   const file = path.join(settings.profileDir, `${side.id}-${safeName(side.column)}-${index + 1}.cpuprofile`);
+  if (via === 'inspect-port') return profiledOverInspectPort(side, target, settings, file, env);
   const launched = await launchWorker(side.runtime.path, side.flags, workerRequest(side, target, settings, { intervalUs: settings.intervalUs, profileFile: file }), {
     timeoutMs: settings.timeoutMs, cwd: path.dirname(target.suite.file), env
   });
@@ -71,7 +91,7 @@ async function deoptTraced(side, target, settings, env) {
 // sides: [{ id: 'a' | 'b', column, runtime: { path, version, label }, flags }]; target: { suite
 // (file, params, sampler, name), benchmark }; settings: { processes, metricsProcesses, windowMs,
 // intervalUs, timeoutMs, sampler, profileDir }. Returns per side { profiles: [...], metrics: [...],
-// optimization, unavailable }.
+// optimization, unavailable, via (how it was profiled: profilingMethod) }.
 export async function runExplainProcesses(sides, target, settings, { log = () => {} } = {}) {
   fs.mkdirSync(settings.profileDir, { recursive: true });
   const runDir = createRunDir();
@@ -83,7 +103,10 @@ export async function runExplainProcesses(sides, target, settings, { log = () =>
     run: { timeoutSec: settings.timeoutMs / 1000 },
     runDir: runDir.path
   });
-  const out = Object.fromEntries(sides.map((s) => [s.id, { profiles: [], metrics: [], optimization: null, skipped: s.skipped || null, unavailable: s.skipped || profilingUnavailable(s.runtime.version) }]));
+  const out = Object.fromEntries(sides.map((s) => {
+    const method = profilingMethod(s.runtime.version);
+    return [s.id, { profiles: [], metrics: [], optimization: null, skipped: s.skipped || null, unavailable: s.skipped || method.unavailable || null, via: method.via ?? null }];
+  }));
   const running = sides.filter((s) => !s.skipped);
   // Ctrl-C, kill or a closed terminal: the workers go with explain; the profiles written so far stay.
   let interrupted = null;
@@ -102,8 +125,11 @@ export async function runExplainProcesses(sides, target, settings, { log = () =>
         if (out[side.id].unavailable) continue;
         stopIfInterrupted();
         log(`profiling ${side.column}, process ${i + 1} of ${settings.processes}`);
-        const run = await profiled(side, target, settings, i, env);
-        if (run.error && /inspector/.test(run.error) && !out[side.id].profiles.length) out[side.id].unavailable = run.error;
+        const run = await profiled(side, target, settings, i, env, out[side.id].via);
+        // A Node 8+ built without the inspector module says so at once; over --inspect, a failure is
+        // one process's.
+        const noInspector = out[side.id].via === 'inspector-module' && run.error && /inspector/.test(run.error);
+        if (noInspector && !out[side.id].profiles.length) out[side.id].unavailable = run.error;
         else out[side.id].profiles.push(run);
       }
     }

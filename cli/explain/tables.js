@@ -24,6 +24,8 @@ export function sideLine(doc, id) {
 function functionsTable(doc) {
   const n = (id) => doc.sides[id].profiling.processes.filter((p) => !p.error).length;
   const unavailable = ['a', 'b'].filter((id) => doc.sides[id].profiling.unavailable).map((id) => `${id.toUpperCase()} (${doc.sides[id].column}) not profiled: ${doc.sides[id].profiling.unavailable}.`);
+  const overPort = ['a', 'b'].filter((id) => doc.sides[id].profiling.via === 'inspect-port')
+    .map((id) => `${id.toUpperCase()} (${doc.sides[id].column}) profiled over its --inspect port (Node ${doc.sides[id].runtime.version} has no inspector module; nodebench drove the same Profiler from outside).`);
   const failed = ['a', 'b'].filter((id) => !doc.sides[id].profiling.unavailable)
     .flatMap((id) => doc.sides[id].profiling.processes.filter((p) => p.error).map((p) => `${id.toUpperCase()}: ${p.error} (left out).`));
   const t = doc.functions.totals;
@@ -35,7 +37,7 @@ function functionsTable(doc) {
     header: ['function', 'where', 'A /op', 'A ±', 'A share', 'B /op', 'B ±', 'B share', 'B - A', '95% interval', 'verdict'],
     rightFrom: 2,
     rows,
-    notes: [...unavailable, ...failed, 'Sorted by the size of the change. "only A"/"only B": seen in no profiled process of the other side (builtins and Node\'s own functions differ between versions). A callee V8 inlined shows its time in its caller.']
+    notes: [...unavailable, ...overPort, ...failed, 'Sorted by the size of the change. "only A"/"only B": seen in no profiled process of the other side (builtins and Node\'s own functions differ between versions). A callee V8 inlined shows its time in its caller.']
   };
 }
 
