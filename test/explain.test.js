@@ -67,7 +67,18 @@ const explain = (from, to, name, options = {}) => explainComparison({ suite, fro
 // Node 6 has no inspector module: nodebench drives its Profiler over --inspect (inspect-port.js).
 for (const [runtime, slow, via] of [['16.20.2', '--title=explain-slow', 'inspector-module'], ['24.21.0', '--title=explain-slow', 'inspector-module'], ['6.17.1', '--no-deprecation', 'inspect-port']]) {
   test(`the planted slowdown is the top row with its size on Node ${runtime}`, { timeout: 180_000 }, async () => {
-    const doc = await explain(runtime, `${runtime}/${slow}`, `planted-${runtime}`);
+    // A loaded CI host can starve one side's profiled processes for a while (B/A 4.8 for a 3x change
+    // was seen at load 12 on 2 cores): the sizes must hold in one of two explains, the names in both.
+    let doc = await explain(runtime, `${runtime}/${slow}`, `planted-${runtime}`);
+    const sized = (d) => {
+      const [first] = d.functions.rows;
+      const ratio = first.b.estimate / first.a.estimate;
+      return first.name === 'planted' && ratio > 2.1 && ratio < 3.9 && Math.abs(first.change.estimate / d.functions.totals.change.estimate - 1) <= 0.3;
+    };
+    if (!sized(doc)) {
+      assert.equal(doc.functions.rows[0].name, 'planted', renderExplainTerminal(doc));
+      doc = await explain(runtime, `${runtime}/${slow}`, `planted-${runtime}-again`);
+    }
     const [top] = doc.functions.rows;
     assert.equal(top.name, 'planted', renderExplainTerminal(doc));
     assert.equal(top.change.verdict, 'slower');

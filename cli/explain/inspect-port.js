@@ -10,8 +10,8 @@ import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { WebSocket } from 'ws';
 import { workerEntry } from '../paths.js';
-import { spawnWorker, sendRequest, readChannel, killGroup } from '../runner/process-group.js';
-import { superviseWorker } from '../runner/launch.js';
+import { spawnWorker, sendRequest, readChannel, killGroup } from '../process/process-group.js';
+import { superviseWorker } from '../process/launch.js';
 
 // Node 6 prints "…inspector.html?experiments=true&v8only=true&ws=127.0.0.1:PORT/ID", Node 8+
 // "Debugger listening on ws://127.0.0.1:PORT/ID".
