@@ -6,11 +6,11 @@
 // a view of many comparisons judges them together (decision.js judgeAll: q-values).
 // Within one run, the table's ratios pair the processes that ran in the same block (`pairedRatio`):
 // a slow period of the machine then hits both sides of a pair, and drops out of the ratio.
-import { median, geomean } from './basic.js';
+import { geomean } from './basic.js';
 import { tTwoSidedP, tQuantile } from './distributions.js';
 import { yuen, logInterval, logVariancePrior } from './robust.js';
 import { keptProcesses, perProcessOf } from '../cell-identity.js';
-import { processValue } from './summary.js';
+import { processValue, keptSamples } from './summary.js';
 import { INVOCATION_DRIFT } from './drift.js';
 import { ALPHA, EQUIVALENCE, decide } from './decision.js';
 
@@ -20,9 +20,10 @@ function units(cell) {
   const kept = keptProcesses(cell);
   const perProcess = perProcessOf(cell);
   if (kept.length >= 2) return { logs: kept.map((p) => Math.log(processValue(p, perProcess))), level: 'processes' };
-  // One process: the samples are all we have, and they understate the spread between runs.
-  const samples = kept[0].samplesNsPerOp;
-  return { logs: samples.map(Math.log), center: Math.log(median(samples)), level: 'samples of a single process' };
+  // One process: its kept samples are all we have (those set aside as disturbed stay out, as in the
+  // table), and they understate the spread between runs. The centre is the table's value of it.
+  const samples = keptSamples(kept[0]);
+  return { logs: samples.map(Math.log), center: Math.log(processValue(kept[0], perProcess)), level: 'samples of a single process' };
 }
 
 // a, b: ok cells. Returns the change in rate (ops/s) from a to b. driftCv: the relative drift
@@ -43,7 +44,7 @@ export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, 
     };
   }
   const test = yuen(ua.logs, ub.logs, driftCv ** 2, { priorA: ua.center === undefined ? priorA : null, priorB: ub.center === undefined ? priorB : null });
-  // The centre is the table's estimate (for a single process, the median of its samples).
+  // The centre is the table's estimate (for a single process, its value over its kept samples).
   const diff = (ua.center ?? test.meanA) - (ub.center ?? test.meanB);
   const t = test.se > 0 ? diff / test.se : (diff === 0 ? 0 : Infinity * Math.sign(diff));
   const p = test.se > 0 ? tTwoSidedP(t, test.df) : (diff === 0 ? 1 : 0);
