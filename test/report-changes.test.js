@@ -66,3 +66,15 @@ test('nodebench report --summary prints only what changed', async () => {
   assert.equal(run.exitCode, 0, run.stderr);
   assert.equal(run.stdout.trimEnd(), renderChanges(planted).trimEnd());
 });
+
+// A library file's benchmarks that nodebench timed otherwise than in batches, or with a collection
+// before each sample (mitata gc('inner')), are named under the suite's terminal table.
+test('the terminal table says which benchmarks were timed by their own loop, call by call, or after a collection', () => {
+  const suite = planted.suites[0];
+  const benchmarks = [{ name: 'quicker', timing: 'managed' }, { name: 'slower', timing: 'per-call' }, { name: 'steady', gcBeforeSample: true }];
+  const text = renderTerminal({ ...planted, suites: [{ ...suite, benchmarks }, ...planted.suites.slice(1)] });
+  assert.match(text, /\n {2}timed by their own loop on nodebench's clock: quicker\n/);
+  assert.match(text, /\n {2}timed call by call, the clock's cost subtracted: slower\n/);
+  assert.match(text, /\n {2}a garbage collection before each sample, outside the timing \(gc\('inner'\)\): steady\n/);
+  assert.doesNotMatch(renderTerminal(planted), /timed by their own loop|garbage collection before each sample/);
+});

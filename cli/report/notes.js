@@ -92,3 +92,19 @@ export function suiteFormLabel(result, suiteName) {
   if (FORM_NAMES[suite.moduleKind]) parts.push(FORM_NAMES[suite.moduleKind]);
   return parts.length ? `(${parts.join(', ')})` : '';
 }
+
+const TIMING_WORDS = { managed: 'timed by their own loop on nodebench\'s clock', 'per-call': 'timed call by call, the clock\'s cost subtracted' };
+
+// How a library file's benchmarks were timed where it is not nodebench's batches, and which ran a
+// collection before each sample (mitata's gc('inner')): a line under the suite's table, or none.
+export function timingNotes(result, suiteName) {
+  const benchmarks = (result.suites || []).find((s) => s.name === suiteName)?.benchmarks || [];
+  const lines = [];
+  for (const [timing, words] of Object.entries(TIMING_WORDS)) {
+    const names = benchmarks.filter((b) => b.timing === timing).map((b) => b.name);
+    if (names.length) lines.push(`  ${words}: ${names.join(', ')}`);
+  }
+  const collected = benchmarks.filter((b) => b.gcBeforeSample).map((b) => b.name);
+  if (collected.length) lines.push(`  a garbage collection before each sample, outside the timing (gc('inner')): ${collected.join(', ')}`);
+  return lines.map((line) => terminalText(line));
+}

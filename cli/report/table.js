@@ -9,7 +9,7 @@ import { grid } from './columns.js';
 import { textTable } from '../text/text-table.js';
 import { terminalText } from '../text/escape.js';
 import { formatRate, formatRatio, formatPct, formatDuration } from '../text/format.js';
-import { reasonNotes, warningSummary, suiteFormLabel, isOptimizedAway, FOLDED_MARK, foldedNote } from './notes.js';
+import { reasonNotes, warningSummary, suiteFormLabel, timingNotes, isOptimizedAway, FOLDED_MARK, foldedNote } from './notes.js';
 
 const SHORT_STATUS = { failed: 'FAILED', timeout: 'TIMEOUT', unsupported: 'n/s', skipped: 'skipped', pending: 'unfinished', running: 'unfinished', absent: '' };
 export const VERDICT_MARKS = { same: '=', undecided: '?', faster: '', slower: '' };
@@ -98,7 +98,7 @@ export function renderTables(result, { baseline, color = false, width = process.
       }
       out.pop();
     }
-    out.push(...reasonNotes(table), ...markNotes(table), ...warningSummary(table, { verbose }), '');
+    out.push(...timingNotes(result, table.suite), ...reasonNotes(table), ...markNotes(table), ...warningSummary(table, { verbose }), '');
   }
   return out.join('\n');
 }

@@ -23,7 +23,7 @@ export function malformedResult(result) {
 // other processes took (runner/policy.js launchTimeout).
 export function timeoutSentence(timeoutMs, expectedMs) {
   const limit = `${Math.round(timeoutMs / 1000)} s`;
-  if (expectedMs === undefined) return `did not finish within ${limit}, so it was killed with its child processes; raise run.timeoutSec if it needs longer`;
+  if (expectedMs === undefined) return `did not finish within ${limit}, so it was killed with its child processes; raise --timeout (run.timeoutSec in a matrix file) if it needs longer`;
   return `did not finish within ${limit} while its cell's other processes took ${(expectedMs / 1000).toFixed(1)} s, so it was taken for a hang and killed with its child processes (the limit is five times what the cell's processes take, at least 10 s, at most run.timeoutSec)`;
 }
 

@@ -174,7 +174,7 @@ export async function runServiceLaunch(nodePath, flags, { suiteFile, benchmark, 
     }
   } catch (err) {
     if (timedOut || err instanceof TimedOut) {
-      outcome = { status: 'timeout', error: `did not finish within ${seconds(timeoutMs)}, so it was killed with its child processes; raise run.timeoutSec if it needs longer` };
+      outcome = { status: 'timeout', error: `did not finish within ${seconds(timeoutMs)}, so it was killed with its child processes; raise --timeout (run.timeoutSec in a matrix file) if it needs longer` };
     } else if (err instanceof WorkerEnded) {
       outcome = interpretEnded(service, await bounded(service.exited, 2000), timeoutMs);
     } else {
