@@ -136,6 +136,9 @@ export function outputTarget(file) {
   if (stat?.isBlockDevice()) return new UserError(`${file} is a disk (a block device); nodebench never writes over one; choose the path of a file.`);
   const special = stat ? specialKind(stat) : null;
   if (special) return { how: 'through', path: given, what: special, stat };
+  // A link to /proc/self/fd/N (what /dev/stdout is) names a descriptor of this process, whatever
+  // file the shell redirected it to: written through it, never renamed over the link.
+  if (ownDescriptor(given) !== null) return { how: 'through', path: given, what: 'descriptor of this process (/proc/self/fd)', stat };
   if (inPseudo(given) || (real && inPseudo(real))) return { how: 'through', path: given, what: `${given.split('/')[1]} file`, stat };
   return { how: 'replace', path: real || given, stat };
 }

@@ -25,7 +25,7 @@ import { pick } from 'stream-json/filters/pick.js';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
 import chain from 'stream-chain';
 import { readResult, parseResult, streamReadBytes } from '../results/read.js';
-import { lockResultFile, processAlive, readHolder } from '../results/lock.js';
+import { lockResultFile, lockFileProblem, processAlive, readHolder } from '../results/lock.js';
 import { writeFileAtomic, describeWriteFailure } from '../fs-atomic.js';
 import { UserError, isUserError } from '../errors.js';
 import { ENTRY_VERSION, entryFrom, canonicalJson, describeHost, hostFingerprint } from './entry.js';
@@ -108,6 +108,8 @@ async function lockStore(dir) {
         const sentence = await describeWriteFailure(err.cause, lock);
         throw new UserError(sentence ?? `Cannot lock the history store ${dir}: writing ${lock} failed (${err.cause.code}); check the folder and its disk.`, { cause: err.cause });
       }
+      const problem = lockFileProblem(lock);
+      if (problem) throw new UserError(problem);
       const holder = readHolder(lock);
       if (!holder && !fsSync.existsSync(lock)) throw new UserError(`Cannot lock the history store ${dir}; check that it is writable.`);
       if (Date.now() > deadline) {

@@ -30,11 +30,26 @@ export function processAlive(holder) {
 // Who holds a lock file: { pid, startTicks } as the writer left it, or null (empty, damaged, gone).
 export function readHolder(lock) {
   try {
+    // Never read what is not a regular file: a FIFO would block for ever (lockFileProblem names it).
+    if (!fs.lstatSync(lock).isFile()) return null;
     const holder = JSON.parse(fs.readFileSync(lock, 'utf8'));
-    return Number.isInteger(holder?.pid) ? holder : null;
+    return Number.isInteger(holder?.pid) && holder.pid > 0 ? holder : null;
   } catch {
     return null;
   }
+}
+
+// A lock path that is no file nodebench could have left (a folder, a FIFO, a device): one sentence,
+// since removing or reading it would fail or block.
+export function lockFileProblem(lock) {
+  let stat;
+  try {
+    stat = fs.lstatSync(lock);
+  } catch {
+    return null;
+  }
+  if (stat.isFile()) return null;
+  return `${lock} is ${stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a FIFO' : stat.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}, not a lock file nodebench wrote; remove it, or choose another path.`;
 }
 
 // Takes the lock of `file` or throws a UserError naming the run that holds it; returns release().
@@ -62,6 +77,8 @@ export function lockResultFile(file) {
     } catch (err) {
       if (err.code !== 'EEXIST') throw new UserError(`Cannot create the lock file ${lock} (${err.code}); choose another --out.`, { cause: err });
     }
+    const problem = lockFileProblem(lock);
+    if (problem) throw new UserError(problem);
     const holder = readHolder(lock);
     if (holder && processAlive(holder)) {
       throw new UserError(`${file} is being written by another nodebench run (pid ${holder.pid}); wait for it to finish, or choose another --out.`);

@@ -33,7 +33,8 @@ export function parseRuntimeSpec(spec) {
   // semver reads "", "x" and "*" as "any version": a typo, or "v$NODE_VERSION" with the variable
   // empty, must not silently mean the newest release.
   const range = s.replace(/^v/, '');
-  if (/^[xX*]?$/.test(range) || !semver.validRange(range)) return made({ kind: 'invalid', text });
+  // One leading v (v16.13.0) is how Node writes versions; vv16 is a typo semver would forgive.
+  if (/^[xX*]?$/.test(range) || /^[vV]/.test(range) || !semver.validRange(range)) return made({ kind: 'invalid', text });
   if (/^\d+$/.test(range)) return made({ kind: 'major', text, major: Number(range), range });
   const version = semver.valid(range);
   if (version) return made({ kind: 'exact', text, version, range: version });
