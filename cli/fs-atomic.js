@@ -251,6 +251,9 @@ export async function writeFileAtomic(file, data, { shownAs = file } = {}) {
 
 export async function readJsonIfExists(file) {
   try {
+    // What is not a regular file is never read: a FIFO planted in a cache would block for ever, a
+    // device never ends. Callers take the throw as a damaged entry (fetched again, or named).
+    if (!(await fs.stat(file)).isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTREGULAR' });
     return JSON.parse(await fs.readFile(file, 'utf8'));
   } catch (err) {
     if (err.code === 'ENOENT') return null;

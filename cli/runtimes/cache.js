@@ -51,6 +51,7 @@ export async function checkEntry(dir, expectedVersion) {
   } catch {
     return { state: 'damaged', reason: 'its bin/node is missing', record, dir };
   }
+  if (!stat.isFile()) return { state: 'damaged', reason: 'its bin/node is not a file', record, dir };
   const stamp = [record.version, record.sha256, stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino, stat.dev].join(':');
   const stampFile = path.join(dir, VERIFIED);
   const verified = await readJsonIfExists(stampFile).catch(() => null);
