@@ -129,7 +129,7 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
 // A chart of more comparisons than this is unreadable: it shows the decided ones, largest first.
 export const CHART_COMPARISONS = 60;
 
-export function renderDiffHtml(rows, { fileA, fileB, tableText }) {
+export function renderDiffHtml(rows, { fileA, fileB }) {
   const all = rows.filter((r) => r.comparison);
   const compared = all.length <= CHART_COMPARISONS ? all
     : all.filter(isDecidedChange).sort((x, y) => changeSize(y) - changeSize(x)).slice(0, CHART_COMPARISONS);
@@ -162,7 +162,7 @@ export function renderDiffHtml(rows, { fileA, fileB, tableText }) {
     note: [...rows.filter((r) => !r.comparison).map((r) => `${r.label} ${r.column}: ${r.note}.`),
       ...compared.filter((r) => folded(r.a) || folded(r.b)).map((r) => `${r.label} ${r.column}: optimized away (${FOLDED_MARK}), ran no slower than an empty benchmark.`)].join(' ')
   };
-  return { title: `nodebench diff: ${fileA} → ${fileB}`, charts: compared.length ? [chart] : [], tableText };
+  return { title: `nodebench diff: ${fileA} → ${fileB}`, charts: compared.length ? [chart] : [] };
 }
 
 // The whole diff page: the overview (verdict counts, decided changes largest first, a heat map of
