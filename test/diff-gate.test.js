@@ -49,7 +49,9 @@ test('the gate fails for a slowdown, ok -> failed, ok -> timeout and a missing b
   const same = await nodebench(['diff', a, again, '--fail-on-regression', '5', '--drift', '10']);
   assert.equal(same.exitCode, 0, same.stdout + same.stderr);
 
-  const gate = await nodebench(['diff', a, b, '--fail-on-regression', '5']);
+  // The A/B diffs allow the same drift: CI saw steady, unchanged, decided 5% slower at the default 1%.
+  const drift = ['--drift', '10'];
+  const gate = await nodebench(['diff', a, b, '--fail-on-regression', '5', ...drift]);
   assert.equal(gate.exitCode, 1);
   const lines = gate.stderr.trim().split('\n');
   assert.match(lines[0], /^nodebench: 4 benchmark\(s\) fail the gate/);
@@ -60,7 +62,7 @@ test('the gate fails for a slowdown, ok -> failed, ok -> timeout and a missing b
   assert.doesNotMatch(gate.stderr, /steady/);
   assert.match(gate.stdout, /gate\/vanishes\s+\S+\/baseline\s+\S+\s+missing .*ok -> missing \(not in B\)/);
 
-  const allowed = await nodebench(['diff', a, b, '--fail-on-regression', '5', '--allow-missing', '--json']);
+  const allowed = await nodebench(['diff', a, b, '--fail-on-regression', '5', '--allow-missing', '--json', ...drift]);
   assert.equal(allowed.exitCode, 1);
   const json = JSON.parse(allowed.stdout);
   assert.deepEqual(json.gate.failures.map((f) => f.label).sort(), ['gate/breaks', 'gate/hangs-later', 'gate/slows']);
@@ -68,7 +70,7 @@ test('the gate fails for a slowdown, ok -> failed, ok -> timeout and a missing b
 
   // Markdown for a pull request: parsed back as GitHub-flavoured Markdown, same cells as the JSON.
   const summary = path.join(tmp, 'step-summary.md');
-  const md = await nodebench(['diff', a, b, '--format', 'markdown'], { env: { GITHUB_STEP_SUMMARY: summary } });
+  const md = await nodebench(['diff', a, b, '--format', 'markdown', ...drift], { env: { GITHUB_STEP_SUMMARY: summary } });
   assert.equal(md.exitCode, 0, md.stderr);
   assert.equal(fs.readFileSync(summary, 'utf8').trim(), md.stdout.trim());
   const tables = marked.lexer(md.stdout).filter((t) => t.type === 'table');
@@ -80,7 +82,7 @@ test('the gate fails for a slowdown, ok -> failed, ok -> timeout and a missing b
   assert.equal(parsedRows.length, 5);
   assert.deepEqual(tables[0].rows.map((r) => r[0].text).sort(), ['gate/breaks', 'gate/hangs-later', 'gate/slows', 'gate/vanishes']);
   assert.match(byLabel.get('gate/breaks')[8], /^ok -> failed \(threw: .*broken on purpose\)$/);
-  const table = await nodebench(['diff', a, b]);
+  const table = await nodebench(['diff', a, b, ...drift]);
   for (const row of json.rows.filter((r) => r.comparison)) {
     assert.match(table.stdout, new RegExp(`${row.label}\\s+\\S+/baseline\\s+\\S+\\s+\\S+\\s+${byLabel.get(row.label)[4].replace('+', '\\+')}\\s`));
   }
