@@ -32,7 +32,7 @@ const RUN_FORMATS = {
 };
 
 export async function printOutcome({ result, interrupted }, { out, json, baseline, color, summary: changesOnly, progress }) {
-  await emit(chooseFormat(RUN_FORMATS, json ? 'json' : 'table'), result, { options: { baseline, summary: changesOnly, color: wantsColor({ color }) } });
+  await emit(chooseFormat(RUN_FORMATS, json ? 'json' : 'table'), result, { options: { baseline, summary: changesOnly, file: out, color: wantsColor({ color }) } });
   const counts = {};
   for (const cell of result.cells) counts[cell.status] = (counts[cell.status] || 0) + 1;
   const summary = Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ');

@@ -20,7 +20,7 @@ export function register(program) {
       const result = await readResult(file);
       await emit(render, result, {
         out: opts.out,
-        options: { baseline: opts.baseline, metrics: opts.metrics, verbose: opts.warnings, summary: opts.summary, distribution: opts.distribution, color: wantsColor({ color: opts.color, out: opts.out }) }
+        options: { file, baseline: opts.baseline, metrics: opts.metrics, verbose: opts.warnings, summary: opts.summary, distribution: opts.distribution, color: wantsColor({ color: opts.color, out: opts.out }) }
       });
     });
 }

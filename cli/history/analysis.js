@@ -6,11 +6,7 @@ import semver from 'semver';
 import { buildSeries, analyse } from './series.js';
 import { releasesBetween } from '../bisect/releases.js';
 import { builtInSuites } from '../matrix/discover-suites.js';
-
-// Shell-safe words for a command a user copies.
-export function shellWord(text) {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${String(text).replace(/'/g, "'\\''")}'`;
-}
+import { shellWord } from '../text/escape.js';
 
 const setOf = (runs, fact) => new Set(runs.map(fact).filter((v) => v !== null && v !== undefined));
 

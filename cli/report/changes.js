@@ -2,20 +2,21 @@
 // `--summary` prints): the verdict counts against the baseline, the ratios decided faster or slower,
 // largest first (at most CHANGES_SHOWN lines), and the geometric mean per column. From the overview
 // (overview.js), as the HTML and Markdown reports; names escaped by text-table.js.
+import path from 'node:path';
 import chalk from 'chalk';
 import { textTable } from '../text/text-table.js';
-import { terminalText } from '../text/escape.js';
+import { terminalText, shellWord } from '../text/escape.js';
 import { formatRatio } from '../text/format.js';
 import { describeDetectable } from '../stats/detectable.js';
-import { reportOverview, countsText, geomeanText, intervalText } from './overview.js';
+import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from './overview.js';
 
 export const CHANGES_SHOWN = 15;
 
-// overview: reportOverview's (given when the caller has one). Returns '' when the result has no
-// ratio (one column).
-export function renderChanges(result, { baseline, color = false, limit = CHANGES_SHOWN, overview = reportOverview(result, { baseline }) } = {}) {
+// overview: reportOverview's (given when the caller has one); file: the result file's path, for the
+// command that shows every change. Returns '' when the result has no ratio (one column).
+export function renderChanges(result, { baseline, color = false, limit = CHANGES_SHOWN, file, overview = reportOverview(result, { baseline }) } = {}) {
   if (!overview.summary.compared) return '';
-  const against = terminalText(overview.baseline ?? 'the baseline');
+  const against = terminalText(againstText(overview));
   const title = `What changed against ${against}: ${countsText(overview)}`;
   const out = [color ? chalk.bold(title) : title];
   const shown = overview.changes.slice(0, limit);
@@ -24,9 +25,10 @@ export function renderChanges(result, { baseline, color = false, limit = CHANGES
     // The ratios right-aligned (figures), the rest left-aligned (names).
     const ratios = shown.map((c) => `${formatRatio(c.ratio)}${c.mark}`);
     const width = Math.max(...ratios.map((r) => r.length));
-    const rows = shown.map((c, i) => [ratios[i].padStart(width), intervalText(c), c.verdict, `${c.suite}/${c.benchmark}`, c.column].map(paint(c)));
+    const rows = shown.map((c, i) => [ratios[i].padStart(width), intervalText(c), c.verdict, `${c.suite}/${c.benchmark}`, columnText(c)].map(paint(c)));
     out.push(...textTable(rows, { rule: false }).map((line) => `  ${line}`));
-    if (overview.changes.length > limit) out.push(`  … and ${overview.changes.length - limit} more decided; every one: nodebench report <file> --format markdown or html`);
+    const shownFile = file ? terminalText(shellWord(path.relative(process.cwd(), file) || file)) : '<file>';
+    if (overview.changes.length > limit) out.push(`  … and ${overview.changes.length - limit} more decided; every one: nodebench report ${shownFile} --format markdown or html`);
   } else {
     out.push('  none decided faster or slower');
   }

@@ -48,6 +48,21 @@ export function baselineColumn(result, requested) {
   return columns.find((c) => c.flagSet === 'baseline') || columns[0];
 }
 
+// What a column's ratio is against: a flag set's column against the same runtime under the
+// baseline's flag set (the question a flag set asks is what the flag does on that runtime; against
+// another runtime its ratio would mix the upgrade in), every other column against the baseline.
+// A runtime without the baseline's flag set in this suite falls back to the baseline.
+export function referenceColumn(column, base, columns) {
+  if (column.flagSet === base.flagSet || column.runtimeLabel === base.runtimeLabel) return base;
+  return columns.find((c) => c.runtimeLabel === column.runtimeLabel && c.flagSet === base.flagSet) || base;
+}
+
+// The words every legend adds when some column's ratios are not against the baseline ('' if none).
+export function referenceNote(tables) {
+  const table = tables.find((t) => t.references.some((ref) => ref.key !== t.baseline.key));
+  return table ? `; a flag set's column against the same runtime's ${table.baseline.flagSet} column` : '';
+}
+
 export function grid(result, { baseline } = {}) {
   const allColumns = columnsOf(result);
   const base = baselineColumn(result, baseline);
@@ -58,22 +73,24 @@ export function grid(result, { baseline } = {}) {
       const cell = cellAt(benchmark, col);
       return cell?.status === 'ok' ? cell : null;
     };
+    const references = columns.map((col) => referenceColumn(col, base, columns));
     // The ratios of one suite share a variance prior, as its cells do (stats/moderate.js).
-    const prior = pairedPrior(benchmarks.flatMap((benchmark) => {
-      const baseOk = okCell(benchmark, base);
-      return baseOk ? columns.map((col) => okCell(benchmark, col)).filter((c) => c && c !== baseOk).map((c) => [baseOk, c]) : [];
-    }));
+    const prior = pairedPrior(benchmarks.flatMap((benchmark) => columns.flatMap((col, i) => {
+      const refOk = okCell(benchmark, references[i]);
+      const cell = okCell(benchmark, col);
+      return refOk && cell && cell !== refOk ? [[refOk, cell]] : [];
+    })));
     const rows = benchmarks.map((benchmark) => {
       const find = (col) => cellAt(benchmark, col);
-      const baseOk = okCell(benchmark, base);
       return {
         benchmark,
-        values: columns.map((col) => {
+        values: columns.map((col, i) => {
           const cell = find(col);
           if (!cell) return { status: 'absent' };
           if (isUnfinished(cell)) return { status: 'unfinished', error: unfinishedReason(result) };
           if (cell.status !== 'ok') return { status: cell.status, error: cell.error };
-          const ratio = baseOk && baseOk !== cell ? pairedRatio(baseOk, cell, prior) : null;
+          const refOk = okCell(benchmark, references[i]);
+          const ratio = refOk && refOk !== cell ? pairedRatio(refOk, cell, prior) : null;
           return {
             status: 'ok',
             opsPerSec: cell.summary.opsPerSec,
@@ -82,12 +99,14 @@ export function grid(result, { baseline } = {}) {
             ratioRme: ratio && Number.isFinite(ratio.rme) ? ratio.rme : null,
             ratioPaired: ratio ? ratio.paired : null,
             ratioComparison: ratio,
+            against: references[i].key,
             warnings: cell.warnings || []
           };
         })
       };
     });
-    return { suite, columns, baseline: base, rows };
+    // references: per column, the column its ratios are against (referenceColumn).
+    return { suite, columns, baseline: base, references, rows };
   });
   // Every ratio the tables show is judged with the others: one false discovery rate over them all
   // (stats/decision.js); each value gets ratioQ and ratioVerdict, each table the summary.

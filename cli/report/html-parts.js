@@ -60,7 +60,7 @@ const VERDICT_WORDS = { faster: 'faster', slower: 'slower', same: 'same', undeci
 
 // What a heat-map cell says on hover and focus (and to a screen reader).
 export function cellDescription(suite, row, column, cell) {
-  const where = `${terminalText(row.benchmark)} on ${terminalText(column.key)}`;
+  const where = `${terminalText(row.benchmark)} on ${terminalText(column.key)}${cell.against ? ` against ${terminalText(cell.against)}` : ''}`;
   if (cell.status !== 'ok') return `${where}: ${terminalText(cell.status)}${cell.note ? ` (${terminalText(cell.note)})` : ''}`;
   if (column.isBaseline) return `${where}: the baseline, ${formatRate(cell.opsPerSec)} ops/s ±${formatPct(cell.rme)}${cell.spread.length ? `; ${spreadText(cell.spread)}` : ''}`;
   if (!Number.isFinite(cell.ratio)) return `${where}: ${formatRate(cell.opsPerSec)} ops/s, no ratio (the baseline did not run)`;

@@ -16,7 +16,7 @@ import { renderCommandTables } from './command-table.js';
 import { processRates } from './distribution.js';
 import { isOptimizedAway, FOLDED_MARK } from './notes.js';
 import { formatRate, formatPct, formatRatio } from '../text/format.js';
-import { reportOverview, spreadText, countsText } from './overview.js';
+import { reportOverview, spreadText, countsText, againstText } from './overview.js';
 import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable, SORT_SCRIPT, PAGE_STYLE } from './html-parts.js';
 import { terminalText } from '../text/escape.js';
 import { summarizeMetricRuns, METRICS } from '../stats/metrics.js';
@@ -276,7 +276,7 @@ function metricsSection(suite, cells, charts) {
 
 export function renderHtml(result, { baseline } = {}) {
   const overview = reportOverview(result, { baseline });
-  const against = overview.baseline ?? 'the baseline';
+  const against = againstText(overview);
   const bySuite = new Map(overview.suites.map((s) => [s.suite, s]));
   const charts = [];
   const cellsOf = cellsBySuite(result.cells);

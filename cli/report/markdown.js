@@ -10,7 +10,7 @@ import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
 import { markdownText, markdownFence, markdownTable, markdownCode } from '../text/escape.js';
 import { valueMarks, folded, markNotes } from './table.js';
-import { reportOverview, countsText, geomeanText, intervalText } from './overview.js';
+import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from './overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT } from './markdown-fit.js';
 
 // The terminal table's marks (table.js): "!" optimized away, "=" same, "?" undecided.
@@ -55,7 +55,7 @@ export function overviewBlocks(overview, { heading = '####' } = {}) {
 
 // The changes decided faster or slower, largest first; the other ratios folded.
 export function changeBlocks(overview) {
-  const row = (c) => [`${formatRatio(c.ratio)}${c.mark}`, c.verdict, `${c.suite}/${c.benchmark}`, c.column, intervalText(c)];
+  const row = (c) => [`${formatRatio(c.ratio)}${c.mark}`, c.verdict, `${c.suite}/${c.benchmark}`, columnText(c), intervalText(c)];
   const blocks = [];
   if (overview.changes.length) {
     blocks.push(tableBlock('the decided changes', CHANGE_HEADER, overview.changes.map(row),
@@ -88,7 +88,7 @@ export function renderMarkdown(result, { baseline, source, limit = GITHUB_COMMEN
   const overview = reportOverview(result, { baseline, tables });
   const header = [
     `## nodebench report: ${markdownText(result.runtimes.map((r) => r.label).join(', '))}`, '',
-    markdownText(`Runtimes: ${result.runtimes.map((r) => `${r.label} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. Ratios of ops/s to ${overview.baseline ?? 'the baseline'}.`), '',
+    markdownText(`Runtimes: ${result.runtimes.map((r) => `${r.label} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. Ratios of ops/s to ${againstText(overview)}.`), '',
     ...summaryLines(overview)
   ];
   const blocks = [{ name: 'the summary', head: header }, ...changeBlocks(overview),

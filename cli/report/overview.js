@@ -5,7 +5,7 @@
 // The statistics are the tables' own (columns.js grid: stats/compare.js pairedRatio judged together
 // by stats/decision.js judgeAll) and, for diff, diff's comparisons (diff/compare.js diffResults):
 // this file only arranges them.
-import { grid, cellsBySuite, suiteIndex } from './columns.js';
+import { grid, cellsBySuite, suiteIndex, referenceNote } from './columns.js';
 import { processRates } from './distribution.js';
 import { formatRatio } from '../text/format.js';
 import { FOLDED_MARK, isOptimizedAway } from './notes.js';
@@ -81,6 +81,13 @@ function summarise(suites) {
   return { summary: { counts, compared: VERDICTS.reduce((n, v) => n + counts[v], 0), columns, foldedRatios }, changes };
 }
 
+// A change's column as a reader needs it: with the column it is against when that is not the
+// baseline (a flag set's column, columns.js referenceColumn).
+export const columnText = (change) => (change.against ? `${change.column} vs ${change.against}` : change.column);
+
+// What the ratios are against, in words: the baseline, and the rule for flag sets' columns.
+export const againstText = (overview) => `${overview.baseline ?? 'the baseline'}${overview.referenceNote ?? ''}`;
+
 // A result file against its baseline column. tables: columns.js grid's, when the caller has them
 // (a report draws both, and the grid is most of its time).
 export function reportOverview(result, { baseline, tables = grid(result, { baseline }) } = {}) {
@@ -95,8 +102,6 @@ export function reportOverview(result, { baseline, tables = grid(result, { basel
       perRun,
       columns: table.columns.map((c, i) => ({ key: c.key, isBaseline: i === baseIndex })),
       rows: table.rows.map((row, r) => {
-        const baseCell = baseIndex >= 0 ? cellAt(row.benchmark, table.columns[baseIndex]) : null;
-        const baseFolded = foldedCell(baseCell);
         return {
           benchmark: row.benchmark,
           id: `b${s}-${r}`,
@@ -104,19 +109,23 @@ export function reportOverview(result, { baseline, tables = grid(result, { basel
             const isBaseline = i === baseIndex;
             if (value.status !== 'ok') return { status: value.status, note: value.error || '', isBaseline };
             const cell = cellAt(row.benchmark, table.columns[i]);
-            const folded = foldedCell(cell) || (!isBaseline && baseFolded);
+            // A flag set's column is against its own runtime's column (columns.js referenceColumn).
+            const reference = table.references[i];
+            const refCell = cellAt(row.benchmark, reference);
+            const folded = foldedCell(cell) || (!isBaseline && foldedCell(refCell));
             const out = { status: 'ok', isBaseline, opsPerSec: value.opsPerSec, rme: value.rme, folded, spread: [processSpread(cell)].filter(Boolean) };
             if (isBaseline || !Number.isFinite(value.ratio)) return out;
             const c = value.ratioComparison;
-            const spread = [c.paired ? pairSpread(baseCell, cell) : null, ...out.spread].filter(Boolean);
-            return { ...out, ratio: c.ratio, low: c.low, high: c.high, q: value.ratioQ, verdict: value.ratioVerdict, mark: ratioMark(value.ratioVerdict, folded), spread };
+            const spread = [c.paired ? pairSpread(refCell, cell) : null, ...out.spread].filter(Boolean);
+            const against = reference.key === table.baseline.key ? {} : { against: reference.key };
+            return { ...out, ratio: c.ratio, low: c.low, high: c.high, q: value.ratioQ, verdict: value.ratioVerdict, mark: ratioMark(value.ratioVerdict, folded), spread, ...against };
           })
         };
       })
     };
   });
   const baseKey = tables[0]?.baseline.key ?? null;
-  return { kind: 'report', baseline: baseKey, verdicts: tables[0]?.verdicts ?? null, suites, ...summarise(suites) };
+  return { kind: 'report', baseline: baseKey, referenceNote: referenceNote(tables), verdicts: tables[0]?.verdicts ?? null, suites, ...summarise(suites) };
 }
 
 // diff's rows (diff/compare.js diffResults): per suite of A, benchmarks in rows and the compared

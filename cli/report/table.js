@@ -5,7 +5,7 @@
 // band, "?" undecided, none for faster or slower. A cell that ran no faster than an empty benchmark
 // carries "!" on its rate and on every ratio it takes part in (its row's, when it is the baseline).
 import chalk from 'chalk';
-import { grid } from './columns.js';
+import { grid, referenceNote } from './columns.js';
 import { textTable } from '../text/text-table.js';
 import { terminalText } from '../text/escape.js';
 import { formatRate, formatRatio, formatPct, formatDuration } from '../text/format.js';
@@ -88,8 +88,8 @@ export function renderTables(result, { baseline, color = false, width = process.
     const title = `${color ? chalk.bold(suite) : suite}${form ? ` ${form}` : ''}`;
     const perRun = result.suites.find((s) => s.name === table.suite)?.kind === 'command';
     const legend = perRun
-      ? `(time per run ±95% margin, speed ratio to ${terminalText(table.baseline.key)} ±95% margin: above 1x is faster)`
-      : `(ops/s ±95% margin, ratio to ${terminalText(table.baseline.key)} ±95% margin)`;
+      ? `(time per run ±95% margin, speed ratio to ${terminalText(table.baseline.key)} ±95% margin: above 1x is faster${terminalText(referenceNote([table]))})`
+      : `(ops/s ±95% margin, ratio to ${terminalText(table.baseline.key)} ±95% margin${terminalText(referenceNote([table]))})`;
     if (tableWidth(table, all) <= width) {
       out.push(`${title}  ${legend}`, ...layout(table, all, color, perRun));
     } else {

@@ -14,9 +14,9 @@ import { reportOverview } from './overview.js';
 
 export { renderChanges };
 
-export function renderTerminal(result, { baseline, color = false, metrics = false, verbose = false, summary = false } = {}) {
+export function renderTerminal(result, { baseline, color = false, metrics = false, verbose = false, summary = false, file } = {}) {
   const tables = grid(result, { baseline });
-  const changes = renderChanges(result, { color, overview: reportOverview(result, { baseline, tables }) });
+  const changes = renderChanges(result, { color, file, overview: reportOverview(result, { baseline, tables }) });
   if (summary) return changes || 'No ratio to show: the result has one runtime and one flag set.\n';
   const metricSuites = metrics ? null : result.suites.filter((s) => s.metricsTable).map((s) => s.name);
   const metricsText = metricSuites && !metricSuites.length ? '' : renderMetricsTables(result, { suites: metricSuites || undefined });

@@ -59,3 +59,8 @@ export function markdownFence(text) {
   const fence = '`'.repeat(Math.max(2, ...(safe.match(/`+/g) || []).map((run) => run.length)) + 1);
   return [fence, safe, fence];
 }
+
+// A word of a command a user copies into a shell: quoted unless it is plainly safe.
+export function shellWord(text) {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${String(text).replace(/'/g, "'\\''")}'`;
+}

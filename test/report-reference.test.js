@@ -1,0 +1,60 @@
+// What a ratio is against (cli/report/columns.js referenceColumn): a flag set's column against the
+// same runtime under the baseline's flag set, every other column against the baseline. Built from
+// test/fixtures/planted-result.json (one runtime, two flag sets, a real run) plus a copy of its
+// cells as a second runtime taking twice the time per operation: the second runtime's flag-set
+// ratios must equal the first's (the flag does the same there), not be halved by the upgrade.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { root } from './helpers/cli.js';
+import { grid } from '../cli/report/columns.js';
+import { renderTerminal, renderChanges } from '../cli/report/terminal.js';
+import { renderMarkdown } from '../cli/report/markdown.js';
+import { reportOverview } from '../cli/report/overview.js';
+
+const planted = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'planted-result.json'), 'utf8'));
+const FLAG = planted.flagSets[1].name;
+const twiceAsSlow = (cell) => ({
+  ...cell,
+  id: cell.id + 1000,
+  runtime: '22.0.0',
+  runtimeLabel: 'other',
+  summary: { ...cell.summary, opsPerSec: cell.summary.opsPerSec / 2 },
+  processes: cell.processes.map((p) => ({ ...p, samplesNsPerOp: p.samplesNsPerOp.map((ns) => ns * 2) }))
+});
+const twoRuntimes = {
+  ...planted,
+  runtimes: [...planted.runtimes, { ...planted.runtimes[0], label: 'other', version: '22.0.0' }],
+  cells: [...planted.cells, ...planted.cells.map(twiceAsSlow)]
+};
+
+test('a flag set\'s column is against its own runtime; a runtime\'s baseline column against the baseline', () => {
+  const [table] = grid(twoRuntimes);
+  const keys = table.columns.map((c) => c.key);
+  assert.deepEqual(table.references.map((c) => c.key), ['24.21.0/baseline', '24.21.0/baseline', '24.21.0/baseline', 'other/baseline']);
+  const at = (row, key) => row.values[keys.indexOf(key)];
+  for (const row of table.rows) {
+    assert.ok(Math.abs(at(row, 'other/baseline').ratio - 0.5) < 1e-9, `${row.benchmark}: the upgrade halves the rate`);
+    assert.ok(Math.abs(at(row, `other/${FLAG}`).ratio / at(row, `24.21.0/${FLAG}`).ratio - 1) < 1e-9, `${row.benchmark}: the flag's effect, not the upgrade's`);
+    assert.equal(at(row, `other/${FLAG}`).against, 'other/baseline');
+  }
+  // An explicit --baseline moves the flag sets' references with it.
+  const [fromOther] = grid(twoRuntimes, { baseline: 'other/baseline' });
+  assert.deepEqual(fromOther.references.map((c) => c.key), ['other/baseline', '24.21.0/baseline', 'other/baseline', 'other/baseline']);
+});
+
+test('every format says what the ratios are against', () => {
+  const overview = reportOverview(twoRuntimes);
+  const flagChange = overview.changes.find((c) => c.column === `other/${FLAG}`);
+  assert.equal(flagChange.against, 'other/baseline');
+  assert.ok(!overview.changes.some((c) => c.column === 'other/baseline' && c.against), 'against the baseline needs no mention');
+  const note = "a flag set's column against the same runtime's baseline column";
+  const changes = renderChanges(twoRuntimes);
+  assert.ok(changes.startsWith(`What changed against 24.21.0/baseline; ${note}:`), changes);
+  assert.match(changes, new RegExp(`planted/\\S+\\s+other/${FLAG} vs other/baseline\\n`));
+  assert.ok(renderTerminal(twoRuntimes).includes(`ratio to 24.21.0/baseline ±95% margin; ${note})`));
+  assert.ok(renderMarkdown(twoRuntimes).includes(`Ratios of ops/s to 24.21.0/baseline; ${note}.`));
+  // One runtime: nothing to add.
+  assert.ok(renderChanges(planted).startsWith('What changed against 24.21.0/baseline:'));
+});
