@@ -44,7 +44,7 @@ test('the gate fails for a slowdown, ok -> failed, ok -> timeout and a missing b
   const b = await runSuite('b', ['--param', 'mode=broken', '--benchmarks', 'steady,slows,breaks,hangs-later']);
 
   // Two runs of the same code minutes apart drift by several percent on a loaded 2-core machine
-  // (docs/precision.md measured 5-10% here), more than diff's default 1% allowance: the A/A pair is
+  // (5-10% measured here on 2026-11-23), more than diff's default 1% allowance: the A/A pair is
   // judged with the drift this machine has, as a user of such a machine would set it.
   const same = await nodebench(['diff', a, again, '--fail-on-regression', '5', '--drift', '10']);
   assert.equal(same.exitCode, 0, same.stdout + same.stderr);

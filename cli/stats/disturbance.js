@@ -8,7 +8,7 @@
 //   host's other tenants), when steal took more than `thresholdPct` of its CPU, or when most of its
 //   samples were set aside.
 // The reference is not a clean clock of the machine: process.hrtime() allocates, so its cost follows
-// the heap the benchmark left behind. On a quiet machine (docs/precision.md, 2026-11-22) a column's
+// the heap the benchmark left behind. On a quiet machine (measured 2026-11-22) a column's
 // readings differed by suite by up to 40%, and processes of one cell by up to 20%; judged per column
 // at 10%, half of all processes were set aside and rerun for nothing, and the estimates kept were no
 // better. So each process counts its fastest reading (a GC inside one reading only raises that one),

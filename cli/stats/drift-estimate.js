@@ -1,6 +1,6 @@
 // `diff --drift auto`: how far two separate runs drifted apart, read from the two files themselves.
 // A CI runner's drift between a pull request's run and main's is not the 1% of the machine the
-// default was measured on (docs/precision.md measured 5% per side on a disturbed host), and it
+// default was measured on (5% per side on a disturbed host, measured 2026-11-23), and it
 // varies by suite (the gc suite moves most).
 //
 // Drift here is what scatters cells of one suite apart beyond their own intervals: one cell's run

@@ -7,7 +7,7 @@
 // Everything is on the log scale, where a ratio is a difference and slowdowns are symmetric.
 // Trimming is not free, though: with 5 values the trimmed interval keeps 3 (t(2) = 4.30), about 2.6x
 // as wide as the t-interval over all 5 when nothing is wrong. On the shipped suites (quiet run of
-// 2026-11-22, docs/precision.md) always trimming gave median margins of ±6.7% against ±6.0% for the
+// 2026-11-22) always trimming gave median margins of ±6.7% against ±6.0% for the
 // plain mean. So values are trimmed only when one of them is a far outlier: more than OUTLIER_MADS
 // scaled MADs from the median (the MAD floored at MAD_FLOOR, so that processes that agree to 0.1%
 // do not make a 1% difference an outlier). That gave ±5.7% there, and still ignores a 2x process.
