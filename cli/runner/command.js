@@ -2,8 +2,9 @@
 // the command-launch counterpart of launch.js and service.js. The command runs under the probe
 // (command-probe.js, in the host's Node, in its own process group like every worker) with the
 // runtime under test first on PATH, so that `node`, and npm and npx through their `#!/usr/bin/env
-// node` line, run on it, and right after it the runtime's own npm and npx (runtime-npm.js, put in
-// place by the plan); the flag set goes in NODE_OPTIONS where Node allows every flag of it
+// node` line, run on it, and right after it the runtime's own npm, npx and corepack (runtime-npm.js,
+// put in place by the plan; a runtime without a corepack of its own gets one that refuses in a
+// sentence, never the host's); the flag set goes in NODE_OPTIONS where Node allows every flag of it
 // there, else through a `node` wrapper first on PATH that passes the flags to the real binary
 // (Node 4 to 7 have no NODE_OPTIONS; most V8 flags are not allowed in it). An argument array
 // unless the user asked for a shell.
@@ -66,7 +67,7 @@ export function withoutEnclosingNpm(env) {
 // the flags. Returns { env, flagsVia }.
 export async function commandEnvironment(runtime, flags, command, { runDir, baseEnv = process.env }) {
   const env = { ...withoutEnclosingNpm(baseEnv), ...(command.env || {}) };
-  // The runtime's own npm and npx right after it (runtime-npm.js), before the host's.
+  // The runtime's own npm, npx and corepack right after it (runtime-npm.js), before the host's.
   const dirs = [path.dirname(runtime.path), npmBinDir(runtime)].filter(Boolean);
   let flagsVia = 'none';
   // The host's NODE_OPTIONS belong to the host, not to the runtime under test.
