@@ -72,7 +72,7 @@ const COREPACK_RANGE = '>=0.17.0';
 export function chooseCorepack(nodeVersion, releases) {
   if (!semver.satisfies(nodeVersion, SHIPPED_COREPACK)) return null;
   const found = newestFirst(releases).find((r) => semver.satisfies(r.version, COREPACK_RANGE) && r.engines?.node && accepts(r.engines.node, nodeVersion));
-  return found ? { version: found.version, chosen: `the newest corepack whose engines accept Node ${nodeVersion} (Node ${nodeVersion} shipped a corepack of its own)` } : null;
+  return found ? { version: found.version, chosen: `the newest corepack whose engines accept Node ${nodeVersion}, a release that shipped corepack` } : null;
 }
 
 // [{ version, engines }] of `name`'s versions in `range` (asked of corepack from 0.17.0, where its
