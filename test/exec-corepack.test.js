@@ -97,3 +97,32 @@ test('offline, an entry without corepack gets a refusing corepack and tries agai
   assert.match(online.stderr, /installing corepack \d+\.\d+\.\d+ for Node 14\.21\.3/);
   assert.equal(printed(dir, '14.21.3'), read(path.join(home, 'nodebench-npm.json')).corepack);
 });
+
+// `corepack enable` on the host (as CI images do) puts yarn and pnpm on PATH as links into the host's
+// corepack: in a command they go through the runtime's own corepack, or its refusal. A yarn that is
+// not corepack's is the user's and stays.
+test('exec: a host yarn that is corepack\'s shim runs through the runtime\'s corepack (the project\'s packageManager on Node 14), a refusal on Node 26; another yarn is left alone', { timeout: 600_000 }, async () => {
+  await Promise.all(['14.21.3', '26.10.0'].map((v) => testRuntime(v)));
+  const host = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-host-corepack-'));
+  // The host's corepack as `corepack enable` links it: bin/yarn -> corepack/dist/yarn.js.
+  fs.mkdirSync(path.join(host, 'corepack', 'dist'), { recursive: true });
+  fs.writeFileSync(path.join(host, 'corepack', 'dist', 'yarn.js'), '#!/bin/sh\necho the-host-corepack\n', { mode: 0o755 });
+  fs.mkdirSync(path.join(host, 'bin'));
+  fs.symlinkSync(path.join(host, 'corepack', 'dist', 'yarn.js'), path.join(host, 'bin', 'yarn'));
+  // A pnpm of the user's own, not corepack's.
+  fs.writeFileSync(path.join(host, 'bin', 'pnpm'), '#!/bin/sh\necho the-users-pnpm\n', { mode: 0o755 });
+  const env = { PATH: `${path.join(host, 'bin')}${path.delimiter}${process.env.PATH}` };
+
+  const dir = project();
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'pm', version: '1.0.0', packageManager: 'yarn@1.22.22' }));
+  const out = path.join(dir, 'r.json');
+  const run = await nodebench(['exec', '--node', '14.21.3,26.10.0', '--processes', '1', '--max-processes', '1', '--out', out, '--shell', '--',
+    'pnpm > pnpm-$(node --version).txt; yarn --version > yarn-$(node --version).txt'], { cwd: dir, env });
+  assert.equal(run.exitCode, 1, run.stderr);
+  const cellOf = Object.fromEntries(read(out).cells.map((c) => [c.runtime, c]));
+  assert.equal(cellOf['14.21.3'].status, 'ok', cellOf['14.21.3'].error);
+  assert.equal(fs.readFileSync(path.join(dir, 'yarn-v14.21.3.txt'), 'utf8').trim(), '1.22.22');
+  assert.equal(fs.readFileSync(path.join(dir, 'pnpm-v14.21.3.txt'), 'utf8').trim(), 'the-users-pnpm');
+  assert.match(cellOf['26.10.0'].error, /exited with status 127: nodebench: Node 26\.10\.0 shipped no corepack/);
+  assert.equal(fs.readFileSync(path.join(dir, 'pnpm-v26.10.0.txt'), 'utf8').trim(), 'the-users-pnpm');
+});
