@@ -42,3 +42,13 @@ test('CommonJS TypeScript (.cts) requires ./work.cts as ./work.cjs and ./scale.t
   }
   assert.match((await list('18.20.8', file)).unsupported, /^Node 18\.20\.8 cannot require a CommonJS TypeScript file/);
 });
+
+// sucrase drops a namespace whole; one that holds values would leave its uses a ReferenceError
+// (Node's own stripping refuses it): nodebench refuses it in a sentence, on every runtime alike.
+test('a namespace of types only runs; one that holds values is refused with its file, line and the fix', { timeout: 120_000 }, async () => {
+  for (const spec of ['system', '24.21.0']) {
+    assert.equal((await once(spec, fixture('namespace-types.mts'), 'area')).value, 9, spec);
+    const refused = await list(spec, fixture('namespace-values.mts'));
+    assert.match(refused.error, /namespace-values\.mts:4: TypeScript namespace Geometry holds values, which nodebench's type stripping \(sucrase, the same on every runtime\) would drop and Node's own refuses; write it as an object or a module of its own/, spec);
+  }
+});

@@ -61,7 +61,35 @@ const TYPESCRIPT_MODULE = /\.m?ts$/;
 
 const IMPORT_META_MAIN = /\bimport\.meta\.main\b/g;
 
+// A namespace that holds values (`namespace N { export const a = 1 }`): sucrase drops it whole, so
+// the code that uses it would throw a ReferenceError, and Node's own stripping refuses it. A
+// namespace of types only is dropped by both, rightly. (The body is found by counting braces, so a
+// brace inside a string or comment of the namespace can mislead it.)
+const NAMESPACE = /(^|[\n;{}])[ \t]*(?:export[ \t]+)?(?:namespace|module)[ \t]+([\w$.]+)[ \t]*\{/g;
+const VALUE_DECLARATION = /\b(?:const|let|var|function|class|enum)\b/;
+
+function namespaceWithValues(source) {
+  for (const match of source.matchAll(NAMESPACE)) {
+    const open = match.index + match[0].length;
+    let depth = 1;
+    let end = open;
+    while (end < source.length && depth > 0) {
+      if (source[end] === '{') depth++;
+      else if (source[end] === '}') depth--;
+      end++;
+    }
+    if (VALUE_DECLARATION.test(source.slice(open, end - 1))) {
+      return { name: match[2], line: source.slice(0, match.index + match[1].length).split('\n').length };
+    }
+  }
+  return null;
+}
+
 function stripTypes(source, file) {
+  const namespace = namespaceWithValues(source);
+  if (namespace) {
+    throw new Error(`${file}:${namespace.line}: TypeScript namespace ${namespace.name} holds values, which nodebench's type stripping (sucrase, the same on every runtime) would drop and Node's own refuses; write it as an object or a module of its own (a namespace of types only is fine)`);
+  }
   transform ||= require('sucrase').transform;
   return transform(source, { transforms: ['typescript'], disableESTransforms: true, filePath: file }).code;
 }
