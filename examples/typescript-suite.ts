@@ -1,7 +1,8 @@
 // nodebench's own suite format in TypeScript (an ES module once its types are stripped).
 // Run:  nodebench run examples/typescript-suite.ts --node 18,22,24
-// Node 22.18+ and 23.6+ strip the types themselves; on Node 18.19+ and 20.6+ nodebench strips them
-// (sucrase, in a loader hook off the measured thread); older runtimes report the cells unsupported.
+// nodebench strips the types (sucrase, in a loader hook off the measured thread) on Node 18.19+ and
+// 20.6+, also on 22.18+ and 24, which could themselves, so that every runtime runs the same code;
+// older runtimes report the cells unsupported.
 interface Point { x: number; y: number }
 interface Context { points: Point[] }
 

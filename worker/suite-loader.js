@@ -11,6 +11,7 @@ var version = require('./version');
 var capabilities = require('./capabilities');
 var formats = require('./formats');
 var registry = require('./formats/registry');
+var typescriptPaths = require('./typescript-paths');
 
 var BENCHMARK_TYPES = ['sync', 'promise', 'callback'];
 
@@ -132,30 +133,48 @@ function loaderRestart(kind, libraries) {
   return process.execArgv.indexOf(url) === -1 ? url : null;
 }
 
-var requiresRedirected = false;
+var requiresPatched = false;
+var redirectLibraries = false;
 var hooksRegistered = false;
 
-// require('tinybench') and the others give nodebench's shim from now on.
-function redirectRequires() {
-  if (requiresRedirected) return;
-  requiresRedirected = true;
+// The request a failed require stands for: a TypeScript file's './x.js' where only ./x.ts (or
+// ./x.cts) exists, as in its ES module imports (worker/typescript-paths.js), or null.
+function typescriptRequest(request, parent) {
+  if (typeof request !== 'string' || !/^\.{0,2}\//.test(request) || !parent || !parent.filename) return null;
+  return typescriptPaths.typescriptSibling(path.resolve(path.dirname(parent.filename), request), parent.filename);
+}
+
+// require('tinybench') and the others give nodebench's shim from now on (libraries), and a
+// TypeScript file's require of './x.js' is ./x.ts where only that exists.
+function patchRequires(libraries) {
+  if (libraries) redirectLibraries = true;
+  if (requiresPatched) return;
+  requiresPatched = true;
   var resolveFilename = Module._resolveFilename;
-  Module._resolveFilename = function (request) {
-    if (formats.NAMES.indexOf(request) !== -1) return formats.commonjsShim(request);
-    return resolveFilename.apply(this, arguments);
+  Module._resolveFilename = function (request, parent) {
+    if (redirectLibraries && formats.NAMES.indexOf(request) !== -1) return formats.commonjsShim(request);
+    try {
+      return resolveFilename.apply(this, arguments);
+    } catch (err) {
+      var sibling = err && err.code === 'MODULE_NOT_FOUND' ? typescriptRequest(request, parent) : null;
+      if (!sibling) throw err;
+      var args = Array.prototype.slice.call(arguments);
+      args[0] = sibling;
+      return resolveFilename.apply(this, args);
+    }
   };
 }
 
-// Loader hooks for ES modules: the same redirection for import, and type stripping where the
-// runtime does not strip types itself.
-function registerHooks(stripTypes, mainUrl) {
+// Loader hooks for ES modules: the same redirection for import, and TypeScript (types stripped by
+// nodebench, './x.js' as ./x.ts) for a TypeScript file.
+function registerHooks(typescript, mainUrl) {
   if (hooksRegistered) return;
   hooksRegistered = true;
   var url = require('url');
   var shims = {};
   formats.NAMES.forEach(function (name) { shims[name] = url.pathToFileURL(formats.esmShim(name)).href; });
   Module.register(url.pathToFileURL(path.join(__dirname, 'esm', 'hooks.mjs')).href, {
-    data: { shims: shims, stripTypes: stripTypes, mainUrl: mainUrl || null }
+    data: { shims: shims, typescript: typescript, runtimeStripsTypes: capabilities.stripsTypesItself(), mainUrl: mainUrl || null }
   });
 }
 
@@ -316,7 +335,8 @@ function load(suitePath, cb, wanted) {
     finish(err);
   }
 
-  if (libraries.length) redirectRequires();
+  var typescript = kind === 'typescript' || kind === 'typescript-commonjs';
+  if (libraries.length || typescript) patchRequires(libraries.length > 0);
   actAsMain(file);
   if (kind === 'commonjs' || kind === 'typescript-commonjs') {
     var exported;
@@ -327,10 +347,10 @@ function load(suitePath, cb, wanted) {
     }
     return loaded(exported);
   }
-  var stripTypes = kind === 'typescript' && !capabilities.stripsTypesItself();
   var main = /\bimport\.meta\.main\b/.test(source) ? require('url').pathToFileURL(file).href : null;
-  // Where there is no module.register the worker was restarted with the redirecting loader.
-  if ((libraries.length || stripTypes || main) && capabilities.hasLoaderHooks()) registerHooks(stripTypes, main);
+  // Where there is no module.register the worker was restarted with the redirecting loader (a
+  // TypeScript file needs module.register: loadProblem refused it before).
+  if ((libraries.length || kind === 'typescript' || main) && capabilities.hasLoaderHooks()) registerHooks(kind === 'typescript', main);
   require('./esm/import')(require('url').pathToFileURL(file).href).then(loaded, function (err) {
     failed(err instanceof Error ? err : new Error(String(err)));
   });

@@ -2,8 +2,9 @@
 // the command-launch counterpart of launch.js and service.js. The command runs under the probe
 // (command-probe.js, in the host's Node, in its own process group like every worker) with the
 // runtime under test first on PATH, so that `node`, and npm and npx through their `#!/usr/bin/env
-// node` line, run on it, and right after it the runtime's own npm and npx (runtime-npm.js, put in
-// place by the plan); the flag set goes in NODE_OPTIONS where Node allows every flag of it
+// node` line, run on it, and right after it the runtime's own npm, npx and corepack (runtime-npm.js,
+// put in place by the plan; a runtime without a corepack of its own gets one that refuses in a
+// sentence, never the host's); the flag set goes in NODE_OPTIONS where Node allows every flag of it
 // there, else through a `node` wrapper first on PATH that passes the flags to the real binary
 // (Node 4 to 7 have no NODE_OPTIONS; most V8 flags are not allowed in it). An argument array
 // unless the user asked for a shell.
@@ -62,12 +63,53 @@ export function withoutEnclosingNpm(env) {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !fromEnclosingNpm(name)));
 }
 
+// `yarn`, `pnpm` and their aliases that `corepack enable` put on the host's PATH are links into the
+// host's corepack (its dist/ folder), which may not run on the runtime under test (corepack 0.34
+// crashes on Node 14). Where the runtime's own corepack is on PATH (or the sentence that refuses in
+// its place, runtime-npm.js), they go through it instead: scripts that `exec corepack yarn "$@"`,
+// put before the host's. A yarn or pnpm of the host's that is not corepack's is left alone.
+const COREPACK_SHIMS = ['yarn', 'yarnpkg', 'pnpm', 'pnpx'];
+const HOST_COREPACK_SHIM = /[\\/]corepack[\\/]dist[\\/][^\\/]+\.js$/;
+
+function hostCorepackShims(pathValue) {
+  const dirs = String(pathValue || '').split(path.delimiter).filter(Boolean);
+  return COREPACK_SHIMS.filter((name) => {
+    for (const dir of dirs) {
+      let real;
+      try {
+        real = fs.realpathSync(path.join(dir, name));
+      } catch {
+        continue;
+      }
+      return HOST_COREPACK_SHIM.test(real);
+    }
+    return false;
+  });
+}
+
+function corepackShimDir(names, runDir) {
+  const dir = path.join(runDir, `corepack-shims-${names.join('-')}`);
+  for (const name of names) {
+    const file = path.join(dir, name);
+    if (fs.existsSync(file)) continue;
+    fs.mkdirSync(dir, { recursive: true });
+    // Written whole, then renamed: a launch running beside this one never reads half a script.
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, `#!/bin/sh\nexec corepack ${name} "$@"\n`, { mode: 0o755 });
+    fs.renameSync(tmp, file);
+  }
+  return dir;
+}
+
 // The command's environment: the user's, the command's own additions, the runtime first on PATH and
 // the flags. Returns { env, flagsVia }.
 export async function commandEnvironment(runtime, flags, command, { runDir, baseEnv = process.env }) {
   const env = { ...withoutEnclosingNpm(baseEnv), ...(command.env || {}) };
-  // The runtime's own npm and npx right after it (runtime-npm.js), before the host's.
+  // The runtime's own npm, npx and corepack right after it (runtime-npm.js), before the host's.
   const dirs = [path.dirname(runtime.path), npmBinDir(runtime)].filter(Boolean);
+  const ownCorepack = npmBinDir(runtime) || fs.existsSync(path.join(path.dirname(runtime.path), 'corepack'));
+  const shims = ownCorepack ? hostCorepackShims(baseEnv.PATH) : [];
+  if (shims.length) dirs.push(corepackShimDir(shims, runDir));
   let flagsVia = 'none';
   // The host's NODE_OPTIONS belong to the host, not to the runtime under test.
   env.NODE_OPTIONS = '';
