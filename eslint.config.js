@@ -21,7 +21,7 @@ export default [
   },
   {
     // The worker's ES module side (loader hooks, the library shims' import faces): Node 18.19+ only.
-    files: ['worker/**/*.mjs', 'examples/**/*.mjs', 'test/fixtures/own-code/**/*.mjs', 'bench/fixtures/**/*.mjs', 'test/fixtures/own-code/module-pkg/named.js'],
+    files: ['worker/**/*.mjs', 'examples/**/*.mjs', 'test/fixtures/own-code/**/*.mjs', 'bench/fixtures/**/*.mjs', 'test/fixtures/own-code/module-pkg/named.js', 'test/fixtures/own-code/nodenext/*.js'],
     languageOptions: { ecmaVersion: 'latest', sourceType: 'module', globals: { ...globals.node } }
   },
   {
