@@ -13,7 +13,7 @@ const out = path.join(tmp, 'result.json');
 let run;
 let runPid;
 
-test('nodebench matrix runs the smoke matrix on Node 4.9.1 and 16.x', { timeout: 300_000 }, async () => {
+test('nodebench matrix runs the smoke matrix on Node 4.9.1 and 16.x', { timeout: 600_000 }, async () => {
   const subprocess = nodebench(['matrix', '--matrix', path.join(root, 'test', 'fixtures', 'smoke-matrix.yaml'), '--out', out]);
   runPid = subprocess.pid;
   run = await subprocess;
@@ -65,7 +65,7 @@ test('a throwing benchmark fails, a hanging one times out, each with its reason'
   }
   for (const cell of result.cells.filter((c) => c.benchmark === 'hangs')) {
     assert.equal(cell.status, 'timeout');
-    assert.match(cell.error, /did not finish within 4 s/);
+    assert.match(cell.error, /did not finish within 10 s/);
   }
 });
 
