@@ -218,7 +218,12 @@ test('bad input is one sentence and exit 2', { timeout: 60_000 }, async () => {
 // whose second flag set makes `slower` four times the work), one explanation for the one benchmark
 // decided slower, in the diff's own format; --explain with a format it does not go with is a sentence.
 test('diff --explain explains each benchmark decided slower under the diff', { timeout: 180_000 }, async () => {
-  const planted = path.join(import.meta.dirname, 'fixtures', 'planted-result.json');
+  // The fixture names its suite by the absolute path of the checkout that measured it; explain re-runs
+  // that file, so a copy names this checkout's copy of it (the recorded path exists on no other machine).
+  const recorded = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'planted-result.json'), 'utf8'));
+  for (const s of recorded.suites) s.file = path.join(import.meta.dirname, 'fixtures', 'suites', 'planted', 'index.js');
+  const planted = path.join(dir, 'planted-result.json');
+  fs.writeFileSync(planted, JSON.stringify(recorded));
   const columns = ['--from', '24.21.0/baseline', '--to', '24.21.0/--title=nodebench-planted'];
   const refused = await nodebench(['diff', planted, ...columns, '--explain', '--format', 'json']);
   assert.equal(refused.exitCode, 2);
