@@ -64,7 +64,8 @@ test('the progress line names the end of the time budget beside the ETA, and onl
   const progress = createProgress({ stream, live: false });
   const cell = { runtimeLabel: '16.20.2', flagSet: 'baseline', suite: 'promises', benchmark: 'chain-native' };
   progress.update({ done: 1, total: 2, cell, outcome: { status: 'ok' }, budgetEndsAt: Date.now() + 125_000 });
-  assert.match(lines.at(-1), /left; time budget ends in 2m0[45]s\)/);
+  // 2m05s less the moments between the two clock reads, which a loaded machine can stretch to seconds.
+  assert.match(lines.at(-1), /left; time budget ends in 2m0[0-5]s\)/);
   progress.update({ done: 2, total: 2, cell, outcome: { status: 'ok' } });
   assert.doesNotMatch(lines.at(-1), /time budget/);
 });

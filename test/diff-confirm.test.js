@@ -33,7 +33,10 @@ test('a real slowdown is confirmed and fails the gate; the decision and its reas
   const from = `${result.runtimes[0].label}/baseline`;
   const to = `${result.runtimes[0].label}/marked`;
   const confirmOut = path.join(tmp, 'real-confirm.json');
-  const gate = await nodebench(['diff', out, '--from', from, '--to', to, '--fail-on-regression', '5', '--confirm', '--confirm-processes', '8', '--confirm-out', confirmOut, '--json']);
+  // `slows` is ten times slower (-90%); the threshold is 30% so that the unchanged `steady`, 3
+  // processes a side on a loaded 2-core machine and then 8 re-measured, cannot join it in the gate
+  // (a 5% threshold let noise of that size through in test/diff-gate.test.js on CI).
+  const gate = await nodebench(['diff', out, '--from', from, '--to', to, '--fail-on-regression', '30', '--confirm', '--confirm-processes', '8', '--confirm-out', confirmOut, '--json']);
   const json = JSON.parse(gate.stdout);
   const busy = json.gate.confirm.candidates.find((c) => c.label === 'marked/slows' && !c.confirmation);
   if (busy) {
@@ -60,12 +63,12 @@ test('a real slowdown is confirmed and fails the gate; the decision and its reas
   assert.deepEqual([...new Set(again.cells.map((c) => `${c.runtimeLabel}/${c.flagSet}`))].sort(), [from, to].sort());
   assert.ok(again.cells.every((c) => c.processes.length >= 8 && confirm.candidates.some((k) => k.label === `marked/${c.benchmark}`)));
   assert.match(gate.stderr, /nodebench: confirming \d comparison\(s\) the first measurement cannot clear/);
-  assert.match(gate.stderr, /1 benchmark\(s\) fail the gate \(decided slower by more than 5% when re-measured/);
+  assert.match(gate.stderr, /1 benchmark\(s\) fail the gate \(decided slower by more than 30% when re-measured/);
 
-  const md = await nodebench(['diff', out, '--from', from, '--to', to, '--fail-on-regression', '5', '--confirm', '--confirm-processes', '8', '--confirm-out', path.join(tmp, 'md-confirm.json'), '--format', 'markdown']);
+  const md = await nodebench(['diff', out, '--from', from, '--to', to, '--fail-on-regression', '30', '--confirm', '--confirm-processes', '8', '--confirm-out', path.join(tmp, 'md-confirm.json'), '--format', 'markdown']);
   if (/too busy to re-measure it/.test(md.stdout)) return;
   assert.equal(md.exitCode, 1);
-  assert.match(md.stdout, /\*\*Gate failed\*\*: 1 benchmark\(s\) slower by more than 5% \(confirmed by re-measuring\)/);
+  assert.match(md.stdout, /\*\*Gate failed\*\*: 1 benchmark\(s\) slower by more than 30% \(confirmed by re-measuring\)/);
   assert.match(md.stdout, /confirm: \d comparison\(s\) could not be cleared [^\n]*\n(?: {2}[^\n]*\n)*? {2}marked\/slows [^\n]*re-measured -\d+\.\d% [^\n]*: slower, confirmed/);
 });
 

@@ -15,16 +15,18 @@ test('by date: a new slowdown fails the gate once, in one line per benchmark; an
   const runs = [];
   for (const name of ['r1', 'r2', 'r3']) runs.push(await trendRun(dir, name));
   assert.equal((await history(['add', ...runs, '--store', store, '--label', 'before'])).exitCode, 0);
-  const quiet = await history(['check', '--store', store, '--by', 'date', '--benchmark', 'sum']);
-  assert.equal(quiet.exitCode, 0, quiet.stderr);
-  // Three unchanged runs may still draw a faster change point at high load (CI saw +10% at load 10);
-  // what matters is that nothing fails the gate.
-  assert.match(quiet.stdout, /^no new change points in .*store-date \(3 run\(s\), by date\)|^new change points:\n {2}trend\/sum .*\+\d/);
+  // Runs minutes apart on a loaded 2-core machine can differ by 10% (CI drew a +10% change point
+  // between three unchanged runs at load 10), and with three points the series cannot estimate that
+  // scatter: the gate is set at 20%, well inside the planted -50% and well outside such noise.
+  const GATE = ['--fail-on-regression', '20'];
+  const quiet = await history(['check', '--store', store, '--by', 'date', '--benchmark', 'sum', ...GATE]);
+  assert.equal(quiet.exitCode, 0, quiet.stdout + quiet.stderr);
+  assert.match(quiet.stdout, /^no new change points in .*store-date \(3 run\(s\), by date\)|^new change points:\n {2}trend\/sum .*[+-]\d/);
 
   const slow = [await trendRun(dir, 'r4', { slow: true }), await trendRun(dir, 'r5', { slow: true })];
   assert.equal((await history(['add', ...slow, '--store', store, '--label', 'after'])).exitCode, 0);
   const summary = path.join(dir, 'summary.md');
-  const failed = await history(['check', '--store', store, '--by', 'date'], { env: { GITHUB_STEP_SUMMARY: summary } });
+  const failed = await history(['check', '--store', store, '--by', 'date', ...GATE], { env: { GITHUB_STEP_SUMMARY: summary } });
   assert.equal(failed.exitCode, 1, failed.stdout + failed.stderr);
   // The job summary gets the change points as a table, not every series.
   const markdown = fs.readFileSync(summary, 'utf8');
@@ -32,29 +34,31 @@ test('by date: a new slowdown fails the gate once, in one line per benchmark; an
   assert.match(markdown, /^\| trend\/sum \[baseline\] on system \| .* before \| .* after \| -\d+\.\d% \| .* \| \*\*new\*\* \|$/m);
   assert.doesNotMatch(markdown, /<details>/);
   const lines = failed.stderr.trim().split('\n');
-  assert.match(lines[0], /^nodebench: \d benchmark\(s\) have a new change point slower by more than 5% in /);
+  assert.match(lines[0], /^nodebench: \d benchmark\(s\) have a new change point slower by more than 20% in /);
   const sumLine = lines.find((l) => l.startsWith('  trend/sum: '));
   assert.ok(sumLine, failed.stderr);
   assert.match(sumLine, /^ {2}trend\/sum: \[baseline\] on system, \S+ \S+ before -> \S+ \S+ after -\d+\.\d% \(95% CI -\d+\.\d% \.\. -\d+\.\d%\) NEW$/);
   assert.equal(lines.filter((l) => l.startsWith('  trend/sum')).length, 1, 'one line per benchmark');
   assert.match(failed.stdout, /new change points:\n {2}trend\/sum \[baseline\] on system: /);
 
-  // Twice the work: the rate about halves, and the change sits at the first slow run.
+  // Twice the work: the rate about halves, and the change sits at the first slow run. Noise between
+  // runs of the same code may add a change point of its own size (within ±20%), never another halving.
   const shown = JSON.parse((await history(['show', '--store', store, '--by', 'date', '--benchmark', 'sum', '--format', 'json'])).stdout);
-  const [change] = shown.series[0].changes;
-  assert.equal(shown.series[0].changes.length, 1);
-  assert.equal(change.to, shown.series[0].points[3].name);
+  const { changes, points } = shown.series[0];
+  const change = changes.find((c) => c.to === points[3].name);
+  assert.ok(change, `a change point at the first slow run: ${JSON.stringify(changes)}`);
   assert.ok(change.ratio > 0.3 && change.ratio < 0.75, `ratio ${change.ratio}`);
+  for (const noise of changes.filter((c) => c !== change)) assert.ok(noise.ratio > 0.8 && noise.ratio < 1.25, `only one large change: ${JSON.stringify(changes)}`);
   assert.ok(change.low < change.ratio && change.ratio < change.high && change.high < 1);
 
   const lenient = await history(['check', '--store', store, '--by', 'date', '--benchmark', 'sum', '--fail-on-regression', '90']);
   assert.equal(lenient.exitCode, 0, 'a threshold above the slowdown passes');
 
   assert.equal((await history(['add', await trendRun(dir, 'r6', { slow: true }), '--store', store])).exitCode, 0);
-  const later = await history(['check', '--store', store, '--by', 'date', '--benchmark', 'sum']);
+  const later = await history(['check', '--store', store, '--by', 'date', '--benchmark', 'sum', ...GATE]);
   assert.equal(later.exitCode, 0, `the change point is known since the previous add: ${later.stdout}${later.stderr}`);
   const text = await history(['show', '--store', store, '--by', 'date', '--benchmark', 'sum']);
-  assert.match(text.stdout, /change points: 1\n {2}trend\/sum \[baseline\] on system: .* before -> .* after -\d/);
+  assert.match(text.stdout, /change points: \d+[^\n]*\n(?: {2}[^\n]*\n)*? {2}trend\/sum \[baseline\] on system: .* before -> .* after -\d/);
 });
 
 test('by runtime version: a slowdown from one release on is placed between the right releases, with the bisect that closes the gap', async () => {

@@ -13,7 +13,7 @@ const out = path.join(tmp, 'result.json');
 let run;
 let runPid;
 
-test('nodebench matrix runs the smoke matrix on Node 4.9.1 and 16.x', { timeout: 300_000 }, async () => {
+test('nodebench matrix runs the smoke matrix on Node 4.9.1 and 16.x', { timeout: 600_000 }, async () => {
   const subprocess = nodebench(['matrix', '--matrix', path.join(root, 'test', 'fixtures', 'smoke-matrix.yaml'), '--out', out]);
   runPid = subprocess.pid;
   run = await subprocess;
@@ -65,7 +65,7 @@ test('a throwing benchmark fails, a hanging one times out, each with its reason'
   }
   for (const cell of result.cells.filter((c) => c.benchmark === 'hangs')) {
     assert.equal(cell.status, 'timeout');
-    assert.match(cell.error, /did not finish within 4 s/);
+    assert.match(cell.error, /did not finish within 10 s/);
   }
 });
 
@@ -80,7 +80,7 @@ test('a benchmark needing a newer runtime is unsupported on 4.9.1 and runs on 16
 });
 
 test('the tables show rates, ratios and reasons', () => {
-  assert.match(run.stdout, /smoke(?: \[baseline\])? {2}\(ops\/s ±95% margin, ratio to 4\.9\.1\/baseline ±95% margin\)/);
+  assert.match(run.stdout, /smoke(?: \[baseline\])? {2}\(ops\/s ±95% margin, ratio to 4\.9\.1\/baseline ±95% margin; a flag set's column against the same runtime's baseline column\)/);
   assert.match(run.stdout, /sum-loop\s+\S+ ±[\d.]+% \(base\)/);
   assert.match(run.stdout, /throws\s+FAILED/);
   assert.match(run.stdout, /hangs\s+TIMEOUT/);

@@ -20,7 +20,7 @@ const rounds = (cell) => cell.processes.filter((p) => !p.rerun).map((p) => p.rou
 const processCount = (result) => result.cells.reduce((n, c) => n + c.processes.length, 0);
 
 let whole;
-test('an uninterrupted run, for comparison', { timeout: 300_000 }, async () => {
+test('an uninterrupted run, for comparison', { timeout: 600_000 }, async () => {
   whole = path.join(tmp, 'whole.json');
   const run = await nodebench([...ARGS, '--out', whole]);
   assert.equal(run.exitCode, 1, run.stderr); // the smoke suite's failing and hanging cells
@@ -28,7 +28,7 @@ test('an uninterrupted run, for comparison', { timeout: 300_000 }, async () => {
 
 let killed;
 let before;
-test('kill -9 midway, then --resume: the same cells as the uninterrupted run, and nothing that finished is run again', { timeout: 300_000 }, async () => {
+test('kill -9 midway, then --resume: the same cells as the uninterrupted run, and nothing that finished is run again', { timeout: 600_000 }, async () => {
   killed = path.join(tmp, 'killed.json');
   const child = execa(process.execPath, [cliPath, ...ARGS, '--out', killed], { reject: false, stdin: 'ignore', env: { NO_COLOR: '1' } });
   const deadline = Date.now() + 120_000;
