@@ -154,7 +154,7 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
 
   // Counted from the first process: installing runtimes is not measuring.
   const budget = createBudget(run.timeBudgetMin);
-  const runDir = createRunDir();
+  const runDir = await createRunDir(process.env, { warn: (message) => log(`warning: ${message}`) });
   let interrupted;
   try {
     await runCells(result.cells, {

@@ -8,7 +8,9 @@
 // (/dev/null, /dev/full), a FIFO or a /proc path (/dev/stdout is /proc/self/fd/1) cannot be renamed
 // over without destroying it or failing, so those are written through (opened and written in place);
 // a disk is refused. A file bind-mounted over (docker run -v file:file) gets the new text copied in
-// when the rename fails with EBUSY.
+// when the rename fails with EBUSY. A symbolic link is never replaced: what it leads to is written
+// (a dangling one: the file it names is created), and a loop of links is a sentence. checkWritable
+// tells before minutes of measuring whether writeOutput will fail.
 import fs from 'node:fs/promises';
 import fsSync from 'node:fs';
 import path from 'node:path';
@@ -115,6 +117,15 @@ function specialKind(stat) {
   return null;
 }
 
+// What a path that is not a regular file is, for sentences: "a FIFO", "a folder".
+export function kindOf(stat) {
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  const special = specialKind(stat);
+  return special ? `a ${special}` : stat.isFile() ? 'a regular file' : 'not a regular file';
+}
+
 // How `file` is written: { how: 'replace', path } (a regular file or a new path: the file a symlink
 // leads to, atomically), { how: 'through', path, what } (written in place), or a UserError for
 // what is never written (a folder, a disk).
@@ -124,6 +135,7 @@ export function outputTarget(file) {
   try {
     stat = fsSync.statSync(given);
   } catch (err) {
+    if (err.code === 'ELOOP') return loopOfLinks(file);
     if (err.code !== 'ENOENT') return { how: 'replace', path: given };
   }
   let real = null;
@@ -132,6 +144,10 @@ export function outputTarget(file) {
   } catch {
     // A dangling link, a pipe behind /proc/self/fd, or a new path.
   }
+  // A link is followed wherever it leads, as a shell's > follows it: a dangling one gets the file
+  // it names created, and stays the link it was (a rename over it would replace the link itself).
+  const end = stat || real ? real : linkEnd(given);
+  if (end instanceof UserError) return end;
   if (stat?.isDirectory()) return { how: 'replace', path: given, stat };
   if (stat?.isBlockDevice()) return new UserError(`${file} is a disk (a block device); nodebench never writes over one; choose the path of a file.`);
   const special = stat ? specialKind(stat) : null;
@@ -139,9 +155,33 @@ export function outputTarget(file) {
   // A link to /proc/self/fd/N (what /dev/stdout is) names a descriptor of this process, whatever
   // file the shell redirected it to: written through it, never renamed over the link.
   if (ownDescriptor(given) !== null) return { how: 'through', path: given, what: 'descriptor of this process (/proc/self/fd)', stat };
-  if (inPseudo(given) || (real && inPseudo(real))) return { how: 'through', path: given, what: `${given.split('/')[1]} file`, stat };
-  return { how: 'replace', path: real || given, stat };
+  if (inPseudo(given) || (end && inPseudo(end))) return { how: 'through', path: given, what: `${given.split('/')[1]} file`, stat };
+  return { how: 'replace', path: end || given, stat };
 }
+
+// Where a chain of links starting at `file` ends: the first path that is no link (`file` itself
+// when it is none), or a UserError for a loop.
+function linkEnd(file) {
+  let at = file;
+  for (let hops = 0; hops < 40; hops++) {
+    let link;
+    try {
+      link = fsSync.readlinkSync(at);
+    } catch {
+      return at;
+    }
+    let parent = path.dirname(at);
+    try {
+      parent = fsSync.realpathSync(parent);
+    } catch {
+      // A link in a folder that is not there cannot be: readlink would have failed.
+    }
+    at = path.resolve(parent, link);
+  }
+  return loopOfLinks(file);
+}
+
+const loopOfLinks = (file) => new UserError(`${file} is a symbolic link that leads back to itself (a loop of links); remove it, or choose another path.`);
 
 // The descriptor of this process that `file` names through /proc/self/fd/N, /dev/fd/N or
 // /dev/stdout (a link to /proc/self/fd/1), following links; null for any other path. Such a path
@@ -179,17 +219,27 @@ async function writeToDescriptor(fd, data) {
   }
 }
 
+// Opening a FIFO for writing waits for a reader: opened without waiting, it fails at once (ENXIO)
+// when there is none. Such a probe stays open until the real descriptor is, so that the reader never
+// sees every writer gone (and stops) in between; checkWritable's probes are kept here until then.
+const fifoProbes = new Map();
+const openFifoProbe = (file) => fs.open(file, fsSync.constants.O_WRONLY | fsSync.constants.O_NONBLOCK);
+
 async function writeThrough(target, data) {
   const fd = ownDescriptor(target.path);
   if (fd !== null) return writeToDescriptor(fd, data);
-  // Opening a FIFO for writing waits for a reader: with none there, say so instead of hanging. The
-  // probe stays open until the real descriptor is, so the reader never sees the writers all gone.
-  const probe = target.what === 'FIFO' ? await fs.open(target.path, fsSync.constants.O_WRONLY | fsSync.constants.O_NONBLOCK) : null;
+  // Asked again even when checkWritable holds a probe: the reader may have gone since.
+  const held = fifoProbes.get(target.path);
+  fifoProbes.delete(target.path);
+  let probe = null;
   let handle;
   try {
-    handle = await fs.open(target.path, target.stat?.isFile() || !target.stat ? 'w' : 'r+');
+    probe = target.what === 'FIFO' ? await openFifoProbe(target.path) : null;
+    // A FIFO write-only, so that a reader that goes away mid-write is EPIPE, not a full pipe for ever.
+    handle = await fs.open(target.path, target.stat?.isFile() || !target.stat ? 'w' : target.what === 'FIFO' ? fsSync.constants.O_WRONLY : 'r+');
   } finally {
     await probe?.close();
+    await held?.close();
   }
   try {
     await fs.writeFile(handle, data);
@@ -197,6 +247,47 @@ async function writeThrough(target, data) {
   } finally {
     await handle.close().catch(() => {});
   }
+}
+
+// Checked before a command spends minutes measuring what it will write to `file` (explain): what
+// writeOutput would refuse at the end is the same sentence now. Nothing is written: a device is
+// given an empty write (which /dev/full already refuses), a FIFO must have its reader (the probe is
+// held open for writeOutput), a new file's folder must take files.
+export async function checkWritable(file) {
+  const target = outputTarget(file);
+  if (target instanceof UserError) throw target;
+  try {
+    if (target.how === 'replace') return checkReplaceable(target);
+    if (target.what === 'FIFO') {
+      if (!fifoProbes.has(target.path)) fifoProbes.set(target.path, await openFifoProbe(target.path));
+      return;
+    }
+    const fd = ownDescriptor(target.path);
+    if (fd !== null) return fsSync.writeSync(fd, Buffer.alloc(0));
+    if (!target.stat) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+    // A /proc or /sys file that exists is not written to ahead: an empty write may act there.
+    if (!target.stat.isCharacterDevice()) return;
+    // Written synchronously: the promise API skips an empty write without asking the device.
+    const device = fsSync.openSync(target.path, 'r+');
+    try {
+      fsSync.writeSync(device, Buffer.alloc(0));
+    } finally {
+      fsSync.closeSync(device);
+    }
+  } catch (err) {
+    throw await asUserError(err, file, target.how === 'through' ? { through: target.what } : {});
+  }
+}
+
+function checkReplaceable(target) {
+  if (target.stat?.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+  if (fileInPath(path.dirname(target.path))) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+  let folder = path.dirname(target.path);
+  while (!fsSync.existsSync(folder)) folder = path.dirname(folder);
+  // The new file is made beside the old one and renamed over it: the folder must take files. A file
+  // mounted over is written in place instead, so it must take writes itself.
+  fsSync.accessSync(folder, fsSync.constants.W_OK);
+  if (target.stat?.isFile() && isMountPoint(target.path)) fsSync.accessSync(target.path, fsSync.constants.W_OK);
 }
 
 // The one writer of every --out: atomically when `file` is a regular file or a new path, in place

@@ -115,6 +115,12 @@ function helpFor(option) {
   return `${option.help}${shown !== undefined ? ` (default ${String(shown).replace(/`/g, '')})` : ''}`;
 }
 
+// One run option on another command (explain's --timeout): the same flag, help, range and default.
+export function addRunOption(command, name) {
+  const option = RUN_OPTIONS.find((o) => o.name === name);
+  return command.option(option.cli, helpFor(option), parserFor(option));
+}
+
 export function addRunOptions(command) {
   command.option('--quick', `a fast look: ${QUICK_RUN.processes} process per cell, short samples, no metrics processes (less precise)`);
   for (const option of RUN_OPTIONS.filter((o) => o.cli)) command.option(option.cli, helpFor(option), parserFor(option));

@@ -56,7 +56,7 @@ test('a run removes its shared directory when it ends; the next run removes one 
   const live = path.join(tmp, 'run-live');
   fs.mkdirSync(live);
   fs.writeFileSync(path.join(live, 'owner.json'), JSON.stringify({ pid: process.pid }));
-  const made = createRunDir(env);
+  const made = await createRunDir(env);
   assert.ok(!fs.existsSync(orphan), 'the orphan was not removed');
   assert.ok(fs.existsSync(live), 'a live run\'s directory was removed');
   made.remove();

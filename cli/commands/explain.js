@@ -6,9 +6,11 @@ import { positiveInt, positiveNumber, nonNegativeInt } from './shared.js';
 import { explainComparison, EXPLAIN_DEFAULTS } from '../explain/index.js';
 import { EXPLAIN_FORMATS } from '../explain/formats.js';
 import { chooseFormat, emit } from '../output/emit.js';
+import { checkWritable } from '../fs-atomic.js';
+import { addRunOption } from '../options.js';
 
 export function register(program) {
-  program.command('explain')
+  addRunOption(program.command('explain')
     .description('where the time went between two columns for one benchmark: CPU self time per function side by side, GC per operation, deoptimisations, V8 flags that differ (extra profiled processes per side; keeps the .cpuprofile files)')
     .argument('[result]', 'result file whose columns to compare (leave out with --suite and runtime specs)')
     .argument('[resultB]', 'a second result file holding the --to column (as diff A.json B.json)')
@@ -22,16 +24,20 @@ export function register(program) {
     .option('--interval <us>', `profiler sampling interval in microseconds (default ${EXPLAIN_DEFAULTS.intervalUs})`, positiveInt('interval'))
     .option('--profile-dir <dir>', 'where to keep the .cpuprofile files (default ./nodebench-explain-<time>)')
     .option('--format <format>', `one of ${Object.keys(EXPLAIN_FORMATS).join(', ')}`, 'table')
-    .option('--out <file>', 'write the output to this file instead of stdout')
+    .option('--out <file>', 'write the output to this file instead of stdout'), 'timeoutSec')
     .action(async (resultFile, resultFileB, opts) => {
       const render = chooseFormat(EXPLAIN_FORMATS, opts.format);
       if (opts.interval !== undefined && opts.interval < 50) throw new UserError(`--interval ${opts.interval} is below 50 µs, where the profiler's own cost swamps the benchmark; use 50 or more.`);
+      // Before minutes of profiling: a --out that cannot be written (/dev/full, a FIFO with no
+      // reader, a read-only folder) is the sentence it would be at the end.
+      if (opts.out) await checkWritable(opts.out);
       const progress = createProgress();
       const document = await explainComparison(
         { resultFile, resultFileB, suite: opts.suite, from: opts.from, to: opts.to, benchmark: opts.benchmark },
         {
           processes: opts.processes, metricsProcesses: opts.metricsProcesses, intervalUs: opts.interval, profileDir: opts.profileDir,
-          windowMs: opts.duration === undefined ? undefined : opts.duration * 1000
+          windowMs: opts.duration === undefined ? undefined : opts.duration * 1000,
+          timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000
         },
         { log: (m) => progress.log(m) }
       );

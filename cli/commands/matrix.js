@@ -42,7 +42,7 @@ export function register(program) {
     matrix.baseDir = path.dirname(file);
     if (opts.shard) matrix.shard = parseShard(opts.shard);
     const out = resultPathFrom(opts);
-    if (!opts.resume) checkOutput(out, { force: opts.force });
+    checkOutput(out, { force: opts.force, resume: Boolean(opts.resume) });
     // Before hours of measuring: a store this run could not be added to is refused now.
     if (opts.history) await checkStoreForRun(opts.history);
     const progress = createProgress();

@@ -19,7 +19,7 @@ export async function runFromCommandLine(opts, { suites = [], commands = [], run
     baseDir: process.cwd()
   };
   const out = resultPathFrom(opts);
-  if (!opts.resume) checkOutput(out, { force: opts.force });
+  checkOutput(out, { force: opts.force, resume: Boolean(opts.resume) });
   const progress = createProgress();
   const outcome = await runEngine(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
   process.exitCode = await printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline, color: opts.color, progress });

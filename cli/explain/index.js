@@ -6,10 +6,11 @@ import { resolveInputs } from './inputs.js';
 import { runExplainProcesses } from './run.js';
 import { explainDocument } from './document.js';
 import { runtimeFlagsOrNull } from '../flags/index.js';
-import { samplerOptions } from '../options.js';
+import { samplerOptions, DEFAULT_RUN } from '../options.js';
 import { isUserError } from '../errors.js';
 
-export const EXPLAIN_DEFAULTS = { processes: 3, metricsProcesses: 2, windowMs: 1000, intervalUs: 250, timeoutMs: 120_000 };
+// timeoutMs: each process's limit, run's --timeout default (run.timeoutSec).
+export const EXPLAIN_DEFAULTS = { processes: 3, metricsProcesses: 2, windowMs: 1000, intervalUs: 250, timeoutMs: DEFAULT_RUN.timeoutSec * 1000 };
 
 export function defaultProfileDir(now = new Date()) {
   return path.resolve(`nodebench-explain-${now.toISOString().replace(/[:.]/g, '-')}`);
@@ -18,9 +19,9 @@ export function defaultProfileDir(now = new Date()) {
 // Runs the processes and returns the document. request: { resultFile?, suite?, from, to,
 // benchmark }; options: EXPLAIN_DEFAULTS' fields and profileDir.
 export async function explainComparison(request, options = {}, { log = () => {}, command = process.argv.slice(2) } = {}) {
-  const inputs = await resolveInputs(request, { log });
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
   const settings = { ...EXPLAIN_DEFAULTS, ...given, profileDir: path.resolve(options.profileDir || defaultProfileDir()) };
+  const inputs = await resolveInputs(request, { log, timeoutMs: settings.timeoutMs });
   settings.sampler = samplerOptions(inputs.run || undefined);
   const runs = await runExplainProcesses(inputs.sides, inputs.target, settings, { log });
   const listings = {};

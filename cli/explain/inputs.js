@@ -8,7 +8,7 @@ import { readResult } from '../results/file.js';
 import { columnsOf } from '../cell-identity.js';
 import { ensureRuntime } from '../runtimes/index.js';
 import { parseKnownRuntimeSpec } from '../runtimes/spec.js';
-import { describeSuite } from '../matrix/discover-suites.js';
+import { describeSuite, checkRegularFile } from '../matrix/discover-suites.js';
 import { unsupportedReason } from '../matrix/plan.js';
 
 // "16.20.2/baseline", "16.20.2/--max-semi-space-size=64 --no-opt", "16", "/path/to/node/baseline":
@@ -34,8 +34,11 @@ function findBenchmark(names, wanted, where) {
   throw new UserError(`Benchmark "${wanted}" is not in ${where}; give SUITE/BENCHMARK as one of ${shown}.`);
 }
 
-function checkSuiteFile(file, how) {
+// As run and matrix check theirs: a device, a FIFO or a link to one is refused before it is read
+// (a read of /dev/zero or of a FIFO never ends).
+function checkSuiteFile(file, how, given = file) {
   if (!file || !fs.existsSync(file)) throw new UserError(`Suite file ${file} is not on this machine; ${how}.`);
+  checkRegularFile(file, given);
 }
 
 function findColumn(result, file, name, option) {
@@ -91,10 +94,10 @@ async function fromResults(opts, log) {
   };
 }
 
-async function fromSuite(opts, log) {
+async function fromSuite(opts, log, timeoutMs) {
   const file = path.resolve(opts.suite);
-  checkSuiteFile(file, 'check the path given to --suite');
-  const described = await describeSuite(file);
+  checkSuiteFile(file, 'check the path given to --suite', opts.suite);
+  const described = await describeSuite(file, { timeoutSec: timeoutMs / 1000 });
   const names = described.benchmarks.map((b) => `${described.name}/${b.name}`);
   const chosen = findBenchmark(names, opts.benchmark, file);
   const benchmarkInfo = described.benchmarks.find((b) => `${described.name}/${b.name}` === chosen);
@@ -117,10 +120,11 @@ async function fromSuite(opts, log) {
   };
 }
 
-// opts: { resultFile?, resultFileB? (--to's column, as diff's B), suite?, from, to, benchmark }.
-export async function resolveInputs(opts, { log = () => {} } = {}) {
+// opts: { resultFile?, resultFileB? (--to's column, as diff's B), suite?, from, to, benchmark };
+// timeoutMs: the limit of each process, the one that describes the suite included.
+export async function resolveInputs(opts, { log = () => {}, timeoutMs } = {}) {
   if (!opts.from || !opts.to) throw new UserError('Give both --from and --to, e.g. --from 14.21.3/baseline --to 16.20.2/baseline.');
   if (!opts.benchmark) throw new UserError('Give the benchmark to explain with --benchmark SUITE/BENCHMARK, e.g. --benchmark promises/chain-native.');
   if (!opts.resultFile && !opts.suite) throw new UserError('Give a result file (explain R.json --from ... --to ...) or a suite file with --suite FILE.');
-  return opts.resultFile ? fromResults(opts, log) : fromSuite(opts, log);
+  return opts.resultFile ? fromResults(opts, log) : fromSuite(opts, log, timeoutMs);
 }

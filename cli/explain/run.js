@@ -94,7 +94,7 @@ async function deoptTraced(side, target, settings, env) {
 // optimization, unavailable, via (how it was profiled: profilingMethod) }.
 export async function runExplainProcesses(sides, target, settings, { log = () => {} } = {}) {
   fs.mkdirSync(settings.profileDir, { recursive: true });
-  const runDir = createRunDir();
+  const runDir = await createRunDir(process.env, { warn: (message) => log(`warning: ${message}`) });
   const env = { NODEBENCH_RUN_DIR: runDir.path };
   const launcher = createProcessLauncher({
     runtimes: new Map(sides.map((s) => [s.id, s.runtime])),

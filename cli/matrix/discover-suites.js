@@ -40,7 +40,7 @@ const KINDS = [['isCharacterDevice', 'a character device'], ['isBlockDevice', 'a
 
 // A suite is read by require/import, which would read a device or a FIFO for ever (or until memory
 // runs out): anything but a regular file, after symlinks, is refused before a worker starts.
-function checkRegularFile(file, name) {
+export function checkRegularFile(file, name = file) {
   let stat;
   try {
     stat = fs.statSync(file);

@@ -4,7 +4,8 @@
 // --out (fs-atomic.js's writer: a file replaced atomically, a device or FIFO written through) or
 // stdout, and the Markdown that GitHub Actions shows on a job's summary page.
 import fs from 'node:fs/promises';
-import { writeOutput, describeWriteFailure } from '../fs-atomic.js';
+import fsSync from 'node:fs';
+import { writeOutput, describeWriteFailure, kindOf } from '../fs-atomic.js';
 import { UserError } from '../errors.js';
 
 export const FORMAT_NAMES = ['table', 'markdown', 'csv', 'html', 'json'];
@@ -24,15 +25,31 @@ export function chooseFormat(view, requested) {
 // Colour for a table shown on a terminal that asked for it; never in a file or a pipe.
 export const wantsColor = ({ color = true, out } = {}) => Boolean(color && !out && process.stdout.isTTY && !process.env.NO_COLOR);
 
-// GitHub Actions shows this file on the run's summary page; appending is what it expects.
+// GitHub Actions shows this file on the run's summary page; appending is what it expects. The summary
+// is a courtesy: what cannot take it (a FIFO with no reader, a device, a folder, a full disk) costs
+// one warning on stderr, never a hang or the command's exit code (a gate's verdict is that).
 export async function appendStepSummary(markdown) {
   const file = process.env.GITHUB_STEP_SUMMARY;
   if (!file) return;
+  const skipped = (why) => process.stderr.write(`warning: the step summary was skipped ($GITHUB_STEP_SUMMARY): ${why}\n`);
+  // Not even opened when it is no regular file: opening some devices does something.
+  const existing = await fs.stat(file).catch(() => null);
+  if (existing && !existing.isFile()) return skipped(`${file} is ${kindOf(existing)}, not a regular file; point it at a file.`);
+  let handle;
   try {
-    await fs.appendFile(file, markdown);
+    // Non-blocking, so a FIFO with no reader fails at once (ENXIO) instead of waiting for one; what
+    // was opened is checked before a byte is written, as the path may have changed since any stat.
+    const { O_WRONLY, O_APPEND, O_CREAT, O_NONBLOCK } = fsSync.constants;
+    handle = await fs.open(file, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK, 0o666);
+    const stat = await handle.stat();
+    if (!stat.isFile()) return skipped(`${file} is ${kindOf(stat)}, not a regular file; point it at a file.`);
+    await handle.writeFile(markdown);
   } catch (err) {
-    const sentence = await describeWriteFailure(err, file);
-    throw sentence ? new UserError(`$GITHUB_STEP_SUMMARY: ${sentence}`, { cause: err }) : err;
+    const notFile = err.code === 'ENXIO' || err.code === 'EISDIR' ? await fs.stat(file).then(kindOf, () => null) : null;
+    if (notFile) return skipped(`${file} is ${notFile}, not a regular file; point it at a file.`);
+    skipped((await describeWriteFailure(err, file)) || `${file} could not be written (${err.code || err.message}); point it at a writable file.`);
+  } finally {
+    await handle?.close().catch(() => {});
   }
 }
 

@@ -46,11 +46,13 @@ export { readResult } from './read.js';
 // Checked before a run starts, so that hours of measuring never end in a file that cannot be
 // written, or replace an earlier result unasked. A run saves its file as it goes and reads it back
 // to resume: it must be a file, not a device, a FIFO or a /proc path (`what`: the result file, the
-// bisect state file).
-export function checkOutput(file, { force = false, what = 'the result file', option = '--out' } = {}) {
+// bisect state file). `resume`: the file a --resume continues, which must exist and is only checked
+// to be a file (a FIFO there would block the read for ever).
+export function checkOutput(file, { force = false, what = 'the result file', option = '--out', resume = false } = {}) {
   const target = outputTarget(file);
   if (target instanceof UserError) throw target;
-  if (target.how === 'through') throw new UserError(`${file} is a ${target.what}, not a file: ${what} is saved as the run goes and read back to resume it; give ${option} the path of a file${what === 'the result file' ? ' (--json prints the result on stdout)' : ''}.`);
+  if (target.how === 'through') throw new UserError(`${file} is a ${target.what}, not a file: ${what} is saved as the run goes and read back to resume it; give ${resume ? '--resume' : option} the path of a file${what === 'the result file' && !resume ? ' (--json prints the result on stdout)' : ''}.`);
+  if (resume) return;
   let stat = null;
   try {
     stat = fsSync.statSync(file);

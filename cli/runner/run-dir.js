@@ -6,12 +6,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { tmpDir } from '../paths.js';
+import { readJsonIfExists } from '../fs-atomic.js';
 import { processAlive, startTicks } from '../results/lock.js';
 
 const PREFIX = 'run-';
 const OWNER = 'owner.json';
 
-function sweepOrphans(parent) {
+// Removes the run directories whose owner is gone. An owner.json that is not a regular file (a FIFO,
+// a device, a folder: no run writes one) would block or fail the read: it is never read, the
+// directory is removed as damaged and `warn` names it.
+async function sweepOrphans(parent, warn) {
   let entries;
   try {
     entries = fs.readdirSync(parent).filter((name) => name.startsWith(PREFIX));
@@ -22,8 +26,16 @@ function sweepOrphans(parent) {
     const dir = path.join(parent, name);
     let owner = null;
     try {
-      owner = JSON.parse(fs.readFileSync(path.join(dir, OWNER), 'utf8'));
-    } catch {
+      owner = await readJsonIfExists(path.join(dir, OWNER));
+    } catch (err) {
+      if (err.code === 'ENOTREGULAR') {
+        warn(`removed the damaged run folder ${dir}: its ${OWNER} is not a regular file, so no nodebench run wrote it.`);
+        fs.rmSync(dir, { recursive: true, force: true });
+        continue;
+      }
+      // Cut short or garbled: judged by its age as a missing one.
+    }
+    if (!owner) {
       // No owner file: a directory being created right now, or one whose creation was cut short.
       try {
         if (Date.now() - fs.statSync(dir).mtimeMs < 60_000) continue;
@@ -50,9 +62,10 @@ function writableParent(env) {
   }
 }
 
-export function createRunDir(env = process.env) {
+// warn: where a sentence about a damaged run folder goes (the command's progress log).
+export async function createRunDir(env = process.env, { warn = (message) => process.stderr.write(`warning: ${message}\n`) } = {}) {
   const parent = writableParent(env);
-  sweepOrphans(parent);
+  await sweepOrphans(parent, warn);
   const dir = fs.mkdtempSync(path.join(parent, PREFIX));
   fs.writeFileSync(path.join(dir, OWNER), JSON.stringify({ pid: process.pid, startTicks: startTicks(process.pid) }));
   return {

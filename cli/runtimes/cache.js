@@ -36,6 +36,28 @@ async function readRecord(dir) {
 // place with its mtime put back still has a new ctime, which no user can set.
 export const VERIFIED = 'nodebench-verified.json';
 
+// The first bytes of every Node release's binary, by platform: ELF, Mach-O (64-bit, or universal),
+// PE. What the cache holds is only ever such a binary, unpacked from a release; a script (#!) there
+// is a wrapper, whose answers to nodebench's questions are whatever it chooses to print.
+const NATIVE_MAGIC = { linux: ['7f454c46'], darwin: ['cffaedfe', 'cafebabe'], win32: ['4d5a'] };
+
+async function notNativeReason(binary) {
+  const magic = NATIVE_MAGIC[process.platform];
+  if (!magic) return null;
+  const head = Buffer.alloc(4);
+  const handle = await fs.open(binary, 'r');
+  let read;
+  try {
+    ({ bytesRead: read } = await handle.read(head, 0, 4, 0));
+  } finally {
+    await handle.close();
+  }
+  const hex = head.subarray(0, read).toString('hex');
+  if (magic.some((m) => hex.startsWith(m))) return null;
+  return hex.startsWith('2321') ? 'its bin/node is a script (it starts with #!), not the binary of a Node release'
+    : 'its bin/node is not a native executable of this platform, not the binary of a Node release';
+}
+
 export async function checkEntry(dir, expectedVersion) {
   const binary = path.join(dir, 'bin', 'node');
   const record = await readRecord(dir);
@@ -59,6 +81,9 @@ export async function checkEntry(dir, expectedVersion) {
     const actual = await sha256File(binary);
     if (actual !== record.sha256) return { state: 'damaged', reason: `its bin/node changed since it was installed (sha256 ${actual.slice(0, 12)}…, recorded ${record.sha256.slice(0, 12)}…)`, record, dir };
   }
+  // Replaced together with its record's sha256 (and stamp), the binary is still asked to be one.
+  const notNative = await notNativeReason(binary).catch((err) => `its bin/node cannot be read (${err.code || err.message})`);
+  if (notNative) return { state: 'damaged', reason: notNative, record, dir };
   // The binary is the one installed (its sha256, or its unchanged inode and ctime, say so), and it
   // is asked with NODE_OPTIONS cleared and no flags: nothing can preload a script into it, so its
   // answer is its own (a wrapper or a preload is the concern of binaries nodebench did not

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { UserError } from '../errors.js';
 import { inspectBinary, runtimeInfo, labelMismatch, answersDisagree } from './inspect.js';
+import { wrappedProgramProblem } from './binary.js';
 
 export function nvmDir(env = process.env) {
   return env.NVM_DIR || null;
@@ -75,7 +76,11 @@ const nvmAdvice = (runtime) => `reinstall it with nvm (nvm uninstall ${runtime.v
 // An nvm folder is labelled by its name only: the binary inside is asked, like a cache entry's.
 async function nvmRuntime(version, env, binary = nvmBinary(version, env)) {
   const answer = await inspectBinary(binary);
-  const mismatch = labelMismatch(version, answer.versionFlag ?? answer.version, 'nvm folder') || answersDisagree(answer);
+  const wrapped = async () => {
+    const problem = await wrappedProgramProblem(binary, answer);
+    return problem && `its bin/node ${problem}`;
+  };
+  const mismatch = labelMismatch(version, answer.versionFlag ?? answer.version, 'nvm folder') || answersDisagree(answer) || await wrapped();
   if (mismatch) {
     throw new UserError(`Node ${version} in your nvm (${binary}) is damaged: ${mismatch}; ${nvmAdvice({ version })}.`);
   }
