@@ -4,7 +4,8 @@
 //
 // A column is a runtime (its label) with a flag set; its key `runtimeLabel/flagSet` is also what a
 // user types for --baseline, --from and --to and what the tables show. Keys that join several names
-// join them with NUL, which no name on the command line or in a matrix file can hold.
+// join them with NUL, which no name on the command line or in a matrix file can hold (matrix/load.js
+// and matrix/commands.js refuse it).
 const JOIN = '\u0000';
 
 // Works on a cell or a column (both carry runtimeLabel and flagSet).

@@ -112,6 +112,7 @@ test('commands in matrix.yaml are checked before anything runs: one sentence nam
     ['commands:\n  - run: [node]\n    env: {"A\\0B": x}\n', /commands\.yaml:4: command 1: env name "A\\u0000B" cannot be a variable name/],
     ['commands:\n  - run: [node]\n    env: {A: "x\\0y"}\n', /commands\.yaml:4: command 1: env A contains a NUL character/],
     ['commands:\n  - run: [node]\n    env: {"A=B": x}\n', /env name "A=B" cannot be a variable name/],
+    ['commands:\n  - name: "n\\0m"\n    run: [node]\n', /command 1: name contains a NUL character/],
     // docs/matrix.md: a file with commands plans no suites; an empty list is nothing to run, not every suite.
     ['commands: []\n', /commands\.yaml:2: commands is an empty list and no suites are named, so there is nothing to run/]
   ];

@@ -64,6 +64,8 @@ test('bad files get one sentence with file, line and fix', () => {
   rejects('runtimes: []\n', /^m\.yaml:1: runtimes must be a non-empty list/);
   rejects('runtimes:\n  - {spec: 4, label: a}\n  - {spec: 6, label: a}\n', /^m\.yaml:3: runtime label "a" is used twice/);
   rejects('runtimes:\n  - {version: 4}\n', /^m\.yaml:2: each runtime needs a spec/);
+  rejects('runtimes:\n  - {spec: 4, label: "a\\0b"}\n', /^m\.yaml:2: runtime label "a\\u0000b" contains a NUL character/);
+  rejects('flagSets:\n  "a\\0b": []\n', /flag set name "a\\u0000b" contains a NUL character/);
   rejects('flagSets:\n  young: --max-semi-space-size=64\n', /^m\.yaml:2: flag set "young" must be a list of flags/);
   rejects('flagSets:\n  young:\n    - max-semi-space-size=64\n', /^m\.yaml:3: flag "max-semi-space-size=64" .* must be one string starting with --/);
   rejects('suites:\n  - {name: json, benchmarks: bfj}\n', /^m\.yaml:2: benchmarks of suite "json" must be a list/);

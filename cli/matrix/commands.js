@@ -34,6 +34,8 @@ export function checkCommand(entry, { baseDir, fail }) {
   if (argv.some((a) => a.includes('\0'))) fail('run contains a NUL character, which cannot be passed to a process.', 'run');
   const name = entry.name === undefined ? defaultCommandName(argv) : String(entry.name);
   if (!name.trim()) fail('name is empty; give the command a name for the tables.', 'name');
+  // Names are joined with NUL into the keys of cells (cell-identity.js): one inside would merge rows.
+  if (name.includes('\0')) fail('name contains a NUL character; give the command a name without one.', 'name');
   const cwd = path.resolve(baseDir, entry.cwd === undefined ? '.' : String(entry.cwd));
   let isDir = false;
   try {

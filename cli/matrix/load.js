@@ -67,6 +67,8 @@ export function parseMatrix(text, file = 'matrix.yaml', baseDir = process.cwd())
       fail(file, at('runtimes', i, 'provider'), `runtime "${spec}" names a binary, so provider ${item.provider} has nothing to install; give a version or leave the provider out.`);
     }
     const label = item.label !== undefined ? String(item.label) : null;
+    // Labels and names are joined with NUL into the keys of cells (cell-identity.js).
+    if (label && label.includes('\0')) fail(file, at('runtimes', i), `runtime label ${JSON.stringify(label)} contains a NUL character; give a label without one.`);
     if (label && seenLabels.has(label)) fail(file, at('runtimes', i), `runtime label "${label}" is used twice; labels must be unique.`);
     if (label) seenLabels.add(label);
     return item.provider === undefined ? { spec, label } : { spec, label, provider: item.provider };
@@ -77,6 +79,7 @@ export function parseMatrix(text, file = 'matrix.yaml', baseDir = process.cwd())
     fail(file, at('flagSets'), 'flagSets must map names to lists of flags, e.g. baseline: [] and young-gen: ["--max-semi-space-size=64"].');
   }
   const flagSetList = Object.entries(flagSets).map(([name, value]) => {
+    if (name.includes('\0')) fail(file, at('flagSets'), `flag set name ${JSON.stringify(name)} contains a NUL character; give a name without one.`);
     // A list of flags applies to every suite; {flags, suites} only to the suites named.
     const restricted = value !== null && typeof value === 'object' && !Array.isArray(value);
     if (restricted) {
