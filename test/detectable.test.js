@@ -59,3 +59,21 @@ test('simulation: a change of the size a run states for a rerun is detected by d
   const line = describeDetectable(detectableChange([], [syntheticCell(random, 100, { processes: 5, cv: 0.01 })]));
   assert.match(line, /^smallest change this run detects 80% of the time .*a cell against an equally precise rerun changed by \d+\.\d% \(median over 1 cells/);
 });
+
+test('a diff says what its "undecided" means: the change its intervals decide, and how many could be "same"', async () => {
+  const { detectableInComparisons, describeUndecided } = await import('../cli/stats/detectable.js');
+  const { diffSummaryLines } = await import('../cli/diff/render.js');
+  // ±10% intervals: a change of about 14% is decided 80% of the time; "same within ±2%" out of reach.
+  const wide = Array.from({ length: 4 }, () => ({ ratio: 1, ci: { low: 1 / 1.1, high: 1.1 }, p: 0.9, verdict: 'undecided' }));
+  const detectable = detectableInComparisons(wide);
+  assert.equal(detectable.compared.comparisons, 4);
+  assert.ok(Math.abs(detectable.compared.medianPct - (Math.exp(Math.log(1.1) * (1 + 0.8416 / 1.96)) - 1) * 100) < 0.05);
+  assert.equal(detectable.compared.sameReachable, 0);
+  assert.match(describeUndecided(detectable, 4), /^4 undecided: at these intervals a change of 14\.6% is decided 80% of the time .* "same within ±2%" is reachable for 0 of 4;/);
+  assert.equal(describeUndecided(detectable, 0), null, 'nothing undecided: nothing to explain');
+  // ±1% intervals: "same" is reachable for each.
+  assert.equal(detectableInComparisons(wide.map((c) => ({ ...c, ci: { low: 0.99, high: 1.01 } }))).compared.sameReachable, 4);
+  const rows = wide.map((comparison) => ({ comparison }));
+  rows.detectable = detectable;
+  assert.ok(diffSummaryLines(rows).some((line) => line.startsWith('4 undecided: ')));
+});

@@ -110,7 +110,10 @@ test('property: a comparison judged alone is decided exactly when its 95% interv
     const random = prng(seed);
     const c = compareCells(syntheticCell(random, 100, { cv }), syntheticCell(random, 100 * factor, { cv }));
     const excludesOne = c.ci.low > 1 || c.ci.high < 1;
-    const band = equivalenceInterval({ ratio: c.ratio, low: c.ci.low, high: c.ci.high, df: c.df });
+    // A comparison's band uses the normal quantiles' ratio (no df), a little wider than t's for few
+    // processes: with t's, a true 2% change was called "same" 6.2% of the time at 15 processes (the
+    // simulation below), over the 5% the test promises.
+    const band = equivalenceInterval({ ratio: c.ratio, low: c.ci.low, high: c.ci.high });
     const inBand = band.low >= 1 - EQUIVALENCE && band.high <= 1 + EQUIVALENCE;
     // p < 0.05 and the 95% t-interval excluding 1 are the same statement (up to rounding at the edge).
     if (Math.abs(c.p - ALPHA) > 1e-6) assert.equal(c.p < ALPHA, excludesOne, `p ${c.p}, interval ${c.ci.low}..${c.ci.high}`);

@@ -5,6 +5,7 @@
 import { compareCells, ALPHA } from '../stats/compare.js';
 import { judgeAll, EQUIVALENCE } from '../stats/decision.js';
 import { estimateDrift, describeDrift } from '../stats/drift-estimate.js';
+import { detectableInComparisons } from '../stats/detectable.js';
 import { variancePriors } from '../results/cell.js';
 import { columnsOf, cellKey, rowKey, columnKey, benchmarkName, inColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
 import { metricComparisons } from './metrics.js';
@@ -85,6 +86,7 @@ export function diffResults(pairs, { alpha = ALPHA, driftCv = 0, equivalence = E
     row.comparison.significant = judged[i].q < alpha;
   });
   rows.verdicts = summary;
+  rows.detectable = detectableInComparisons(rows.map((r) => r.comparison), { equivalence });
   if (drift) rows.drift = drift;
   return rows;
 }
@@ -123,6 +125,9 @@ export function diffJson(rows, { fileA, fileB, failures, limit, gate }) {
     // How the verdicts were reached: the false discovery rate method over how many comparisons, the
     // equivalence band of "same" (each row's comparison has p, q and verdict).
     verdicts: rows.verdicts,
+    // The smallest change these intervals decide 80% of the time, and how many could be "same"
+    // (stats/detectable.js): what "undecided" means for this pair of files.
+    detectable: rows.detectable,
     // Runtime metrics of cells with two or more metrics processes on each side (diff/metrics.js):
     // [{ suite, benchmark, column, metric, ratio (B/A), ci, p, q, verdict: higher|lower|same|undecided }].
     metrics: (rows.metrics || []).map(({ label, n, df, ...c }) => c),

@@ -6,6 +6,7 @@
 import { geomeanRatio } from '../stats/compare.js';
 import { formatRate, formatChange } from '../text/format.js';
 import { describeDrift } from '../stats/drift-estimate.js';
+import { describeUndecided } from '../stats/detectable.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { terminalText, markdownCode, markdownText, markdownTable } from '../text/escape.js';
 import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../report/notes.js';
@@ -49,6 +50,8 @@ export function diffSummaryLines(rows) {
     lines.push(`geomean of rate ratios: ${formatChange(geomeanRatio(compared))} over ${compared.length} benchmarks; ` +
       `${count('faster')} faster, ${count('slower')} slower, ${count('same')} same${band}, ${count('undecided')} undecided`);
     if (rows.verdicts) lines.push(`verdicts: ${rows.verdicts.text}`);
+    const undecided = describeUndecided(rows.detectable, count('undecided'));
+    if (undecided) lines.push(undecided);
   }
   const foldedCells = new Set(rows.flatMap((r) => [r.before === 'ok' && folded(r.a) ? r.a : null, r.after === 'ok' && folded(r.b) ? r.b : null]).filter(Boolean));
   if (foldedCells.size) lines.push(foldedNote(foldedCells.size));

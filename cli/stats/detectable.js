@@ -51,6 +51,21 @@ export function detectableChange(tables, cells, { equivalence = EQUIVALENCE } = 
   };
 }
 
+// The same for the comparisons of a diff (each { ci: { low, high } }, drift included in their
+// intervals): { power, alpha, equivalence, compared } or null with nothing compared.
+export function detectableInComparisons(comparisons, { equivalence = EQUIVALENCE } = {}) {
+  const compared = figures(comparisons.filter((c) => c && c.ci?.low > 0 && c.ci?.high > 0).map((c) => halfFromInterval(c.ci)), equivalence);
+  return compared ? { power: DETECTABLE_POWER, alpha: 0.05, equivalence, compared } : null;
+}
+
+// What "undecided" means for a diff, in one sentence (null when nothing is undecided).
+export function describeUndecided(detectable, undecided) {
+  if (!detectable || !undecided) return null;
+  const c = detectable.compared;
+  const band = `±${+(detectable.equivalence * 100).toFixed(2)}%`;
+  return `${undecided} undecided: at these intervals a change of ${c.medianPct.toFixed(1)}% is decided ${Math.round(detectable.power * 100)}% of the time (median over ${c.comparisons} comparisons, each judged alone; ${c.p90Pct.toFixed(1)}% for the 90th percentile), and "same within ${band}" is reachable for ${c.sameReachable} of ${c.comparisons}; more processes per cell narrow an interval by about 1/√processes, a quieter machine more (nodebench doctor says how precise this one is)`;
+}
+
 // One sentence for a report, or null when the run has nothing to say it about.
 export function describeDetectable(detectable) {
   if (!detectable || (!detectable.ratios && !detectable.rerun)) return null;
