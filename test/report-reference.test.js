@@ -58,3 +58,21 @@ test('every format says what the ratios are against', () => {
   // One runtime: nothing to add.
   assert.ok(renderChanges(planted).startsWith('What changed against 24.21.0/baseline:'));
 });
+
+test('a ratio carries "!" when the cell it is against was optimised away, in every format', () => {
+  // The second runtime's baseline cells folded: its flag set's ratios are against them, the first
+  // runtime's flag set's ratios are not.
+  const foldedOther = { ...twoRuntimes, cells: twoRuntimes.cells.map((c) => (c.runtimeLabel === 'other' && c.flagSet === 'baseline' ? { ...c, warnings: [...(c.warnings || []), 'optimized-away'] } : c)) };
+  const [table] = grid(foldedOther);
+  const keys = table.columns.map((c) => c.key);
+  const line = (text, benchmark) => text.split('\n').find((l) => l.startsWith(`${benchmark} `) || l.startsWith(`| ${benchmark} `));
+  for (const text of [renderTerminal(foldedOther, { width: 1000 }), renderMarkdown(foldedOther)]) {
+    const row = line(text.slice(text.indexOf('other/baseline')), table.rows[0].benchmark);
+    const cells = row.split(/\s{2,}|\s\|\s/).filter(Boolean);
+    const ratioOf = (key) => cells[1 + keys.indexOf(key)];
+    assert.match(ratioOf(`other/${FLAG}`), /x\*{0,2}!/, row);
+    assert.doesNotMatch(ratioOf(`24.21.0/${FLAG}`), /x\*{0,2}!/, row);
+  }
+  const flagCell = reportOverview(foldedOther).suites[0].rows[0].cells[keys.indexOf(`other/${FLAG}`)];
+  assert.equal(flagCell.folded, true);
+});

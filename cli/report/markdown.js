@@ -9,7 +9,7 @@ import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
 import { markdownText, markdownFence, markdownTable, markdownCode } from '../text/escape.js';
-import { valueMarks, folded, markNotes } from './table.js';
+import { valueMarks, markNotes, referenceFolded } from './table.js';
 import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from './overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT } from './markdown-fit.js';
 
@@ -98,10 +98,7 @@ export function renderMarkdown(result, { baseline, source, limit = GITHUB_COMMEN
   for (const table of tables) {
     const form = suiteFormLabel(result, table.suite);
     const baseIndex = table.columns.findIndex((c) => c.key === table.baseline.key);
-    const rows = table.rows.map((row) => {
-      const baseFolded = baseIndex >= 0 && folded(row.values[baseIndex]);
-      return [row.benchmark, ...row.values.map((v, i) => text(v, i === baseIndex, baseFolded))];
-    });
+    const rows = table.rows.map((row) => [row.benchmark, ...row.values.map((v, i) => text(v, i === baseIndex, referenceFolded(table, row, i)))]);
     const notes = markNotes(table).map((line) => `${markdownText(line.trim())}  `);
     blocks.push(tableBlock(`the full table of ${markdownText(table.suite)}`, ['benchmark', ...table.columns.map((c) => c.key)], rows, {
       align: ['---', ...table.columns.map(() => '---:')],

@@ -16,8 +16,15 @@ export const VERDICT_MARKS = { same: '=', undecided: '?', faster: '', slower: ''
 
 export const folded = (value) => value.status === 'ok' && isOptimizedAway(value.warnings);
 
+// Whether the cell value i's ratio is against (its column's reference: the baseline, or for a flag
+// set its own runtime's column, columns.js referenceColumn) ran no faster than an empty benchmark.
+export function referenceFolded(table, row, i) {
+  const j = table.columns.findIndex((c) => c.key === table.references[i].key);
+  return j >= 0 && j !== i && folded(row.values[j]);
+}
+
 // The marks of an ok value (every format shows the same): `rate` after its ops/s, `ratio` after its
-// ratio. baseFolded: the row's baseline cell ran no faster than an empty benchmark.
+// ratio. baseFolded: the cell its ratio is against ran no faster than an empty benchmark.
 export function valueMarks(value, baseFolded = false) {
   const own = folded(value) ? FOLDED_MARK : '';
   return { rate: own, ratio: `${own || (baseFolded ? FOLDED_MARK : '')}${VERDICT_MARKS[value.ratioVerdict] ?? ''}` };
@@ -66,7 +73,7 @@ function layout(table, columnIndexes, color, perRun) {
     ...columnIndexes.map((i) => {
       const isBaseline = i === baseIndex;
       const value = row.values[i];
-      const text = cellText(value, isBaseline, baseIndex >= 0 && folded(row.values[baseIndex]), perRun);
+      const text = cellText(value, isBaseline, referenceFolded(table, row, i), perRun);
       return { text, shown: colour(text, value, isBaseline, color) };
     })
   ]);
