@@ -32,9 +32,10 @@ export async function appendStepSummary(markdown) {
   const file = process.env.GITHUB_STEP_SUMMARY;
   if (!file) return;
   const skipped = (why) => process.stderr.write(`warning: the step summary was skipped ($GITHUB_STEP_SUMMARY): ${why}\n`);
+  const notRegular = (kind) => skipped(`${file} is ${kind}, not a regular file; point it at a file.`);
   // Not even opened when it is no regular file: opening some devices does something.
   const existing = await fs.stat(file).catch(() => null);
-  if (existing && !existing.isFile()) return skipped(`${file} is ${kindOf(existing)}, not a regular file; point it at a file.`);
+  if (existing && !existing.isFile()) return notRegular(kindOf(existing));
   let handle;
   try {
     // Non-blocking, so a FIFO with no reader fails at once (ENXIO) instead of waiting for one; what
@@ -42,11 +43,11 @@ export async function appendStepSummary(markdown) {
     const { O_WRONLY, O_APPEND, O_CREAT, O_NONBLOCK } = fsSync.constants;
     handle = await fs.open(file, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK, 0o666);
     const stat = await handle.stat();
-    if (!stat.isFile()) return skipped(`${file} is ${kindOf(stat)}, not a regular file; point it at a file.`);
+    if (!stat.isFile()) return notRegular(kindOf(stat));
     await handle.writeFile(markdown);
   } catch (err) {
     const notFile = err.code === 'ENXIO' || err.code === 'EISDIR' ? await fs.stat(file).then(kindOf, () => null) : null;
-    if (notFile) return skipped(`${file} is ${notFile}, not a regular file; point it at a file.`);
+    if (notFile) return notRegular(notFile);
     skipped((await describeWriteFailure(err, file)) || `${file} could not be written (${err.code || err.message}); point it at a writable file.`);
   } finally {
     await handle?.close().catch(() => {});

@@ -18,6 +18,9 @@ const POWER_FACTOR = 1 + 0.8416212335729143 / 1.959963984540054;
 const TOST_FACTOR = 1.6448536269514722 / 1.959963984540054;
 export const DETECTABLE_POWER = 0.8;
 
+// The equivalence band as shown: ±2%.
+const bandText = (equivalence) => `±${+(equivalence * 100).toFixed(2)}%`;
+
 // Log half-width of a 95% interval given as a ± percentage of its estimate (summary.rme).
 const halfFromRme = (rme) => Math.log(1 + rme / 100);
 const halfFromInterval = ({ low, high }) => (Math.log(high) - Math.log(low)) / 2;
@@ -62,14 +65,14 @@ export function detectableInComparisons(comparisons, { equivalence = EQUIVALENCE
 export function describeUndecided(detectable, undecided) {
   if (!detectable || !undecided) return null;
   const c = detectable.compared;
-  const band = `±${+(detectable.equivalence * 100).toFixed(2)}%`;
+  const band = bandText(detectable.equivalence);
   return `${undecided} undecided: at these intervals a change of ${c.medianPct.toFixed(1)}% is decided ${Math.round(detectable.power * 100)}% of the time (median over ${c.comparisons} comparisons, each judged alone; ${c.p90Pct.toFixed(1)}% for the 90th percentile), and "same within ${band}" is reachable for ${c.sameReachable} of ${c.comparisons}; more processes per cell narrow an interval by about 1/√processes, a quieter machine more (nodebench doctor says how precise this one is)`;
 }
 
 // One sentence for a report, or null when the run has nothing to say it about.
 export function describeDetectable(detectable) {
   if (!detectable || (!detectable.ratios && !detectable.rerun)) return null;
-  const band = `±${+(detectable.equivalence * 100).toFixed(2)}%`;
+  const band = bandText(detectable.equivalence);
   const parts = [];
   if (detectable.ratios) {
     const r = detectable.ratios;
