@@ -15,10 +15,10 @@ test('by date: a new slowdown fails the gate once, in one line per benchmark; an
   const runs = [];
   for (const name of ['r1', 'r2', 'r3']) runs.push(await trendRun(dir, name));
   assert.equal((await history(['add', ...runs, '--store', store, '--label', 'before'])).exitCode, 0);
-  // Runs minutes apart on a loaded 2-core machine can differ by 10% (CI drew a +10% change point
-  // between three unchanged runs at load 10), and with three points the series cannot estimate that
-  // scatter: the gate is set at 20%, well inside the planted -50% and well outside such noise.
-  const GATE = ['--fail-on-regression', '20'];
+  // Runs minutes apart on a loaded 2-core machine can differ by a third (CI drew a -32% change
+  // point between three unchanged runs on 2026-11-24), and with three points the series cannot
+  // estimate that scatter: the gate is set at 50%, inside the planted -75% and outside such noise.
+  const GATE = ['--fail-on-regression', '50'];
   const quiet = await history(['check', '--store', store, '--by', 'date', '--benchmark', 'sum', ...GATE]);
   assert.equal(quiet.exitCode, 0, quiet.stdout + quiet.stderr);
   assert.match(quiet.stdout, /^no new change points in .*store-date \(3 run\(s\), by date\)|^new change points:\n {2}trend\/sum .*[+-]\d/);
@@ -34,21 +34,22 @@ test('by date: a new slowdown fails the gate once, in one line per benchmark; an
   assert.match(markdown, /^\| trend\/sum \[baseline\] on system \| .* before \| .* after \| -\d+\.\d% \| .* \| \*\*new\*\* \|$/m);
   assert.doesNotMatch(markdown, /<details>/);
   const lines = failed.stderr.trim().split('\n');
-  assert.match(lines[0], /^nodebench: \d benchmark\(s\) have a new change point slower by more than 20% in /);
+  assert.match(lines[0], /^nodebench: \d benchmark\(s\) have a new change point slower by more than 50% in /);
   const sumLine = lines.find((l) => l.startsWith('  trend/sum: '));
   assert.ok(sumLine, failed.stderr);
   assert.match(sumLine, /^ {2}trend\/sum: \[baseline\] on system, \S+ \S+ before -> \S+ \S+ after -\d+\.\d% \(95% CI -\d+\.\d% \.\. -\d+\.\d%\) NEW$/);
   assert.equal(lines.filter((l) => l.startsWith('  trend/sum')).length, 1, 'one line per benchmark');
   assert.match(failed.stdout, /new change points:\n {2}trend\/sum \[baseline\] on system: /);
 
-  // Twice the work: the rate about halves, and the change sits at the first slow run. Noise between
-  // runs of the same code may add a change point of its own size (within ±20%), never another halving.
+  // Four times the work: the rate falls to about a quarter, and the change sits at the first slow
+  // run. Noise between runs of the same code may add a change point of its own size (within a
+  // factor of 1.7 either way), never another fall of that size.
   const shown = JSON.parse((await history(['show', '--store', store, '--by', 'date', '--benchmark', 'sum', '--format', 'json'])).stdout);
   const { changes, points } = shown.series[0];
   const change = changes.find((c) => c.to === points[3].name);
   assert.ok(change, `a change point at the first slow run: ${JSON.stringify(changes)}`);
-  assert.ok(change.ratio > 0.3 && change.ratio < 0.75, `ratio ${change.ratio}`);
-  for (const noise of changes.filter((c) => c !== change)) assert.ok(noise.ratio > 0.8 && noise.ratio < 1.25, `only one large change: ${JSON.stringify(changes)}`);
+  assert.ok(change.ratio > 0.1 && change.ratio < 0.5, `ratio ${change.ratio}`);
+  for (const noise of changes.filter((c) => c !== change)) assert.ok(noise.ratio > 0.6 && noise.ratio < 1.7, `only one large change: ${JSON.stringify(changes)}`);
   assert.ok(change.low < change.ratio && change.ratio < change.high && change.high < 1);
 
   const lenient = await history(['check', '--store', store, '--by', 'date', '--benchmark', 'sum', '--fail-on-regression', '90']);
