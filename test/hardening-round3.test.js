@@ -79,7 +79,7 @@ test('explain --suite that is a device, a link to /dev/zero or /dev/urandom, or 
   const dir = fresh('explain-suite');
   const fifo = await mkfifo(path.join(dir, 'fifo.js'));
   const explain = (suite) => refused(['explain', '--suite', suite, '--from', 'system', '--to', 'system', '--benchmark', 'sum-loop']);
-  assert.match(await explain(fifo), /^nodebench: Suite .*fifo\.js is a named pipe \(FIFO\), not a regular file; give the path of a suite file/);
+  assert.match(await explain(fifo), /^nodebench: Suite .*fifo\.js is a FIFO, not a regular file; give the path of a suite file/);
   // The system's own /dev/zero behind a link is only stat'ed, never opened: the point is that it is not.
   fs.symlinkSync('/dev/zero', path.join(dir, 'zero.js'));
   fs.symlinkSync('/dev/urandom', path.join(dir, 'urandom.js'));

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.js';
+import { kindOf } from '../fs-atomic.js';
 import { suitesDir } from '../paths.js';
 import { launchWorker } from '../process/launch.js';
 
@@ -36,8 +37,6 @@ export function suiteFile(name, baseDir = process.cwd()) {
   return file;
 }
 
-const KINDS = [['isCharacterDevice', 'a character device'], ['isBlockDevice', 'a block device'], ['isFIFO', 'a named pipe (FIFO)'], ['isSocket', 'a socket'], ['isDirectory', 'a folder']];
-
 // A suite is read by require/import, which would read a device or a FIFO for ever (or until memory
 // runs out): anything but a regular file, after symlinks, is refused before a worker starts.
 export function checkRegularFile(file, name = file) {
@@ -48,7 +47,7 @@ export function checkRegularFile(file, name = file) {
     throw new UserError(`Suite file ${file} (from "${name}") does not exist; a folder given as a suite must hold an index.js.`);
   }
   if (stat.isFile()) return;
-  const kind = KINDS.find(([is]) => stat[is]())?.[1] ?? 'not a regular file';
+  const kind = kindOf(stat);
   const real = fs.realpathSync(file);
   throw new UserError(`Suite ${name} is ${kind}${real !== file ? ` (${file} leads to ${real})` : ''}, not a regular file; give the path of a suite file (.js, .mjs, .cjs or .ts).`);
 }

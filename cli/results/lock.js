@@ -4,6 +4,7 @@
 // a lock left by a run that was killed is taken over.
 import fs from 'node:fs';
 import { UserError } from '../errors.js';
+import { kindOf } from '../fs-atomic.js';
 
 // The process's start time in clock ticks since boot (field 22 of /proc/PID/stat), or null.
 export function startTicks(pid) {
@@ -49,7 +50,7 @@ export function lockFileProblem(lock) {
     return null;
   }
   if (stat.isFile()) return null;
-  return `${lock} is ${stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a FIFO' : stat.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}, not a lock file nodebench wrote; remove it, or choose another path.`;
+  return `${lock} is ${kindOf(stat)}, not a lock file nodebench wrote; remove it, or choose another path.`;
 }
 
 // Takes the lock of `file` or throws a UserError naming the run that holds it; returns release().
