@@ -15,7 +15,7 @@ import { ORDER } from './runner/schedule.js';
 import { completeRun, samplerOptions } from './options.js';
 import { baselineColumn, grid } from './report/columns.js';
 import { detectableChange } from './stats/detectable.js';
-import { hostInfo, loadWarning, governorWarning } from './results/host.js';
+import { hostInfo, loadWarning, governorWarning, runOwnLoad } from './results/host.js';
 import { writeResult, readResult, SCHEMA_VERSION } from './results/file.js';
 import { lockResultFile } from './results/lock.js';
 import { continueRun } from './results/resume.js';
@@ -187,7 +187,7 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
     result.status = interrupted ? 'interrupted' : 'complete';
     result.finishedAt = new Date().toISOString();
     result.host.loadAverageEnd = os.loadavg();
-    result.warnings.push(...loadWarning(result.host.loadAverageEnd, result.host.cores, 'at the end'));
+    result.warnings.push(...loadWarning(result.host.loadAverageEnd, result.host.cores, 'at the end', { ownLoad: runOwnLoad(run) }));
     await save();
   }
   return { result, interrupted };
