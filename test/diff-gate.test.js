@@ -46,14 +46,15 @@ test('the gate fails for a slowdown, ok -> failed, ok -> timeout and a missing b
   const again = await runSuite('a-again');
   const b = await runSuite('b', ['--param', 'mode=broken', '--benchmarks', 'steady,slows,breaks,hangs-later']);
 
-  // Two runs of the same code minutes apart drift by several percent on a loaded 2-core machine
-  // (5-10% measured here on 2026-11-23), more than diff's default 1% allowance: the A/A pair is
-  // judged with the drift this machine has, as a user of such a machine would set it.
-  const same = await nodebench(['diff', a, again, '--fail-on-regression', '5', '--drift', '10']);
+  // Two runs of the same code minutes apart drift on a loaded 2-core machine far beyond diff's
+  // default 1% allowance (5-10% here on 2026-11-23; CI saw 32% between two runs of the history tests
+  // on 2026-11-24): the pairs are judged with a drift such a machine can have, as its user would set
+  // it. The planted slowdown is a hundredfold, far outside it. The A/B diffs allow the same drift:
+  // CI once saw steady, unchanged, decided 5% slower at the default 1%.
+  const drift = ['--drift', '40'];
+  const same = await nodebench(['diff', a, again, '--fail-on-regression', '5', ...drift]);
   assert.equal(same.exitCode, 0, same.stdout + same.stderr);
 
-  // The A/B diffs allow the same drift: CI saw steady, unchanged, decided 5% slower at the default 1%.
-  const drift = ['--drift', '10'];
   const gate = await nodebench(['diff', a, b, '--fail-on-regression', '5', ...drift]);
   assert.equal(gate.exitCode, 1);
   const lines = gate.stderr.trim().split('\n');
