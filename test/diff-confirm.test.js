@@ -33,10 +33,10 @@ test('a real slowdown is confirmed and fails the gate; the decision and its reas
   const from = `${result.runtimes[0].label}/baseline`;
   const to = `${result.runtimes[0].label}/marked`;
   const confirmOut = path.join(tmp, 'real-confirm.json');
-  // `slows` is ten times slower (-90%); the threshold is 30% so that the unchanged `steady`, 3
+  // `slows` is ten times slower (-90%); the threshold is 60% so that the unchanged `steady`, 3
   // processes a side on a loaded 2-core machine and then 8 re-measured, cannot join it in the gate
-  // (a 5% threshold let noise of that size through in test/diff-gate.test.js on CI).
-  const gate = await nodebench(['diff', out, '--from', from, '--to', to, '--fail-on-regression', '30', '--confirm', '--confirm-processes', '8', '--confirm-out', confirmOut, '--json']);
+  // (unchanged code re-measured at 5 processes a side came out 34% slower here on 2026-11-24).
+  const gate = await nodebench(['diff', out, '--from', from, '--to', to, '--fail-on-regression', '60', '--confirm', '--confirm-processes', '8', '--confirm-out', confirmOut, '--json']);
   const json = JSON.parse(gate.stdout);
   const busy = json.gate.confirm.candidates.find((c) => c.label === 'marked/slows' && !c.confirmation);
   if (busy) {
@@ -63,12 +63,12 @@ test('a real slowdown is confirmed and fails the gate; the decision and its reas
   assert.deepEqual([...new Set(again.cells.map((c) => `${c.runtimeLabel}/${c.flagSet}`))].sort(), [from, to].sort());
   assert.ok(again.cells.every((c) => c.processes.length >= 8 && confirm.candidates.some((k) => k.label === `marked/${c.benchmark}`)));
   assert.match(gate.stderr, /nodebench: confirming \d comparison\(s\) the first measurement cannot clear/);
-  assert.match(gate.stderr, /1 benchmark\(s\) fail the gate \(decided slower by more than 30% when re-measured/);
+  assert.match(gate.stderr, /1 benchmark\(s\) fail the gate \(decided slower by more than 60% when re-measured/);
 
-  const md = await nodebench(['diff', out, '--from', from, '--to', to, '--fail-on-regression', '30', '--confirm', '--confirm-processes', '8', '--confirm-out', path.join(tmp, 'md-confirm.json'), '--format', 'markdown']);
+  const md = await nodebench(['diff', out, '--from', from, '--to', to, '--fail-on-regression', '60', '--confirm', '--confirm-processes', '8', '--confirm-out', path.join(tmp, 'md-confirm.json'), '--format', 'markdown']);
   if (/too busy to re-measure it/.test(md.stdout)) return;
   assert.equal(md.exitCode, 1);
-  assert.match(md.stdout, /\*\*Gate failed\*\*: 1 benchmark\(s\) slower by more than 30% \(confirmed by re-measuring\)/);
+  assert.match(md.stdout, /\*\*Gate failed\*\*: 1 benchmark\(s\) slower by more than 60% \(confirmed by re-measuring\)/);
   assert.match(md.stdout, /confirm: \d comparison\(s\) could not be cleared [^\n]*\n(?: {2}[^\n]*\n)*? {2}marked\/slows [^\n]*re-measured -\d+\.\d% [^\n]*: slower, confirmed/);
 });
 
@@ -93,8 +93,11 @@ function syntheticRun(name, { factorB = 1, flagsB = ['--title=nodebench-marked']
 const COLUMNS = ['--from', 'host/baseline', '--to', 'host/marked'];
 
 test('a first measurement that only looked slower is re-measured and passes; without --confirm it fails', { timeout: 300_000 }, async () => {
-  const noisy = syntheticRun('looked-slower.json', { factorB: 2 });
-  const args = ['diff', noisy, ...COLUMNS, '--fail-on-regression', '30'];
+  // The made-up first measurement is four times slower and the gate 60%: re-measured unchanged
+  // code has come out 34% slower in one column at 5 processes a side on this 2-core machine in a
+  // noisy period of its host (2026-11-24), which must not fail the gate nor this test.
+  const noisy = syntheticRun('looked-slower.json', { factorB: 4 });
+  const args = ['diff', noisy, ...COLUMNS, '--fail-on-regression', '60'];
   const first = await nodebench(args);
   assert.equal(first.exitCode, 1, 'the made-up first measurement alone fails the gate');
   const confirmed = await nodebench([...args, '--confirm', '--confirm-processes', '5', '--json']);
@@ -104,8 +107,8 @@ test('a first measurement that only looked slower is re-measured and passes; wit
   const [candidate] = json.gate.confirm.candidates;
   assert.equal(candidate.label, 'marked/steady');
   assert.ok(candidate.first.ratio < 0.6 && candidate.first.verdict === 'slower');
-  // Re-measured and not slower; or, on a machine too busy to re-measure it, not confirmed either.
-  if (candidate.confirmation) assert.ok(candidate.confirmation.ratio > 0.7, `re-measured ${candidate.confirmation.ratio}`);
+  // Re-measured and not four times slower; or, on a machine too busy to re-measure it, not confirmed either.
+  if (candidate.confirmation) assert.ok(candidate.confirmation.ratio > 0.4, `re-measured ${candidate.confirmation.ratio}`);
   else assert.match(candidate.problem, /^the machine was too busy to re-measure it: \d+ of \d+ processes of host\/\S+ ran while other programs held the CPU$/);
   assert.ok(fs.existsSync(noisy.replace(/\.json$/, '.confirm.json')), 'the default file sits beside B');
 });
