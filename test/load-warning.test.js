@@ -11,7 +11,7 @@ test('at the end of a run, its own processes are not counted as other programs',
   assert.equal(runOwnLoad({ pairing: 'duet' }), 2);
   assert.deepEqual(loadWarning([1.42, 1.3, 1.5], 2, 'at the end', { ownLoad: own }), [], 'the run alone');
   const [busy] = loadWarning([3.1, 2, 2], 2, 'at the end', { ownLoad: own });
-  assert.match(busy.message, /^the load average at the end was 3\.10 \(1 min\) on 2 cores, of which this run's own processes account for about 1, above 0\.5 per core: other programs compete/);
+  assert.match(busy.message, /^the load average at the end was 3\.10 \(1 min\) on 2 cores; less about 1 for this run's own processes, 2\.10, above 0\.5 per core: other programs compete/);
 });
 
 test('before a run, or from doctor, the whole load counts', () => {

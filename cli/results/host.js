@@ -41,7 +41,7 @@ export const LOAD_PER_CORE_LIMIT = 0.5;
 // programs compete: the default matrix keeps the 1-minute load near 1.2 by itself.
 export function loadWarning(loadAverage, cores, when = 'now', { ownLoad = 0 } = {}) {
   if (loadAverage[0] - ownLoad <= LOAD_PER_CORE_LIMIT * cores) return [];
-  const own = ownLoad ? `, of which this run's own processes account for about ${ownLoad}` : '';
+  const own = ownLoad ? `; less about ${ownLoad} for this run's own processes, ${(loadAverage[0] - ownLoad).toFixed(2)}` : '';
   return [{ code: 'load', message: `the load average ${when} was ${loadAverage[0].toFixed(2)} (1 min) on ${cores} cores${own}, above ${LOAD_PER_CORE_LIMIT} per core: other programs compete for the CPU and show up as noise; stop them (see top) or expect wider intervals.` }];
 }
 
