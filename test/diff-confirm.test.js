@@ -107,8 +107,11 @@ test('a first measurement that only looked slower is re-measured and passes; wit
   const [candidate] = json.gate.confirm.candidates;
   assert.equal(candidate.label, 'marked/steady');
   assert.ok(candidate.first.ratio < 0.6 && candidate.first.verdict === 'slower');
-  // Re-measured and not four times slower; or, on a machine too busy to re-measure it, not confirmed either.
-  if (candidate.confirmation) assert.ok(candidate.confirmation.ratio > 0.4, `re-measured ${candidate.confirmation.ratio}`);
+  // Re-measured, and the gate passed on it (above); or, on a machine too busy to re-measure it, not
+  // confirmed either. Its ratio is not bounded here: under a busy loop beside the tests, unchanged
+  // code re-measured at 5 processes a side came out at 0.39 (undecided, its interval that wide).
+  const { confirmation } = candidate;
+  if (confirmation) assert.ok(confirmation.ratio > 0 && !(confirmation.verdict === 'slower' && confirmation.ci.high < 0.4), JSON.stringify(confirmation));
   else assert.match(candidate.problem, /^the machine was too busy to re-measure it: \d+ of \d+ processes of host\/\S+ ran while other programs held the CPU$/);
   assert.ok(fs.existsSync(noisy.replace(/\.json$/, '.confirm.json')), 'the default file sits beside B');
 });
