@@ -51,7 +51,8 @@ function watchSignals(out, log) {
   const onSignal = (signal) => {
     killAllGroups();
     if (received && measuring) {
-      log(`${signal} again: stopping now; ${out} keeps what was last saved`);
+      const second = signal === received ? `${signal} again` : `${signal} after ${received}`;
+      log(`${second}: stopping now; ${out} keeps what was last saved`);
       process.exit(130);
     }
     if (received) return;
