@@ -18,7 +18,11 @@ const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 test('the terminal report ends with what changed, largest first; summary prints only that', () => {
   const full = renderTerminal(planted);
   const changes = renderChanges(planted);
-  assert.ok(full.endsWith(changes), 'the last lines of the report');
+  // Under what changed, the run's own warnings about its machine (the fixture's load at start and end).
+  const warned = 'warning: the load average at the start was 1.16 (1 min) on 2 cores, above 0.5 per core: other programs compete for the CPU and show up as noise; stop them (see top) or expect wider intervals.\n' +
+    'warning: the load average at the end was 2.15 (1 min) on 2 cores, above 0.5 per core: other programs compete for the CPU and show up as noise; stop them (see top) or expect wider intervals.\n';
+  assert.ok(full.endsWith(`\n${changes}${warned}`), 'the last lines of the report');
+  assert.ok(renderTerminal(planted, { runWarnings: false }).endsWith(`\n${changes}`), 'the end of a run says its warnings on stderr instead');
   const lines = changes.trimEnd().split('\n');
   assert.match(lines[0], /^What changed against 24\.21\.0\/baseline: 1 faster, 1 slower, 0 same within ±2%, 1 undecided of 3 ratios$/);
   const rows = lines.slice(1, 3).map((line) => line.trim().split(/\s{2,}/));
@@ -30,7 +34,7 @@ test('the terminal report ends with what changed, largest first; summary prints 
   assert.deepEqual(rows.map((r) => r[2]).sort(), ['faster', 'slower']);
   for (const r of rows) assert.match(r[1], /^\[\d+\.\d+x, \d+\.\d+x\]$/);
   assert.match(lines.at(-1), /geometric mean of the ratios per column: 24\.21\.0\/--title=nodebench-planted \d+\.\d+x$/);
-  assert.equal(renderTerminal(planted, { summary: true }), changes);
+  assert.equal(renderTerminal(planted, { summary: true }), `${changes}${warned}`);
 });
 
 test('what changed ends with the smallest change the run could detect, when the run recorded it', async () => {
@@ -57,14 +61,16 @@ test('what changed shows names with their control characters escaped, and nothin
   assert.doesNotMatch(text.replace(/\u001b\[[0-9;]*m/g, '').replace(/\n/g, ''), RAW_CONTROL);
   const oneColumn = { ...planted, flagSets: planted.flagSets.slice(0, 1), cells: planted.cells.filter((c) => c.flagSet === 'baseline') };
   assert.equal(renderChanges(oneColumn), '');
-  assert.match(renderTerminal(oneColumn, { summary: true }), /^No ratio to show/);
+  assert.match(renderTerminal({ ...oneColumn, warnings: [] }, { summary: true }), /^No ratio to show[^\n]*\n$/);
+  const governor = { code: 'governor', message: 'the CPU frequency governor is "\u001b[2Jx", not "performance"' };
+  assert.match(renderTerminal({ ...oneColumn, warnings: [governor] }, { summary: true }), /^No ratio to show[^\n]*\nwarning: the CPU frequency governor is "\\x1b\[2Jx", not "performance"\n$/);
 });
 
 test('nodebench report --summary prints only what changed', async () => {
   const file = path.join(root, 'test', 'fixtures', 'planted-result.json');
   const run = await nodebench(['report', file, '--summary']);
   assert.equal(run.exitCode, 0, run.stderr);
-  assert.equal(run.stdout.trimEnd(), renderChanges(planted).trimEnd());
+  assert.equal(run.stdout.trimEnd(), `${renderChanges(planted)}${planted.warnings.map((w) => `warning: ${w.message}`).join('\n')}`);
 });
 
 // A library file's benchmarks that nodebench timed otherwise than in batches, or with a collection

@@ -27,7 +27,8 @@ export async function runFromCommandLine(opts, { suites = [], commands = [], run
 
 // What a run prints on stdout: its tables, or (--json) the result itself.
 const RUN_FORMATS = {
-  table: (result, options) => `${renderTerminal(result, options)}\n`,
+  // The run's warnings go to stderr with its last line (below), not twice.
+  table: (result, options) => `${renderTerminal(result, { ...options, runWarnings: false })}\n`,
   json: (result) => `${JSON.stringify(result, null, 1)}\n`
 };
 

@@ -10,6 +10,7 @@ import { variancePriors } from '../results/cell.js';
 import { columnsOf, cellKey, rowKey, columnKey, benchmarkName, inColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
 import { metricComparisons } from './metrics.js';
 import { UserError } from '../errors.js';
+import { diffRunWarningLines } from '../report/run-warnings.js';
 
 function findColumn(result, name, file) {
   const column = columnsOf(result).find((c) => c.key === name || c.runtimeLabel === name);
@@ -96,6 +97,7 @@ export function diffResults(pairs, { alpha = ALPHA, driftCv = 0, equivalence = E
 export function compareResults(resultA, resultB, { from, to, fileA, fileB, driftCv, equivalence }) {
   const rows = diffResults(pairCells(resultA, resultB, { from, to, fileA, fileB }), { driftCv, equivalence });
   rows.metrics = metricComparisons(rows, { equivalence });
+  rows.runWarnings = diffRunWarningLines({ resultA, resultB, fileA, fileB });
   return rows;
 }
 
@@ -133,6 +135,8 @@ export function diffJson(rows, { fileA, fileB, failures, limit, gate }) {
     metrics: (rows.metrics || []).map(({ label, n, df, ...c }) => c),
     // --drift auto's estimate: estimate is a suite's own (null when it has too few cells and uses the
     // pooled one), used what its comparisons got (never below floor), shift its median rate ratio.
+    // What each run warned about its machine (load, CPU governor), as "warning (A, file): ..." lines.
+    runWarnings: rows.runWarnings || [],
     drift: rows.drift ? {
       estimatedFrom: rows.drift.cells,
       tooFew: rows.drift.tooFew,

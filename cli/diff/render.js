@@ -41,7 +41,8 @@ export function diffRowCells(r, { equivalence } = {}) {
 
 export const isDecidedChange = (row) => Boolean(row.comparison) && (row.comparison.verdict === 'faster' || row.comparison.verdict === 'slower');
 
-export function diffSummaryLines(rows) {
+// runWarnings: false leaves out what the runs warned about their machines (a page shows them first).
+export function diffSummaryLines(rows, { runWarnings = true } = {}) {
   const compared = rows.filter((r) => r.comparison).map((r) => r.comparison);
   const lines = [];
   if (compared.length) {
@@ -61,6 +62,7 @@ export function diffSummaryLines(rows) {
   if (compared.some((c) => c.singleProcess)) {
     lines.push('note: cells measured in one process are compared sample by sample, which ignores between-process variation; measure with --processes 3 or more for verdicts you can trust.');
   }
+  if (runWarnings) lines.push(...(rows.runWarnings || []).map((line) => terminalText(line)));
   return lines;
 }
 
@@ -195,7 +197,7 @@ export function renderDiffPage(rows, context) {
     }
     return shaped;
   });
-  const summary = [...diffSummaryLines(rows), ...(gate?.confirm?.lines || [])];
+  const summary = [...diffSummaryLines(rows, { runWarnings: false }), ...(gate?.confirm?.lines || [])];
   const metrics = rows.metrics?.length ? [{ title: 'Runtime metrics', html: `<p>${escapeHtml(metricSummary(rows.metrics))}</p>${metricRows(rows.metrics).length ? sortableTable(METRIC_HEADER, metricRows(rows.metrics)) : ''}` }] : [];
   const environment = environmentRows({ file: fileA, result: resultA }, { file: fileB, result: resultB });
   return htmlPage({
@@ -203,7 +205,7 @@ export function renderDiffPage(rows, context) {
     intro: `Ratios of operations per second, B over A: ${countsText(overview)}.`,
     charts: page.charts,
     sections: [
-      { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against: 'A' }) },
+      { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against: 'A', runWarnings: rows.runWarnings || [] }) },
       { title: 'Changes', lead: `<p class="note">Dot: estimated ratio of operations per second, B over A; bar: its 95% interval; orange: changes decided faster or slower${rows.verdicts ? ` (${escapeHtml(rows.verdicts.text)})` : ''}.</p>`, chartIds: page.charts.map((c) => c.id) },
       { title: 'Table', height: 200 + tableRows.length * 22, html: `${summary.map((line) => `<p class="note">${escapeHtml(line)}</p>`).join('')}${sortableTable(DIFF_HEADER, tableRows, { className: 'cells' })}` },
       ...metrics,

@@ -20,6 +20,7 @@ import { reportOverview, spreadText, countsText, againstText } from './overview.
 import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable, SORT_SCRIPT, PAGE_STYLE } from './html-parts.js';
 import { terminalText } from '../text/escape.js';
 import { summarizeMetricRuns, METRICS } from '../stats/metrics.js';
+import { runWarningLines } from './run-warnings.js';
 
 export { escapeHtml };
 
@@ -310,7 +311,7 @@ export function renderHtml(result, { baseline } = {}) {
   const service = renderServiceTables(result);
   const commands = renderCommandTables(result);
   const sections = [
-    { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against }) },
+    { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against, runWarnings: runWarningLines(result) }) },
     ...detail,
     ...(service ? [{ title: 'Service latencies', html: `<pre>${escapeHtml(service)}</pre>` }] : []),
     ...(commands ? [{ title: 'Whole commands', html: `<pre>${escapeHtml(commands)}</pre>` }] : []),

@@ -12,6 +12,7 @@ import { markdownText, markdownFence, markdownTable, markdownCode } from '../tex
 import { valueMarks, markNotes, referenceFolded } from './table.js';
 import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from './overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT } from './markdown-fit.js';
+import { runWarningLines, runWarningMessages } from './run-warnings.js';
 
 // The terminal table's marks (table.js): "!" optimized away, "=" same, "?" undecided.
 function text(value, isBaseline, baseFolded) {
@@ -89,7 +90,8 @@ export function renderMarkdown(result, { baseline, source, limit = GITHUB_COMMEN
   const header = [
     `## nodebench report: ${markdownText(result.runtimes.map((r) => r.label).join(', '))}`, '',
     markdownText(`Runtimes: ${result.runtimes.map((r) => `${r.label} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. Ratios of ops/s to ${againstText(overview)}.`), '',
-    ...summaryLines(overview)
+    ...summaryLines(overview),
+    ...runWarningLines(result).map((line) => `${markdownText(line)}  `), ...(runWarningMessages(result).length ? [''] : [])
   ];
   const blocks = [{ name: 'the summary', head: header }, ...changeBlocks(overview),
     { name: 'the overview', head: ['### Overview', '', `${markdownText(overviewLegend)}`, ''] }, ...overviewBlocks(overview)];

@@ -1,8 +1,8 @@
 // The terminal report of a result file, as `matrix`, `run` and `report` print it: the comparison
 // tables, the notes on V8 flag defaults that differ between its runtimes, the metrics grid (for
 // suites whose findings are metrics, or every suite with `metrics`), the service tables, and last
-// "what changed" (changes.js), where a reader's eye lands when the command ends; `summary` prints
-// only that.
+// "what changed" (changes.js), where a reader's eye lands when the command ends, and under it the
+// run's warnings about its machine (run-warnings.js); `summary` prints only those two.
 import { renderTables } from './table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { renderServiceTables } from './service-table.js';
@@ -11,15 +11,20 @@ import { flagDefaultNotes } from './flag-notes.js';
 import { renderChanges } from './changes.js';
 import { grid } from './columns.js';
 import { reportOverview } from './overview.js';
+import { runWarningLines } from './run-warnings.js';
+import { terminalText } from '../text/escape.js';
 
 export { renderChanges };
 
-export function renderTerminal(result, { baseline, color = false, metrics = false, verbose = false, summary = false, file } = {}) {
+// runWarnings: false leaves out the run's own warnings (load, CPU governor), for the end of a run,
+// which says them on stderr.
+export function renderTerminal(result, { baseline, color = false, metrics = false, verbose = false, summary = false, file, runWarnings = true } = {}) {
   const tables = grid(result, { baseline });
+  const warned = runWarnings ? runWarningLines(result).map((line) => `${terminalText(line)}\n`).join('') : '';
   const changes = renderChanges(result, { color, file, overview: reportOverview(result, { baseline, tables }) });
-  if (summary) return changes || 'No ratio to show: the result has one runtime and one flag set.\n';
+  if (summary) return `${changes || 'No ratio to show: the result has one runtime and one flag set.\n'}${warned}`;
   const metricSuites = metrics ? null : result.suites.filter((s) => s.metricsTable).map((s) => s.name);
   const metricsText = metricSuites && !metricSuites.length ? '' : renderMetricsTables(result, { suites: metricSuites || undefined });
   const service = renderServiceTables(result);
-  return [renderTables(result, { baseline, color, verbose, tables }), flagDefaultNotes(result), metricsText, service, renderCommandTables(result), changes].filter(Boolean).join('\n');
+  return `${[renderTables(result, { baseline, color, verbose, tables }), flagDefaultNotes(result), metricsText, service, renderCommandTables(result), changes].filter(Boolean).join('\n')}${warned}`;
 }
