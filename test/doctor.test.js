@@ -30,14 +30,14 @@ function assertFigures(report, version) {
 }
 
 describe('nodebench doctor', { concurrency: true }, () => {
-  test('--json reports positive figures and their methods for the host runtime', { timeout: 60_000 }, async () => {
+  test('--json reports positive figures and their methods for the host runtime', { timeout: 180_000 }, async () => {
     const run = await nodebench(['doctor', '--json']);
     assert.equal(run.exitCode, 0, run.stderr);
     assertFigures(JSON.parse(run.stdout), process.version.slice(1));
     assert.match(run.stderr, /doctor: Node/, 'progress goes to stderr');
   });
 
-  test('--node 4.9.1 measures inside that runtime', { timeout: 90_000 }, async () => {
+  test('--node 4.9.1 measures inside that runtime', { timeout: 180_000 }, async () => {
     await testRuntime(OLDEST);
     const run = await nodebench(['doctor', '--node', OLDEST, '--json']);
     assert.equal(run.exitCode, 0, run.stderr);
