@@ -90,15 +90,16 @@ run: { processes: 1, maxProcesses: 1, timeoutSec: 5 }
   // A hang guard, not a timing: the run takes seconds, maybe three times that with CI's test files in
   // parallel on 2 cores; the sleeps would take 300 s.
   assert.ok(Date.now() - started < 120_000, 'the hanging command was not cut at its time limit');
-  // Nothing the hanging command started is left running.
-  const sleeps = fs.readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
+  // Nothing the hanging command started is left running (a killed process is given a moment to exit).
+  const sleeps = () => fs.readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
     try {
       return fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1') === `sleep\u0000${marker}\u0000`;
     } catch {
       return false;
     }
   });
-  assert.deepEqual(sleeps, []);
+  for (const until = Date.now() + 5000; sleeps().length && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.deepEqual(sleeps(), []);
 });
 
 test('commands in matrix.yaml are checked before anything runs: one sentence naming the entry and the fix, exit 2', async () => {

@@ -65,10 +65,11 @@ test('a hang after its cell\'s other processes took under a second costs seconds
   assert.equal(once.status, 'ok');
   assert.equal(once.processes.filter((p) => !p.rerun).length, 4);
   assert.equal(once.hangs.length, 1);
-  assert.match(once.warnings.find((w) => w.code === 'hung').message, /^one process hung and was run again: it did not finish within 10 s while its cell's other processes took \d+\.\d s/);
+  assert.match(once.warnings.find((w) => w.code === 'hung').message, /^one process hung and was run again: it did not finish within \d+ s while its cell's other processes took \d+\.\d s/);
   const twice = cell('hangs-from-third-process');
   assert.equal(twice.status, 'timeout');
-  assert.match(twice.error, /^did not finish within 10 s while its cell's other processes took \d+\.\d s, so it was taken for a hang/);
+  // 10 s, or five times the other processes' median when load made that longer (runner/policy.js).
+  assert.match(twice.error, /^did not finish within \d+ s while its cell's other processes took \d+\.\d s, so it was taken for a hang/);
   // A hang guard, not a timing: three hangs at the 10 s limit plus eight short processes, which CI's
   // parallel test files on 2 cores can make several times slower; three at run.timeoutSec cost 360 s.
   assert.ok(elapsed < 180_000, `three hangs cost ${elapsed} ms`);
@@ -84,16 +85,23 @@ const processesMatching = (pattern) => fs.readdirSync('/proc').filter((pid) => /
 });
 // The cgroups left by the nodebench process `pid` (other runs on the machine have their own).
 const cgroupsOf = (pid) => ['/sys/fs/cgroup/unified', '/sys/fs/cgroup/pids', '/sys/fs/cgroup'].filter((dir) => fs.existsSync(path.join(dir, `nodebench-${pid}`)));
+// What must be gone once nodebench has exited: a killed process keeps its /proc entry until the
+// scheduler runs its exit, and the reaper removes cgroups for up to 30 s after nodebench (a loaded
+// CI host left one for a moment in 2 of 5 runs), so both are waited for, within a bound.
+async function settled(left, ms = 30_000) {
+  for (const until = Date.now() + ms; left().length && Date.now() < until;) await sleep(100);
+  return left();
+}
 
 test('processes a benchmark starts with a new session and an empty environment do not outlive the run, and are named', { timeout: 60_000 }, async () => {
   const out = path.join(tmp, 'escapes.json');
   const child = execa(process.execPath, [cliPath, 'run', HOSTILE, '--node', 'system', '--benchmarks', 'escapes', '--processes', '2', '--max-processes', '2', '--samples', '3', '--out', out], { reject: false, stdin: 'ignore' });
   const run = await child;
   assert.equal(run.exitCode, 0, run.stderr);
-  assert.deepEqual(processesMatching(/^sleep 417/), [], 'a sleep the benchmark started is still running');
+  assert.deepEqual(await settled(() => processesMatching(/^sleep 417/), 5000), [], 'a sleep the benchmark started is still running');
   const [cell] = JSON.parse(fs.readFileSync(out, 'utf8')).cells;
   assert.ok(cell.survivors.length >= 2 * 3, `survivors ${cell.survivors}`);
-  assert.deepEqual(cgroupsOf(child.pid), [], 'a cgroup was left behind');
+  assert.deepEqual(await settled(() => cgroupsOf(child.pid)), [], 'a cgroup was left behind');
 });
 
 test('under duet pairing too (two workers at once), what each escaped worker left is killed and no cgroup is left', { timeout: 120_000 }, async () => {
@@ -104,9 +112,8 @@ test('under duet pairing too (two workers at once), what each escaped worker lef
   const cells = JSON.parse(fs.readFileSync(out, 'utf8')).cells;
   assert.ok(cells.every((c) => c.processes.every((p) => p.duetWith !== undefined)), 'the processes ran as duet pairs');
   for (const cell of cells) assert.ok(cell.survivors.length >= 2 * 3, `survivors ${cell.survivors}`);
-  for (const until = Date.now() + 5000; processesMatching(/^sleep 417/).length && Date.now() < until;) await sleep(100);
-  assert.deepEqual(processesMatching(/^sleep 417/), [], 'a sleep the benchmark started is still running');
-  assert.deepEqual(cgroupsOf(child.pid), [], 'a cgroup was left behind');
+  assert.deepEqual(await settled(() => processesMatching(/^sleep 417/), 5000), [], 'a sleep the benchmark started is still running');
+  assert.deepEqual(await settled(() => cgroupsOf(child.pid)), [], 'a cgroup was left behind');
 });
 
 test('a benchmark that kills the reaper and hangs is still taken down by kill -9 of nodebench', { timeout: 60_000 }, async () => {
@@ -129,6 +136,5 @@ test('a benchmark that kills the reaper and hangs is still taken down by kill -9
     assert.ok(Date.now() < gone, 'the hanging worker outlived nodebench by 20 s');
     await sleep(100);
   }
-  for (const until = Date.now() + 5000; cgroupsOf(child.pid).length && Date.now() < until;) await sleep(100);
-  assert.deepEqual(cgroupsOf(child.pid), [], 'a cgroup was left behind');
+  assert.deepEqual(await settled(() => cgroupsOf(child.pid)), [], 'a cgroup was left behind');
 });

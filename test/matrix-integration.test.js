@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { nodebench, root } from './helpers/cli.js';
 import { schemaErrors } from './helpers/schema.js';
+import { taggedBy } from './helpers/processes.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-it-'));
 const out = path.join(tmp, 'result.json');
@@ -95,15 +96,7 @@ test('the tables show rates, ratios and reasons', () => {
 // the smoke suite at the same time, so a look at `ps` alone would see their workers).
 test('no worker process is left behind', () => {
   assert.ok(runPid > 0);
-  const tag = `NODEBENCH_WORKER_TAG=${runPid}-`;
-  const left = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(tag);
-    } catch {
-      return false; // gone meanwhile, or not ours to read
-    }
-  });
-  assert.deepEqual(left, []);
+  assert.deepEqual(taggedBy(runPid), []);
 });
 
 test('every ok cell has runtime metrics from a separate process, each with its method', () => {

@@ -63,8 +63,10 @@ test('exec: a command that leaves `setsid sleep` holding its output is measured,
   assert.equal(cell.status, 'ok', cell.error);
   assert.equal(cell.processes.length, 2);
   assert.equal(cell.holders.length, 2);
-  assert.deepEqual(cell.holders.map((h) => h.name), ['sleep', 'sleep']);
-  assert.match(cell.warnings.find((w) => w.code === 'survivors').message, /outlived its worker: 2 held its output open after it exited \(pid \d+ \(sleep\), pid \d+ \(sleep\)\)[^;]*; nodebench stopped waiting for them and killed them/);
+  // Named as /proc says when nodebench looks: the forked shell becomes setsid, then sleep, and a
+  // loaded host may not have run those execs yet.
+  for (const holder of cell.holders) assert.match(holder.name, /^(sleep|setsid|sh)$/);
+  assert.match(cell.warnings.find((w) => w.code === 'survivors').message, /outlived its worker: 2 held its output open after it exited \(pid \d+ \((sleep|setsid|sh)\), pid \d+ \((sleep|setsid|sh)\)\)[^;]*; nodebench stopped waiting for them and killed them/);
   await assertNoneLeft(/^sleep 1888/);
 });
 

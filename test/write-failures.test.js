@@ -9,6 +9,7 @@ import path from 'node:path';
 import { execa, execaSync } from 'execa';
 import { nodebench, cliPath, root } from './helpers/cli.js';
 import { writeResultFile, okCell } from './helpers/result-file.js';
+import { fifoReader } from './helpers/fifo.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-write-'));
 const result = writeResultFile([okCell('a'), okCell('b')]);
@@ -53,10 +54,11 @@ test('a run whose disk fills up keeps the last complete result file and says so 
   if (!disk) return;
   const out = path.join(disk, 'r.json');
   const run = nodebench(['run', 'test/fixtures/suites/smoke/index.js', '--benchmarks', 'sum-loop,promise-chain,noisy-output', '--processes', '3', '--samples', '3', '--out', out]);
-  // The run saves once before it measures; the disk is full from then on.
+  // The run saves once before it measures; the disk is full from then on. What is read after the
+  // disk filled is the last save that got through (a loaded host may let a second one in first).
   while (!fs.existsSync(out)) await new Promise((resolve) => setTimeout(resolve, 20));
-  const first = fs.readFileSync(out, 'utf8');
   fill(disk);
+  const first = fs.readFileSync(out, 'utf8');
   const done = await run;
   assert.equal(done.exitCode, 2, done.stderr);
   assert.match(done.stderr.split('\n').filter((l) => l.startsWith('nodebench:')).join('\n'), fullDisk(out));
@@ -197,9 +199,7 @@ test('--out a FIFO is written through to its reader; with no reader, one sentenc
   const alone = await nodebench(['report', result, '--out', fifo]);
   assert.equal(alone.exitCode, 2, alone.stderr);
   assert.match(alone.stderr, new RegExp(`^nodebench: Cannot write ${escape(fifo)}: nothing is reading that FIFO; start its reader first, or choose another path\\.$`, 'm'));
-  const reader = execa('cat', [fifo]);
-  // The reader opens the FIFO before the writer probes it.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  const { reader } = await fifoReader(fifo);
   const run = await nodebench(['report', result, '--format', 'csv', '--out', fifo]);
   assert.equal(run.exitCode, 0, run.stderr);
   assert.equal((await reader).stdout, (await nodebench(['report', result, '--format', 'csv'])).stdout.replace(/\n$/, ''));

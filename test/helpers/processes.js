@@ -38,3 +38,16 @@ export function running(pid) {
 
 // The worker processes (worker/child.js or worker/serve.js) nodebench process `pid` has now.
 export const workersOf = (pid) => childrenOf(pid).filter((child) => /worker\/(child|serve)\.js/.test(cmdline(child)));
+
+// The live processes that carry nodebench process `pid`'s worker tag in their environment: its
+// workers and whatever they started (other tests' runs have tags of their own).
+export function taggedBy(pid) {
+  const tag = `NODEBENCH_WORKER_TAG=${pid}-`;
+  return fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((other) => {
+    try {
+      return running(other) && fs.readFileSync(`/proc/${other}/environ`, 'latin1').includes(tag);
+    } catch {
+      return false; // gone meanwhile, or not ours to read
+    }
+  });
+}
