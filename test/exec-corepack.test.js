@@ -75,7 +75,7 @@ test('offline, an entry without corepack gets a refusing corepack and tries agai
   const { cache, env } = await privateCache(['14.21.3'], 'nodebench-corepack-cache-');
   const home = path.join(cache, 'runtimes', '14.21.3-linux-x64', 'npm');
   if (!fs.existsSync(path.join(home, 'nodebench-npm.json'))) {
-    const warm = await nodebench(['exec', '--node', '14.21.3', '--processes', '1', '--max-processes', '1', '--out', path.join(os.tmpdir(), `warm-${process.pid}.json`), '--', 'node', '-e', '0'], { env: { NODEBENCH_CACHE: cache } });
+    const warm = await nodebench(['exec', '--node', '14.21.3', '--processes', '1', '--max-processes', '1', '--out', path.join(cache, 'warm.json'), '--', 'node', '-e', '0'], { env: { NODEBENCH_CACHE: cache } });
     assert.equal(warm.exitCode, 0, warm.stderr);
   }
   fs.rmSync(path.join(home, 'lib', 'node_modules', 'corepack'), { recursive: true, force: true });

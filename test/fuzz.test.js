@@ -73,6 +73,7 @@ test('damaged result files are read or refused with a sentence', async () => {
 });
 
 test('random command lines end in exit 0, 1 or 2 with no stack trace', { timeout: 300_000 }, async () => {
+  const fuzzCache = fs.mkdtempSync(path.join(tmp, 'cache-'));
   const word = fc.oneof(
     fc.constantFrom('matrix', 'run', 'diff', 'report', 'merge', 'runtimes', 'flags', 'doctor', 'bisect', 'list', 'which', 'prune', 'install', '--quick', '--processes', '--samples',
       '--timeout', '--seed', '--baseline', '--out', '--runtimes', '--flags', '--suites', '--format', '--fail-on-regression', '--shard', '--matrix', '--json', '--grep',
@@ -82,9 +83,10 @@ test('random command lines end in exit 0, 1 or 2 with no stack trace', { timeout
   await fc.assert(fc.asyncProperty(fc.array(word, { minLength: 1, maxLength: 5 }), async (args) => {
     // Never a long measurement or a download: only the fast paths of every command are fuzzed.
     // A matrix that parses would run for minutes: its suites are pointed at a file that is not there.
+    // A cache of its own: `runtimes prune` may be drawn, and the other test files share the real one.
     const bounded = args[0] === 'matrix' ? [...args, '--suites', './no-such-suite.js'] : args;
     const run = await nodebench(bounded, {
-      timeout: 60_000, env: { npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0', NODE_MIRROR: 'http://127.0.0.1:9' }, cwd: tmp
+      timeout: 60_000, env: { NODEBENCH_CACHE: fuzzCache, npm_config_registry: 'http://127.0.0.1:9/', npm_config_fetch_retries: '0', NODE_MIRROR: 'http://127.0.0.1:9' }, cwd: tmp
     });
     if (run.timedOut) return;
     assert.ok([0, 1, 2].includes(run.exitCode), `nodebench ${JSON.stringify(args)} exited ${run.exitCode}: ${run.stderr.slice(0, 800)}`);
