@@ -176,7 +176,7 @@ for (const table of document.querySelectorAll('table.sortable')) {
 `;
 
 export const PAGE_STYLE = `body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:110em}figure{display:inline-block;margin:0 1em 1em 0;vertical-align:top}figcaption{font-weight:600;max-width:40em;overflow-wrap:anywhere}
-pre{background:#f6f6f6;padding:1em;overflow:auto;font-size:12px}table.env th{text-align:left;padding-right:1em}.note{font-size:12px;color:#555;max-width:60em}.run-warning{background:#fff8db;border-left:4px solid #c9a100;padding:0 .8em;max-width:70em;font-size:14px}.run-warning p{margin:.3em 0}
+pre{background:#f6f6f6;padding:1em;overflow:auto;font-size:12px}table.env th{text-align:left;padding-right:1em}.note{font-size:12px;color:#555;max-width:60em}.run-warning{background:#fff8db;border-left:4px solid #c9a100;padding:0 .8em;margin:.8em 0;max-width:70em;font-size:14px}.run-warning p{margin:.3em 0}
 h1,h2,h3{overflow-wrap:anywhere}
 table.heat{border-collapse:separate;border-spacing:2px;margin-bottom:1.5em;font-size:13px}table.heat th{text-align:left;font-weight:500;padding-right:.8em;max-width:30em;overflow-wrap:anywhere}table.heat thead th{overflow-wrap:normal;max-width:12em}table.heat td.gm{text-align:right;padding:.35em .6em;font-variant-numeric:tabular-nums;border-top:1px solid #999}table.heat thead th{font-weight:600;vertical-align:bottom}
 table.heat td{padding:0;position:relative}a.hm{display:block;min-width:4.6em;padding:.35em .45em;text-align:right;text-decoration:none;font-variant-numeric:tabular-nums;border-radius:3px;color:#111;white-space:nowrap}
