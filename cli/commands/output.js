@@ -6,6 +6,7 @@ import { exitCodeFor, runEngine } from '../engine.js';
 import { checkOutput } from '../results/file.js';
 import { createProgress } from '../progress.js';
 import { list, flagSetsFrom, resultPathFrom } from './shared.js';
+import { runWarningLines } from '../report/run-warnings.js';
 
 // run and exec: the runtimes and flag sets from --node and --flags around the given suites or
 // commands, run into --out (or continued in the --resume file), printed.
@@ -37,7 +38,7 @@ export async function printOutcome({ result, interrupted }, { out, json, baselin
   const counts = {};
   for (const cell of result.cells) counts[cell.status] = (counts[cell.status] || 0) + 1;
   const summary = Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ');
-  for (const warning of result.warnings || []) progress.log(`warning: ${warning.message ?? warning}`);
+  for (const line of runWarningLines(result)) progress.log(line);
   progress.log(`${interrupted ? 'interrupted' : 'done'}: ${summary}; results in ${path.relative(process.cwd(), out) || out}`);
   return exitCodeFor(result, interrupted);
 }

@@ -133,10 +133,10 @@ export function diffJson(rows, { fileA, fileB, failures, limit, gate }) {
     // Runtime metrics of cells with two or more metrics processes on each side (diff/metrics.js):
     // [{ suite, benchmark, column, metric, ratio (B/A), ci, p, q, verdict: higher|lower|same|undecided }].
     metrics: (rows.metrics || []).map(({ label, n, df, ...c }) => c),
-    // --drift auto's estimate: estimate is a suite's own (null when it has too few cells and uses the
-    // pooled one), used what its comparisons got (never below floor), shift its median rate ratio.
     // What each run warned about its machine (load, CPU governor), as "warning (A, file): ..." lines.
     runWarnings: rows.runWarnings || [],
+    // --drift auto's estimate: estimate is a suite's own (null when it has too few cells and uses the
+    // pooled one), used what its comparisons got (never below floor), shift its median rate ratio.
     drift: rows.drift ? {
       estimatedFrom: rows.drift.cells,
       tooFew: rows.drift.tooFew,

@@ -12,7 +12,7 @@ import { markdownText, markdownFence, markdownTable, markdownCode } from '../tex
 import { valueMarks, markNotes, referenceFolded } from './table.js';
 import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from './overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT } from './markdown-fit.js';
-import { runWarningLines, runWarningMessages } from './run-warnings.js';
+import { runWarningLines } from './run-warnings.js';
 
 // The terminal table's marks (table.js): "!" optimized away, "=" same, "?" undecided.
 function text(value, isBaseline, baseFolded) {
@@ -87,11 +87,12 @@ export function summaryLines(overview) {
 export function renderMarkdown(result, { baseline, source, limit = GITHUB_COMMENT_LIMIT } = {}) {
   const tables = grid(result, { baseline });
   const overview = reportOverview(result, { baseline, tables });
+  const warned = runWarningLines(result).map((line) => `${markdownText(line)}  `);
   const header = [
     `## nodebench report: ${markdownText(result.runtimes.map((r) => r.label).join(', '))}`, '',
     markdownText(`Runtimes: ${result.runtimes.map((r) => `${r.label} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. Ratios of ops/s to ${againstText(overview)}.`), '',
     ...summaryLines(overview),
-    ...runWarningLines(result).map((line) => `${markdownText(line)}  `), ...(runWarningMessages(result).length ? [''] : [])
+    ...(warned.length ? [...warned, ''] : [])
   ];
   const blocks = [{ name: 'the summary', head: header }, ...changeBlocks(overview),
     { name: 'the overview', head: ['### Overview', '', `${markdownText(overviewLegend)}`, ''] }, ...overviewBlocks(overview)];
