@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { nodebench } from './helpers/cli.js';
 import { testRuntime } from './helpers/runtimes.js';
+import { settled } from './helpers/processes.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-exec-'));
 // A "build" that says which node ran it and with which flags, one line per run.
@@ -98,8 +99,7 @@ run: { processes: 1, maxProcesses: 1, timeoutSec: 5 }
       return false;
     }
   });
-  for (const until = Date.now() + 5000; sleeps().length && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.deepEqual(sleeps(), []);
+  assert.deepEqual(await settled(sleeps), []);
 });
 
 test('commands in matrix.yaml are checked before anything runs: one sentence naming the entry and the fix, exit 2', async () => {

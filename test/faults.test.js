@@ -7,7 +7,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { nodebench, cliPath, root } from './helpers/cli.js';
 import { schemaErrors } from './helpers/schema.js';
-import { taggedBy } from './helpers/processes.js';
+import { taggedBy, settled } from './helpers/processes.js';
 
 const FAULTS = path.join(root, 'test', 'fixtures', 'suites', 'faults', 'index.js');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-faults-'));
@@ -59,8 +59,7 @@ test('Ctrl-C keeps what finished: status interrupted, exit 130, no worker left b
   assert.match(cell.warnings.map((w) => w.message).join('\n'), /interrupted after \d+ of 20 processes/);
   // No worker of this run is left (found by its tag: a worker's command line does not name the
   // suite), given a moment for a killed one to exit on a loaded host.
-  for (const until = Date.now() + 5000; taggedBy(child.pid).length && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.deepEqual(taggedBy(child.pid), []);
+  assert.deepEqual(await settled(() => taggedBy(child.pid)), []);
 });
 
 test('process.exit(0) in a suite\'s setup is reported as such, not as a promise that never settled', { timeout: 60_000 }, async () => {

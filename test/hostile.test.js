@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { nodebench, root, cliPath } from './helpers/cli.js';
-import { workersOf, running } from './helpers/processes.js';
+import { workersOf, running, settled } from './helpers/processes.js';
 import { schemaErrors } from './helpers/schema.js';
 
 const HOSTILE = path.join(root, 'test', 'fixtures', 'suites', 'hostile', 'index.js');
@@ -85,23 +85,16 @@ const processesMatching = (pattern) => fs.readdirSync('/proc').filter((pid) => /
 });
 // The cgroups left by the nodebench process `pid` (other runs on the machine have their own).
 const cgroupsOf = (pid) => ['/sys/fs/cgroup/unified', '/sys/fs/cgroup/pids', '/sys/fs/cgroup'].filter((dir) => fs.existsSync(path.join(dir, `nodebench-${pid}`)));
-// What must be gone once nodebench has exited: a killed process keeps its /proc entry until the
-// scheduler runs its exit, and the reaper removes cgroups for up to 30 s after nodebench (a loaded
-// CI host left one for a moment in 2 of 5 runs), so both are waited for, within a bound.
-async function settled(left, ms = 30_000) {
-  for (const until = Date.now() + ms; left().length && Date.now() < until;) await sleep(100);
-  return left();
-}
 
 test('processes a benchmark starts with a new session and an empty environment do not outlive the run, and are named', { timeout: 60_000 }, async () => {
   const out = path.join(tmp, 'escapes.json');
   const child = execa(process.execPath, [cliPath, 'run', HOSTILE, '--node', 'system', '--benchmarks', 'escapes', '--processes', '2', '--max-processes', '2', '--samples', '3', '--out', out], { reject: false, stdin: 'ignore' });
   const run = await child;
   assert.equal(run.exitCode, 0, run.stderr);
-  assert.deepEqual(await settled(() => processesMatching(/^sleep 417/), 5000), [], 'a sleep the benchmark started is still running');
+  assert.deepEqual(await settled(() => processesMatching(/^sleep 417/)), [], 'a sleep the benchmark started is still running');
   const [cell] = JSON.parse(fs.readFileSync(out, 'utf8')).cells;
   assert.ok(cell.survivors.length >= 2 * 3, `survivors ${cell.survivors}`);
-  assert.deepEqual(await settled(() => cgroupsOf(child.pid)), [], 'a cgroup was left behind');
+  assert.deepEqual(await settled(() => cgroupsOf(child.pid), 30_000), [], 'a cgroup was left behind');
 });
 
 test('under duet pairing too (two workers at once), what each escaped worker left is killed and no cgroup is left', { timeout: 120_000 }, async () => {
@@ -112,8 +105,8 @@ test('under duet pairing too (two workers at once), what each escaped worker lef
   const cells = JSON.parse(fs.readFileSync(out, 'utf8')).cells;
   assert.ok(cells.every((c) => c.processes.every((p) => p.duetWith !== undefined)), 'the processes ran as duet pairs');
   for (const cell of cells) assert.ok(cell.survivors.length >= 2 * 3, `survivors ${cell.survivors}`);
-  assert.deepEqual(await settled(() => processesMatching(/^sleep 417/), 5000), [], 'a sleep the benchmark started is still running');
-  assert.deepEqual(await settled(() => cgroupsOf(child.pid)), [], 'a cgroup was left behind');
+  assert.deepEqual(await settled(() => processesMatching(/^sleep 417/)), [], 'a sleep the benchmark started is still running');
+  assert.deepEqual(await settled(() => cgroupsOf(child.pid), 30_000), [], 'a cgroup was left behind');
 });
 
 test('a benchmark that kills the reaper and hangs is still taken down by kill -9 of nodebench', { timeout: 60_000 }, async () => {
@@ -136,5 +129,5 @@ test('a benchmark that kills the reaper and hangs is still taken down by kill -9
     assert.ok(Date.now() < gone, 'the hanging worker outlived nodebench by 20 s');
     await sleep(100);
   }
-  assert.deepEqual(await settled(() => cgroupsOf(child.pid)), [], 'a cgroup was left behind');
+  assert.deepEqual(await settled(() => cgroupsOf(child.pid), 30_000), [], 'a cgroup was left behind');
 });

@@ -13,6 +13,7 @@ import { execa } from 'execa';
 import { root, cliPath } from './helpers/cli.js';
 import { testRuntime } from './helpers/runtimes.js';
 import { runToExit } from '../cli/process/launch.js';
+import { settled } from './helpers/processes.js';
 
 const HANG_GUARD_MS = 60_000;
 const HOLDS_OUTPUT = path.join(root, 'test', 'fixtures', 'suites', 'holds-output', 'index.js');
@@ -46,8 +47,7 @@ function processesMatching(pattern) {
 }
 async function assertNoneLeft(pattern) {
   // SIGKILL is delivered at once, but a process leaves /proc only when its parent (init) reaps it.
-  for (const until = Date.now() + 5000; processesMatching(pattern).length && Date.now() < until;) await sleep(100);
-  assert.deepEqual(processesMatching(pattern), [], `still running: ${pattern}`);
+  assert.deepEqual(await settled(() => processesMatching(pattern)), [], `still running: ${pattern}`);
 }
 
 let runtime16;

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { root, cliPath } from './helpers/cli.js';
-import { workersOf, running } from './helpers/processes.js';
+import { workersOf, running, settled } from './helpers/processes.js';
 
 const HANG = path.join(root, 'test', 'fixtures', 'suites', 'hang', 'index.js');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -62,14 +62,9 @@ test('a detached process a benchmark starts does not outlive the run: it is kill
   const run = await execa(process.execPath, [cliPath, 'run', path.join(root, 'test', 'fixtures', 'suites', 'detaches', 'index.js'), '--node', 'system', '--processes', '2', '--out', out], { reject: false, stdin: 'ignore' });
   assert.equal(run.exitCode, 0, run.stderr);
   // A killed process is listed until the scheduler runs its exit: given a moment on a loaded host.
-  let ps;
-  for (const until = Date.now() + 5000; ;) {
-    ps = await execa('ps', ['-ww', '-eo', 'pid,stat,args'], { reject: false });
-    const alive = ps.stdout.split('\n').filter((line) => /nodebench-detached-fixture/.test(line) && !/^\s*\d+\s+Z/.test(line));
-    if (!alive.length || Date.now() > until) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.deepEqual(ps.stdout.split('\n').filter((line) => /nodebench-detached-fixture/.test(line) && !/^\s*\d+\s+Z/.test(line)), []);
+  const detachedLeft = async () => (await execa('ps', ['-ww', '-eo', 'pid,stat,args'], { reject: false })).stdout.split('\n')
+    .filter((line) => /nodebench-detached-fixture/.test(line) && !/^\s*\d+\s+Z/.test(line));
+  assert.deepEqual(await settled(detachedLeft), []);
   const [cell] = JSON.parse(fs.readFileSync(out, 'utf8')).cells;
   assert.equal(cell.status, 'ok');
   assert.ok(cell.survivors.length >= 2, `survivors ${cell.survivors}`);

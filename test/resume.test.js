@@ -9,6 +9,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { root, cliPath, nodebench } from './helpers/cli.js';
 import { schemaErrors } from './helpers/schema.js';
+import { settled } from './helpers/processes.js';
 
 const MATRIX = path.join(root, 'test', 'fixtures', 'smoke-matrix.yaml');
 const ARGS = ['matrix', '--matrix', MATRIX, '--processes', '4', '--max-processes', '4'];
@@ -155,8 +156,7 @@ for (const [index, signal] of ['SIGINT', 'SIGTERM', 'SIGHUP'].entries()) {
       }
     });
     // A killed process is given a moment to exit on a loaded host.
-    for (const until = Date.now() + 5000; sleeping().length && Date.now() < until;) await sleep(100);
-    assert.deepEqual(sleeping(), [], 'the wrapper\'s sleep outlived nodebench');
+    assert.deepEqual(await settled(sleeping), [], 'the wrapper\'s sleep outlived nodebench');
   });
 }
 

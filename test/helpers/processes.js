@@ -51,3 +51,13 @@ export function taggedBy(pid) {
     }
   });
 }
+
+// What must be gone once nodebench has exited, waited for within a bound instead of looked at once:
+// a killed process keeps its /proc entry until the scheduler runs its exit, and the reaper removes
+// cgroups for up to 30 s after nodebench (a loaded CI host left one for a moment in 2 of 5 runs).
+// `left` returns what is still there (or a promise of it); settled returns what is left at the end.
+export async function settled(left, ms = 5000) {
+  let now = await left();
+  for (const until = Date.now() + ms; now.length && Date.now() < until; now = await left()) await new Promise((resolve) => setTimeout(resolve, 100));
+  return now;
+}
