@@ -15,6 +15,7 @@ import { ORDER } from './runner/schedule.js';
 import { completeRun, samplerOptions } from './options.js';
 import { baselineColumn, grid } from './report/columns.js';
 import { detectableChange } from './stats/detectable.js';
+import { hostFingerprint } from './stats/host-speed.js';
 import { hostInfo, loadWarning, governorWarning, runOwnLoad } from './results/host.js';
 import { writeResult, readResult, SCHEMA_VERSION } from './results/file.js';
 import { lockResultFile } from './results/lock.js';
@@ -183,6 +184,8 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
     }
     interrupted = signals.interrupted();
     finalizeCells(result.cells, { interrupted, processesPerCell: run.processes });
+    // How the host ran (stats/host-speed.js): diff compares two files' fingerprints before it believes a time ratio.
+    result.hostSpeed = hostFingerprint(result.cells) ?? undefined;
     // The smallest change the run could have detected (stats/detectable.js), for whoever reads its verdicts.
     result.schedule.detectableChange = detectableChange(grid(result, { baseline: run.baseline }), result.cells);
     result.status = interrupted ? 'interrupted' : 'complete';

@@ -38,7 +38,7 @@ export const RUN_OPTIONS = [
   { name: 'rerunDisturbed', type: 'boolean', default: true,
     help: 'set aside a process that ran while the machine was disturbed (slow clock reads, steal or run-queue time) and run a replacement' },
   { name: 'disturbancePct', type: 'number', min: 1, max: 1000, default: 10,
-    help: 'how much of a sample may go to run-queue waits, or of a CPU to steal, before it counts as disturbed, in percent; a process\'s reference (clock reads) counts as slow beyond this or 25% over its cell\'s quiet processes, whichever is larger' },
+    help: 'how much of a sample may go to run-queue waits, or of a CPU to steal, before it counts as disturbed, in percent; a process\'s reference (clock reads) counts as slow when it runs more than this or 25% (whichever is larger) over the quiet reading: its cell\'s quiet processes, or its runtime\'s fast mode in this run where that is lower' },
   { name: 'pairing', type: 'string', values: ['sequential', 'duet', 'concurrent'], default: 'sequential', cli: '--pairing <mode>',
     help: 'how processes share the machine: sequential (one at a time), duet (a row\'s baseline and one other cell at once, one per core, compared as pairs), concurrent (two unrelated processes at once); docs/precision.md has what each buys' },
   { name: 'seed', type: 'integer', min: 0, max: 2 ** 31 - 1, cli: '--seed <n>', doc: 'random',

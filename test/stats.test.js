@@ -128,7 +128,7 @@ test('a process whose reference (clock reads) ran slow, or that lost its CPU, is
   assert.equal(judgeProcess(record(100, quiet * 1.03), quiet, { thresholdPct: 8 }), null);
   // The reference's own spread between quiet processes of one cell reaches 20%: not a disturbance.
   assert.equal(judgeProcess(record(100, quiet * 1.2), quiet, { thresholdPct: 8 }), null);
-  assert.match(judgeProcess(record(100, quiet * 1.3), quiet, { thresholdPct: 8 }).reason, /ran 30% slower than in this cell's quiet processes/);
+  assert.match(judgeProcess(record(100, quiet * 1.3), quiet, { thresholdPct: 8 }).reason, /ran 30% slower than this runtime's quiet processes in this run/);
   assert.equal(judgeProcess(record(100, quiet * 1.3), quiet, { thresholdPct: 40 }), null, 'a larger disturbancePct raises the bar');
   assert.match(judgeProcess(record(100, quiet * 1.9), quiet, { thresholdPct: 8 }).reason, /reference \(clock reads\) ran 90% slower/);
   assert.match(judgeProcess(record(100, quiet, { steal: 0.1 }), quiet, { thresholdPct: 8, cores: 2 }).reason, /steal/);

@@ -9,6 +9,7 @@ import { detectableInComparisons } from '../stats/detectable.js';
 import { variancePriors } from '../results/cell.js';
 import { columnsOf, cellKey, rowKey, columnKey, benchmarkName, inColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
 import { metricComparisons } from './metrics.js';
+import { fastReferences, shiftBetween, hostFingerprint, compareHosts, sameBinary } from '../stats/host-speed.js';
 import { UserError } from '../errors.js';
 import { diffRunWarningLines } from '../report/run-warnings.js';
 
@@ -66,8 +67,15 @@ export function diffResults(pairs, { alpha = ALPHA, driftCv = 0, equivalence = E
   const okSide = (side) => [...new Set(pairs.map((p) => p[side]).filter((c) => c?.status === 'ok'))];
   const priorsA = variancePriors(okSide('a'));
   const priorsB = variancePriors(okSide('b'));
+  // Each side's host fast modes (stats/host-speed.js), so that a pair measured in different host
+  // modes gets an interval that holds both readings.
+  const fastsA = fastReferences(okSide('a'));
+  const fastsB = fastReferences(okSide('b'));
+  // Drift is estimated from cells that ran the same runtime and flags on both sides: between two
+  // runtimes most cells really change, by different amounts, and that scatter is not drift (a 16 ->
+  // 6 diff of real files estimated 50% and decided none of its 5-10x slowdowns).
   const drift = driftCv === 'auto'
-    ? estimateDrift(pairs.filter((p) => statusOf(p.a) === 'ok' && statusOf(p.b) === 'ok'), { priorsA, priorsB })
+    ? estimateDrift(pairs.filter((p) => statusOf(p.a) === 'ok' && statusOf(p.b) === 'ok' && sameBinary(p.a, p.b)), { priorsA, priorsB })
     : null;
   const rows = pairs.map(({ unfinishedReason: reason, ...pair }) => {
     const before = statusOf(pair.a);
@@ -77,7 +85,7 @@ export function diffResults(pairs, { alpha = ALPHA, driftCv = 0, equivalence = E
       return { ...pair, before, after, comparison: null, note: `${before} -> ${after}${why ? ` (${why})` : ''}` };
     }
     const cv = drift ? drift.driftFor(pair.a.suite) : driftCv;
-    return { ...pair, before, after, comparison: compareCells(pair.a, pair.b, { alpha, equivalence, driftCv: cv, priorA: priorsA.get(pair.a.suite), priorB: priorsB.get(pair.b.suite) }) };
+    return { ...pair, before, after, comparison: compareCells(pair.a, pair.b, { alpha, equivalence, driftCv: cv, priorA: priorsA.get(pair.a.suite), priorB: priorsB.get(pair.b.suite), hostShift: shiftBetween(pair.a, pair.b, fastsA, fastsB) }) };
   });
   const { judged, summary } = judgeAll(rows.map((r) => r.comparison && { ratio: r.comparison.ratio, low: r.comparison.ci.low, high: r.comparison.ci.high, p: r.comparison.p }), { alpha, equivalence });
   rows.forEach((row, i) => {
@@ -97,6 +105,11 @@ export function diffResults(pairs, { alpha = ALPHA, driftCv = 0, equivalence = E
 export function compareResults(resultA, resultB, { from, to, fileA, fileB, driftCv, equivalence }) {
   const rows = diffResults(pairCells(resultA, resultB, { from, to, fileA, fileB }), { driftCv, equivalence });
   rows.metrics = metricComparisons(rows, { equivalence });
+  if (resultA !== resultB) {
+    const a = hostFingerprint(resultA.cells);
+    const b = hostFingerprint(resultB.cells);
+    rows.host = { a, b, comparison: compareHosts(a, b) };
+  }
   rows.runWarnings = diffRunWarningLines({ resultA, resultB, fileA, fileB });
   return rows;
 }
@@ -135,6 +148,9 @@ export function diffJson(rows, { fileA, fileB, failures, limit, gate }) {
     metrics: (rows.metrics || []).map(({ label, n, df, ...c }) => c),
     // What each run warned about its machine (load, CPU governor), as "warning (A, file): ..." lines.
     runWarnings: rows.runWarnings || [],
+    // How each file's host ran (stats/host-speed.js hostFingerprint) and B's against A's (ratio of
+    // reference loops, median over the runtime and suite groups both have); null within one file.
+    host: rows.host ? { a: rows.host.a, b: rows.host.b, comparison: rows.host.comparison } : null,
     // --drift auto's estimate: estimate is a suite's own (null when it has too few cells and uses the
     // pooled one), used what its comparisons got (never below floor), shift its median rate ratio.
     drift: rows.drift ? {

@@ -6,6 +6,7 @@
 import { geomeanRatio } from '../stats/compare.js';
 import { formatRate, formatChange } from '../text/format.js';
 import { describeDrift } from '../stats/drift-estimate.js';
+import { describeHosts } from '../stats/host-speed.js';
 import { describeUndecided } from '../stats/detectable.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { terminalText, markdownCode, markdownText, markdownTable } from '../text/escape.js';
@@ -59,8 +60,10 @@ export function diffSummaryLines(rows, { runWarnings = true } = {}) {
   const unfinished = rows.filter((r) => r.after === 'unfinished' || r.before === 'unfinished').length;
   if (unfinished) lines.push(`${unfinished} cell(s) unfinished: their run was interrupted or killed before measuring them, so they are not compared.`);
   if (rows.drift) lines.push(...describeDrift(rows.drift).map((line) => terminalText(line)));
+  const widened = compared.filter((c) => c.hostShift).length;
+  if (rows.host || widened) lines.push(...describeHosts(rows.host || {}, widened));
   if (compared.some((c) => c.singleProcess)) {
-    lines.push('note: cells measured in one process are compared sample by sample, which ignores between-process variation; measure with --processes 3 or more for verdicts you can trust.');
+    lines.push('note: a cell measured in one process decides nothing (the samples of one process say nothing of the next, which can run 2x apart on a shared host): its ratio is shown without an interval; measure with --processes 3 or more for verdicts.');
   }
   if (runWarnings) lines.push(...(rows.runWarnings || []).map((line) => terminalText(line)));
   return lines;

@@ -8,6 +8,7 @@ import { textTable } from '../text/text-table.js';
 import { terminalText, shellWord } from '../text/escape.js';
 import { formatRatio } from '../text/format.js';
 import { describeDetectable } from '../stats/detectable.js';
+import { describeHostOfRun, hostFingerprint } from '../stats/host-speed.js';
 import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from './overview.js';
 
 export const CHANGES_SHOWN = 15;
@@ -36,5 +37,7 @@ export function renderChanges(result, { baseline, color = false, limit = CHANGES
   // What "undecided" means for this run: how large a change it could have told apart.
   const detectable = describeDetectable(result.schedule?.detectableChange);
   if (detectable) out.push(`  ${detectable}`);
+  const host = describeHostOfRun(result.hostSpeed ?? hostFingerprint(result.cells));
+  if (host) out.push(`  ${host}`);
   return `${out.join('\n')}\n`;
 }

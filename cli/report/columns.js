@@ -3,6 +3,7 @@
 // that ran in the same block (stats/compare.js pairedRatio).
 import { UserError } from '../errors.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
+import { fastReferences, shiftBetween } from '../stats/host-speed.js';
 import { judgeAll } from '../stats/decision.js';
 import { columnKey, columnsOf, benchmarkInColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
 
@@ -66,6 +67,8 @@ export function referenceNote(tables) {
 export function grid(result, { baseline } = {}) {
   const allColumns = columnsOf(result);
   const base = baselineColumn(result, baseline);
+  // The run's host fast modes: a ratio between cells measured in different host modes holds both readings.
+  const fasts = fastReferences(result.cells);
   const tables = [...cellsBySuite(result.cells)].map(([suite, cells]) => {
     const columns = columnsWithCells(allColumns, cells);
     const { benchmarks, cellAt } = suiteIndex(cells);
@@ -90,7 +93,7 @@ export function grid(result, { baseline } = {}) {
           if (isUnfinished(cell)) return { status: 'unfinished', error: unfinishedReason(result) };
           if (cell.status !== 'ok') return { status: cell.status, error: cell.error };
           const refOk = okCell(benchmark, references[i]);
-          const ratio = refOk && refOk !== cell ? pairedRatio(refOk, cell, prior) : null;
+          const ratio = refOk && refOk !== cell ? pairedRatio(refOk, cell, prior, { hostShift: shiftBetween(refOk, cell, fasts, fasts) }) : null;
           return {
             status: 'ok',
             opsPerSec: cell.summary.opsPerSec,

@@ -6,13 +6,14 @@
 // a view of many comparisons judges them together (decision.js judgeAll: q-values).
 // Within one run, the table's ratios pair the processes that ran in the same block (`pairedRatio`):
 // a slow period of the machine then hits both sides of a pair, and drops out of the ratio.
-import { geomean } from './basic.js';
+import { geomean, mean } from './basic.js';
 import { tTwoSidedP, tQuantile } from './distributions.js';
 import { yuen, logInterval, logVariancePrior } from './robust.js';
 import { keptProcesses, perProcessOf } from '../cell-identity.js';
 import { processValue, keptSamples } from './summary.js';
 import { INVOCATION_DRIFT } from './drift.js';
 import { ALPHA, EQUIVALENCE, decide } from './decision.js';
+import { widenForHost, widenedNote } from './host-speed.js';
 
 export { INVOCATION_DRIFT, ALPHA };
 
@@ -30,30 +31,42 @@ function units(cell) {
 // between invocations to allow for (0 when both cells were measured interleaved in one run).
 // priorA, priorB: the variance priors of the cells' suites in their files (results/cell.js
 // variancePriors), so that diff judges with the spread the tables show.
-// equivalence: the band of "same" (stats/decision.js).
-export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, priorB = null, equivalence = EQUIVALENCE } = {}) {
+// equivalence: the band of "same" (stats/decision.js). hostShift: the log of how much slower the
+// host ran for B's processes than for A's (stats/host-speed.js hostShift); the interval then holds
+// both readings of the difference (stats/host-speed.js widenForHost).
+export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, priorB = null, equivalence = EQUIVALENCE, hostShift = 0 } = {}) {
   const ua = units(a);
   const ub = units(b);
-  // One observation a side (a whole command run once) has no spread to judge a change by: the ratio
-  // stands, its interval is unbounded and nothing is decided.
-  if (ua.logs.length < 2 || ub.logs.length < 2) {
-    const ratio = Math.exp((ua.center ?? ua.logs[0]) - (ub.center ?? ub.logs[0]));
+  // One observation a side (a whole command run once) has no spread to judge a change by, and one
+  // process a side (--quick) only the spread of its own samples, which says nothing of the next
+  // process: on this project's VM (2026-11-27) processes of one cell ran 2x apart while each one's
+  // samples agreed, and one-process cells were decided "0.47x slower" and "2.37x faster" where five
+  // processes a cell gave ±231%. The ratio stands; its interval is unbounded and nothing is decided.
+  if (ua.logs.length < 2 || ub.logs.length < 2 || ua.level !== 'processes' || ub.level !== 'processes') {
+    const ratio = Math.exp((ua.center ?? mean(ua.logs)) - (ub.center ?? mean(ub.logs)));
+    const what = ua.logs.length < 2 || ub.logs.length < 2 ? 'one observation on a side' : 'one process on a side';
     return {
       ratio, ci: { level: 1 - alpha, low: 0, high: Infinity }, p: 1, q: 1, df: 0, se: Infinity, significant: false, verdict: 'undecided',
-      method: `one observation on a side (n = ${ua.logs.length} vs ${ub.logs.length}): no interval, nothing decided`, singleProcess: true
+      method: `${what} (n = ${ua.logs.length} vs ${ub.logs.length} ${ua.level === 'processes' && ub.level === 'processes' ? 'processes' : 'values'}): the spread between processes is unknown, so there is no interval and nothing is decided; measure with --processes 3 or more`,
+      singleProcess: true
     };
   }
-  const test = yuen(ua.logs, ub.logs, driftCv ** 2, { priorA: ua.center === undefined ? priorA : null, priorB: ub.center === undefined ? priorB : null });
-  // The centre is the table's estimate (for a single process, its value over its kept samples).
-  const diff = (ua.center ?? test.meanA) - (ub.center ?? test.meanB);
+  const test = yuen(ua.logs, ub.logs, driftCv ** 2, { priorA, priorB });
+  const diff = test.meanA - test.meanB;
   const t = test.se > 0 ? diff / test.se : (diff === 0 ? 0 : Infinity * Math.sign(diff));
-  const p = test.se > 0 ? tTwoSidedP(t, test.df) : (diff === 0 ? 1 : 0);
+  let p = test.se > 0 ? tTwoSidedP(t, test.df) : (diff === 0 ? 1 : 0);
   // The exact quantile for the (fractional) Welch df, so that p < alpha exactly when the interval excludes 1.
   const half = test.se > 0 ? tQuantile(1 - alpha / 2, test.df) * test.se : 0;
   const ratio = Math.exp(diff);
-  const low = Math.exp(diff - half);
-  const high = Math.exp(diff + half);
-  const single = ua.level !== 'processes' || ub.level !== 'processes';
+  let low = Math.exp(diff - half);
+  let high = Math.exp(diff + half);
+  let se = test.se;
+  let method = `Yuen's test (trimmed means) on log per-process values (n = ${ua.logs.length} vs ${ub.logs.length})${priorA || priorB ? ', variances moderated toward each suite\'s' : ''}${driftCv ? `, plus ${(driftCv * 100).toFixed(1)}% drift between invocations per side` : ''}`;
+  const widened = widenForHost({ low, high, df: test.df, level: 1 - alpha }, hostShift);
+  if (widened) {
+    ({ low, high, p, se } = widened);
+    method += `; ${widenedNote(widened.shift)}`;
+  }
   return {
     ratio,
     ci: { level: 1 - alpha, low, high },
@@ -61,12 +74,14 @@ export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, 
     // Judged alone, a comparison's q-value is its p-value; a view of many replaces both (judgeAll).
     q: p,
     df: test.df,
-    // The standard error of the log ratio, drift term included.
-    se: test.se,
+    // The standard error of the log ratio, drift term included (and the host's shift, when widened).
+    se,
     significant: p < alpha,
     verdict: decide({ ratio, low, high, q: p }, { alpha, equivalence }),
-    method: `Yuen's test (trimmed means) on log per-${single ? 'sample times' : 'process values'} (n = ${ua.logs.length} vs ${ub.logs.length})${priorA || priorB ? ', variances moderated toward each suite\'s' : ''}${driftCv ? `, plus ${(driftCv * 100).toFixed(1)}% drift between invocations per side` : ''}`,
-    singleProcess: single
+    method,
+    // How much slower the host ran for B's processes (the reference loop's ratio), when it widened the interval.
+    hostShift: widened ? widened.shift : undefined,
+    singleProcess: false
   };
 }
 
@@ -102,16 +117,20 @@ export function pairedPrior(pairs) {
 // other ratios when `prior` (pairedPrior) is given. Falls back to the unpaired comparison when
 // fewer than 3 pairs exist. Returns { ratio, low, high, rme, p, paired, pairs, method }: p is the
 // two-sided p-value of "no change" (for the view's false discovery rate, stats/decision.js).
-export function pairedRatio(base, cell, prior = null) {
+// hostShift: as for compareCells, the log of how much slower the host ran for `cell` than for `base`.
+export function pairedRatio(base, cell, prior = null, { hostShift = 0 } = {}) {
   const logs = pairedLogs(base, cell);
   if (logs.length >= MIN_PAIRS) {
     const interval = logInterval(logs, 'paired per-block ratios', prior);
     const t = Math.log(interval.estimate) / interval.se;
     const p = interval.se > 0 ? tTwoSidedP(t, interval.df) : (interval.estimate === 1 ? 1 : 0);
-    return { ratio: interval.estimate, low: interval.low, high: interval.high, rme: ((interval.high - interval.low) / 2 / interval.estimate) * 100, p, paired: true, pairs: logs.length, method: interval.method };
+    const paired = { ratio: interval.estimate, low: interval.low, high: interval.high, p, paired: true, pairs: logs.length, method: interval.method };
+    const widened = widenForHost({ low: paired.low, high: paired.high, df: interval.df, level: 1 - ALPHA }, hostShift);
+    if (widened) Object.assign(paired, { low: widened.low, high: widened.high, p: widened.p, hostShift: widened.shift, method: `${paired.method}; ${widenedNote(widened.shift)}` });
+    return { ...paired, rme: ((paired.high - paired.low) / 2 / paired.ratio) * 100 };
   }
-  const c = compareCells(base, cell);
-  return { ratio: c.ratio, low: c.ci.low, high: c.ci.high, rme: ((c.ci.high - c.ci.low) / 2 / c.ratio) * 100, p: c.p, paired: false, pairs: logs.length, method: c.method };
+  const c = compareCells(base, cell, { hostShift });
+  return { ratio: c.ratio, low: c.ci.low, high: c.ci.high, rme: ((c.ci.high - c.ci.low) / 2 / c.ratio) * 100, p: c.p, paired: false, pairs: logs.length, method: c.method, hostShift: c.hostShift };
 }
 
 export function geomeanRatio(comparisons) {

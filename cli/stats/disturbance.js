@@ -14,26 +14,27 @@
 // better. So each process counts its fastest reading (a GC inside one reading only raises that one),
 // it is compared with the processes of its own cell (same benchmark, same heap), and only a slowdown
 // beyond that quiet spread counts: host slow periods measured 1.5-1.9x.
-// The quiet reading of a cell is the 25th percentile of its processes' readings: disturbance only
-// ever slows it down. A cell's processes run in different rounds, spread over the whole run.
-// Nothing is dropped from the file: the decisions are recorded beside the raw readings.
+// The quiet reading of a cell is the 25th percentile of its processes' readings (disturbance only
+// ever slows it down), or its (runtime, flag set, suite) group's fast mode where that is lower
+// (stats/host-speed.js): when the host ran slow for most of a run (2026-11-27: 4 of 5 processes of a
+// cell at 1.5x), the cell's own quiet reading was the slow one and nothing was set aside, so cells
+// of one run were measured in different host modes and their ratio was the host's.
 import { quantile } from './basic.js';
+import { referenceOf, fastReferences, fastReferenceOf } from './host-speed.js';
 
 const QUIET_QUANTILE = 0.25;
 export const REFERENCE_SLACK_PCT = 25;
 
-
-function referenceOf(record) {
-  const readings = record.disturbance?.referenceNs?.filter((x) => typeof x === 'number');
-  return readings?.length ? Math.min(...readings) : null;
-}
-
 // Map cell id -> quiet reference ns, from every timing process of the given cells.
 export function quietReferences(cells) {
+  const fasts = fastReferences(cells);
   const byCell = new Map();
   for (const cell of cells) {
     const readings = cell.processes.map(referenceOf).filter((x) => x !== null);
-    if (readings.length) byCell.set(cell.id, quantile(readings, QUIET_QUANTILE));
+    if (!readings.length) continue;
+    const own = quantile(readings, QUIET_QUANTILE);
+    const fast = fastReferenceOf(cell, fasts);
+    byCell.set(cell.id, fast ? Math.min(own, fast) : own);
   }
   return byCell;
 }
@@ -61,7 +62,7 @@ export function judgeProcess(record, quietReferenceNs, { thresholdPct, cores = 1
   const kept = keptSampleIndexes(record, thresholdPct).length;
   const figures = { slowdown, stealShare: steal, keptSamples: kept };
   if (slowdown !== null && slowdown > limit) {
-    return { ...figures, reason: `its reference (clock reads) ran ${((slowdown - 1) * 100).toFixed(0)}% slower than in this cell's quiet processes (the machine was slow)` };
+    return { ...figures, reason: `its reference (clock reads) ran ${((slowdown - 1) * 100).toFixed(0)}% slower than this runtime's quiet processes in this run (the host was slow)` };
   }
   if (stealOnOneCpu !== null && stealOnOneCpu > thresholdPct / 100) {
     return { ...figures, reason: `the hypervisor took up to ${(stealOnOneCpu * 100).toFixed(0)}% of its CPU (steal)` };

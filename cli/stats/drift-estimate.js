@@ -13,9 +13,12 @@
 // leaves out the cells that look really changed (p < 0.01 at the first estimate) and solves for
 // the median of a uniform on [0.01, 1], so that a minority of real changes raises the estimate
 // little (they still raise it some; half of the cells changed breaks it).
-// The estimate is never below AUTO_FLOOR (0.5%), not the 1% default: with 1% per side, "same within
-// ±2%" is out of reach for any cell however many processes it has (the 90% half-width of the
-// difference is at least 1.645 x 1.41% = 2.3%). Simulated over 30 pairs of 140-cell files (8-15
+// The estimate is never below AUTO_FLOOR, the 1% drift per side measured between invocations on a
+// quiet machine (stats/drift.js): a pair of files that happen to scatter little gets no less. The
+// cost: "same within ±2%" is out of reach between two files however many processes a cell has (the
+// 90% half-width of the difference is at least 1.645 x 1.41% = 2.3%); give --equivalence 3 for that.
+// (With a 0.5% floor, the default until 2026-11-27, two default matrices of one commit 25 minutes
+// apart failed the gate on unchanged code.) Simulated over 30 pairs of 140-cell files (8-15
 // processes, 1-2% process spread, a true drift of 0-0.8% per side, 14 cells changed by exactly
 // 2%): the estimate came out at or above the true drift (0.0064 median for 0.005, 0.0089 for
 // 0.008: cells with a chance-small interval push it up), and the 2% changes were called "same"
@@ -27,7 +30,7 @@ import { tTwoSidedP } from './distributions.js';
 import { INVOCATION_DRIFT } from './drift.js';
 
 // The least drift per side --drift auto allows, however quiet the two files look.
-export const AUTO_FLOOR = 0.005;
+export const AUTO_FLOOR = INVOCATION_DRIFT;
 
 // Cells needed for a pooled estimate, and for a suite to get its own: the median of n p-values
 // scatters about 0.5/sqrt(n), so 10 cells give an estimate within roughly ±40%, 20 within ±30%.
@@ -110,16 +113,16 @@ const signedPct = (ratio) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFi
 // drift and stays in the verdicts), and a warning when an estimate is implausibly large.
 export function describeDrift(estimate) {
   if (estimate.tooFew) {
-    return [`--drift auto: only ${estimate.cells} cells measured in several processes in both files, fewer than the ${AUTO_MIN_CELLS} an estimate needs; the default ${pct(Math.max(estimate.floor, estimate.fallback ?? estimate.floor))} drift per side is used`];
+    return [`drift between the runs: only ${estimate.cells} cells measured in several processes of the same runtime and flags in both files, fewer than the ${AUTO_MIN_CELLS} an estimate needs; the default ${pct(Math.max(estimate.floor, estimate.fallback ?? estimate.floor))} drift per side is used`];
   }
   const suites = [...estimate.bySuite];
   const parts = suites.filter(([, s]) => s.estimate !== null).map(([suite, s]) => `${suite} ${pct(s.used)} (${s.cells} cells)`);
   const pooledSuites = suites.filter(([, s]) => s.estimate === null).map(([suite]) => suite);
   if (pooledSuites.length) parts.push(`${pooledSuites.join(', ')} ${pct(estimate.pooled)} (pooled over all ${estimate.cells} cells)`);
-  const lines = [`drift between the two runs estimated from the files (--drift auto), per side, never below ${pct(estimate.floor)}: ${parts.join('; ')}`,
+  const lines = [`drift between the two runs estimated from the files (the default for two files; --drift N fixes it), per side, never below ${pct(estimate.floor)}: ${parts.join('; ')}`,
     `median change per suite (a shift every benchmark shares is not drift and stays in the verdicts): ${suites.map(([suite, s]) => `${suite} ${signedPct(s.shift)}`).join(', ')}`];
   if (suites.some(([, s]) => s.used > IMPLAUSIBLE_DRIFT)) {
-    lines.push(`note: a drift above ${pct(IMPLAUSIBLE_DRIFT)} means very noisy runs or benchmarks of one suite that changed in different directions; give --drift a percentage if you know your machine's (nodebench doctor --full measures it).`);
+    lines.push(`note: a drift above ${pct(IMPLAUSIBLE_DRIFT)} means very noisy runs (or benchmarks of one suite that changed in different directions): between these files only large time changes can be decided; compare columns of one interleaved run, or count instructions (--measure instructions), which the host does not move.`);
   }
   return lines;
 }

@@ -1,0 +1,105 @@
+// The host between two result files (stats/host-speed.js, issue 36). The fixtures are real processes:
+// the 16.20.2 and 6.17.1 baseline cells of the autoload and promises suites of two default matrices
+// of one commit, 25 minutes apart on this project's 2-core VM (2026-11-27, ../shared/evidence), the
+// second with the host in a slow mode for most of its processes. Before the host was taken into
+// account, `diff --fail-on-regression 5` failed 5 of the 6.17.1 benchmarks on that unchanged code.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import fc from 'fast-check';
+import { nodebench, root } from './helpers/cli.js';
+import { widenForHost, fastReferences, hostFingerprint, compareHosts, SLOW_MODE } from '../cli/stats/host-speed.js';
+import { quietReferences } from '../cli/stats/disturbance.js';
+import { judgeCell } from '../cli/results/cell.js';
+import { compareCells } from '../cli/stats/compare.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-host-'));
+const fixture = (name) => {
+  const file = path.join(dir, `${name}.json`);
+  if (!fs.existsSync(file)) fs.writeFileSync(file, zlib.gunzipSync(fs.readFileSync(path.join(root, 'test', 'fixtures', 'host-shift', `${name}.json.gz`))));
+  return file;
+};
+const read = (name) => JSON.parse(fs.readFileSync(fixture(name), 'utf8'));
+
+test('unchanged code across a host-speed shift passes the gate; the same files with a fixed 1% drift did not', async () => {
+  for (const runtime of ['6', '16']) {
+    const run = await nodebench(['diff', fixture(`m1-${runtime}`), fixture(`m2-${runtime}`), '--fail-on-regression', '5']);
+    assert.equal(run.exitCode, 0, `${runtime}: ${run.stdout}\n${run.stderr}`);
+    assert.match(run.stdout, / 0 faster, 0 slower, /);
+    assert.match(run.stdout, /host of A: \d+% of \d+ processes ran in a slow mode/);
+    assert.match(run.stdout, /comparison\(s\) had their processes in different host modes/);
+  }
+  // What the default estimate is for: the fixed 1% of before still fails the Node 6 pair.
+  const fixed = await nodebench(['diff', fixture('m1-6'), fixture('m2-6'), '--fail-on-regression', '5', '--drift', '1']);
+  assert.equal(fixed.exitCode, 1, fixed.stdout);
+});
+
+test('a real slowdown across the same host shift still fails the gate (Node 16 in the first run, Node 6 in the second)', async () => {
+  const run = await nodebench(['diff', fixture('m1-16'), fixture('m2-6'), '--fail-on-regression', '5', '--json']);
+  assert.equal(run.exitCode, 1, run.stderr);
+  const diff = JSON.parse(run.stdout);
+  const slower = diff.rows.filter((r) => r.comparison?.verdict === 'slower').map((r) => r.label);
+  // Native promises on Node 6 are 5-10x slower than on 16 (the Wikimedia finding): decided.
+  for (const name of ['promises/chain-native', 'promises/pipeline-native', 'promises/fanout-native']) assert.ok(slower.includes(name), `${name} not decided slower: ${slower.join(', ')}`);
+  assert.match(run.stderr, /fail the gate/);
+  // Different runtimes: the drift cannot be told from real changes, so it is not estimated, and diff says so.
+  assert.match(diff.drift.summary[0], /only 0 cells .* same runtime and flags/);
+});
+
+test('a cell whose processes all ran in the slow mode is set aside against its runtime\'s fast mode, not its own quiet processes', () => {
+  const result = read('m1-16');
+  const cell = result.cells.find((c) => c.benchmark === 'module-path-map');
+  const fasts = fastReferences(result.cells);
+  const quiet = quietReferences(result.cells);
+  const processes = cell.processes.map((p) => ({ ...p, setAside: undefined }));
+  const copy = { ...cell, processes };
+  judgeCell(copy, quiet, { thresholdPct: 10, cores: 2 });
+  // All four ran 1.6-1.8x the group's fast mode; none was set aside by the run that wrote the file.
+  assert.equal(cell.processes.filter((p) => p.setAside).length, 0);
+  assert.equal(processes.filter((p) => p.setAside).length, 4, JSON.stringify(processes.map((p) => p.setAside)));
+  assert.match(processes[0].setAside.reason, /slower than this runtime's quiet processes in this run/);
+  assert.ok([...fasts.values()].every((ns) => ns > 0));
+});
+
+test('each file\'s fingerprint: the slow mode\'s share, and B\'s host against A\'s over the groups both have', () => {
+  const a = hostFingerprint(read('m1-6').cells);
+  const b = hostFingerprint(read('m2-6').cells);
+  assert.ok(a.slowShare > 0.1 && a.slowShare < 0.9, String(a.slowShare));
+  assert.ok(b.slowdown.p95 > SLOW_MODE);
+  const comparison = compareHosts(a, b);
+  assert.equal(comparison.groups, 2);
+  assert.ok(comparison.ratio > 0.5 && comparison.ratio < 2);
+  assert.equal(compareHosts(a, hostFingerprint(read('m2-16').cells)), null);
+});
+
+test('property: a widened interval holds the measured interval and the one with the whole shift taken out, and p < 0.05 exactly when it excludes 1', () => {
+  const logs = fc.double({ min: -1, max: 1, noNaN: true });
+  fc.assert(fc.property(logs, fc.double({ min: 0.001, max: 0.5, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.integer({ min: 2, max: 40 }), (centre, half, shift, df) => {
+    const low = Math.exp(centre - half);
+    const high = Math.exp(centre + half);
+    const widened = widenForHost({ low, high, df, level: 0.95 }, shift);
+    if (Math.abs(shift) <= Math.log(1.05)) return widened === null;
+    assert.ok(widened.low <= low * (1 + 1e-12) && widened.high >= high * (1 - 1e-12));
+    assert.ok(widened.low <= low * Math.exp(shift) * (1 + 1e-12) && widened.high >= high * Math.exp(shift) * (1 - 1e-12));
+    const excludes = widened.low > 1 || widened.high < 1;
+    // At the boundary the two can differ by rounding only.
+    if (Math.abs(Math.log(widened.low)) > 1e-9 && Math.abs(Math.log(widened.high)) > 1e-9) assert.equal(widened.p < 0.05, excludes);
+    return true;
+  }), { numRuns: 500 });
+});
+
+test('one process a side decides nothing, whatever its samples say', () => {
+  const result = read('m1-16');
+  const [a, b] = ['chain-native', 'chain-bluebird'].map((name) => {
+    const cell = result.cells.find((c) => c.benchmark === name);
+    return { ...cell, processes: [cell.processes.find((p) => !p.setAside)] };
+  });
+  // Bluebird's chain is several times native's on Node 16: still nothing decided from one process each.
+  const comparison = compareCells(a, b);
+  assert.equal(comparison.verdict, 'undecided');
+  assert.equal(comparison.ci.high, Infinity);
+  assert.match(comparison.method, /one process on a side .* nothing is decided/);
+});
