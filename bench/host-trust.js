@@ -9,17 +9,19 @@
 //   hosts               each file's host fingerprint (stats/host-speed.js) and B's against A's.
 // --rejudge also sets aside, as a run now would, the processes whose reference ran in the host's slow
 // mode (stats/disturbance.js against the runtime's fast mode), with no replacements (a real run
-// would have replaced them), and prints the figures again.
+// would have replaced them), adjusts for the host covariate where the file's own data keeps it
+// (stats/covariate.js), and prints the figures again, with the median cell margin before and after.
 //   node bench/host-trust.js A.json B.json [--rejudge]
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { readResult } from '../cli/results/file.js';
 import { grid } from '../cli/report/columns.js';
-import { judgeCell, finalizeCell, variancePriors } from '../cli/results/cell.js';
+import { judgeCell, finalizeCells } from '../cli/results/cell.js';
 import { quietReferences } from '../cli/stats/disturbance.js';
 import { hostFingerprint, compareHosts, describeFingerprint } from '../cli/stats/host-speed.js';
 import { benchmarkInColumn } from '../cli/cell-identity.js';
+import { median } from '../cli/stats/basic.js';
 import { log, contextLine } from './preamble.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,8 +41,7 @@ function judgedAgain(result) {
     judgeCell(cell, quiet, { thresholdPct, cores: result.host.cores });
     cell.status = 'pending';
   }
-  const priors = variancePriors(cells);
-  for (const cell of cells) if (cell.status === 'pending') finalizeCell(cell, { priors });
+  finalizeCells(cells, {});
   return { ...result, cells };
 }
 
@@ -100,6 +101,8 @@ function report(title, resultA, resultB, between) {
   if (between) {
     console.log(`  diff A B --fail-on-regression 5: exit ${between.exitCode} (target 0); decided ${between.flagged.length} of ${between.compared} (${((100 * between.flagged.length) / between.compared).toFixed(1)}%, target <= 2%)${between.flagged.length ? `: ${between.flagged.join('; ')}` : ''}`);
   }
+  const margin = (result) => median(result.cells.filter((c) => c.status === 'ok' && c.summary?.rme !== null).map((c) => c.summary.rme));
+  console.log(`  median cell margin: A ±${margin(resultA).toFixed(1)}%, B ±${margin(resultB).toFixed(1)}%`);
   console.log(`  ratios to the baseline column in both files: ${within.common}; decided in A ${within.decidedA}, in B ${within.decidedB}, in both ${within.both}`);
   console.log(`    opposite directions: ${within.opposite.length} (target 0)${within.opposite.length ? `: ${within.opposite.join('; ')}` : ''}`);
   console.log(`    95% intervals that do not overlap: ${within.disjoint.length} (target 0)${within.disjoint.length ? `: ${within.disjoint.join('; ')}` : ''}`);

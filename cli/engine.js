@@ -16,6 +16,7 @@ import { completeRun, samplerOptions } from './options.js';
 import { baselineColumn, grid } from './report/columns.js';
 import { detectableChange } from './stats/detectable.js';
 import { hostFingerprint } from './stats/host-speed.js';
+import { fitSuites, describeFits } from './stats/covariate.js';
 import { hostInfo, loadWarning, governorWarning, runOwnLoad } from './results/host.js';
 import { writeResult, readResult, SCHEMA_VERSION } from './results/file.js';
 import { lockResultFile } from './results/lock.js';
@@ -186,6 +187,8 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
     finalizeCells(result.cells, { interrupted, processesPerCell: run.processes });
     // How the host ran (stats/host-speed.js): diff compares two files' fingerprints before it believes a time ratio.
     result.hostSpeed = hostFingerprint(result.cells) ?? undefined;
+    // The host covariate's fit per suite (stats/covariate.js), as the finalised cells were adjusted.
+    result.covariate = describeFits(fitSuites(result.cells.filter((c) => c.status === 'ok')));
     // The smallest change the run could have detected (stats/detectable.js), for whoever reads its verdicts.
     result.schedule.detectableChange = detectableChange(grid(result, { baseline: run.baseline }), result.cells);
     result.status = interrupted ? 'interrupted' : 'complete';

@@ -7,6 +7,7 @@ import { logVariancePrior } from '../stats/robust.js';
 import { summarizeService } from '../stats/service.js';
 import { judgeProcess, keptSampleIndexes, quietReferences } from '../stats/disturbance.js';
 import { summarizeMetricRuns } from '../stats/metrics.js';
+import { adjustForHost } from '../stats/covariate.js';
 import { keptProcesses, perProcessOf, columnKey } from '../cell-identity.js';
 
 // runner/policy.js takes them from here.
@@ -160,8 +161,10 @@ export function currentSummary(cell, priors) {
   return summarize(keptProcesses(cell), { perProcess: perProcessOf(cell), prior: priors?.get(cell.suite) ?? null });
 }
 
-// Finalizes every pending cell, with the priors of all cells that have processes.
+// Finalizes every pending cell, with the priors of all cells that have processes, after the host
+// covariate (stats/covariate.js) has adjusted their processes where the run's data keeps it.
 export function finalizeCells(cells, options) {
+  adjustForHost(cells.filter((c) => c.status === 'pending'));
   const priors = variancePriors(cells);
   for (const cell of cells) finalizeCell(cell, { ...options, priors });
 }

@@ -44,9 +44,11 @@ export function keptSamples(record) {
 // One process's value in ns/op. `throughput`: total time over total operations, for workloads
 // whose cost comes in GC cycles longer than a sample (the median would skip the samples a major
 // GC fell in).
+// hostAdjustment: the factor the run's host covariate gave this process (stats/covariate.js), where
+// its suite's fit was kept.
 export function processValue(record, perProcess = 'median') {
   const samples = keptSamples(record);
-  return perProcess === 'throughput' ? mean(samples) : median(samples);
+  return (perProcess === 'throughput' ? mean(samples) : median(samples)) * (record.hostAdjustment ?? 1);
 }
 
 // prior: the suite's variance prior (stats/moderate.js, results/cell.js variancePriors), or null.
