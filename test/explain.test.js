@@ -172,7 +172,7 @@ test('an A/A explain calls no function changed by more than noise', { timeout: 1
   assert.ok(!renderExplainTerminal(hostile).includes('\u001b'));
   assert.match(renderExplainTerminal(hostile), /evil\\x1b\[2J\|<\/td><script>x<\/script>\\nrow/);
   const markdownRow = renderExplainMarkdown(hostile).split('\n').find((l) => l.includes('evil'));
-  assert.match(markdownRow, /^\| evil\\\\x1b\[2J\\\|\\<\/td>\\<script>x\\<\/script>\\\\nrow \|/);
+  assert.match(markdownRow, /^\| evil\\\\x1b\[2J\\\|&lt;\/td>&lt;script>x&lt;\/script>\\\\nrow \|/);
   // In HTML the control characters are escaped as on a terminal too (escapeHtml), the markup as entities.
   assert.ok(renderExplainHtml(hostile).includes('<td>evil\\x1b[2J|&lt;/td&gt;&lt;script&gt;x&lt;/script&gt;\nrow</td>'));
 });

@@ -65,7 +65,7 @@ test('history Markdown: hostile names stay inside their cell, code span, fence a
     // One <details> opened and closed by the writer, none by a name (inside the fence, text is text).
     const opens = lines.findIndex(fenceOf);
     const closes = lines.findLastIndex(fenceOf);
-    // Table rows are checked below: there "<" is escaped (\\<) or in a code span.
+    // Table rows are checked below: there "<" is an entity (&lt;) or in a code span.
     const outside = [...lines.slice(0, opens), ...lines.slice(closes + 1)].filter((l) => !l.startsWith('|')).join('\n');
     assert.equal(lines.filter((l) => l.startsWith('<details>')).length, 1);
     assert.equal((outside.match(/<\/details>/g) || []).length, 1);

@@ -19,6 +19,7 @@ import { METRIC_IDS } from '../stats/metrics.js';
 import { explainComparisons } from '../explain/index.js';
 import { EXPLAIN_FORMATS } from '../explain/formats.js';
 import { createProgress } from '../progress.js';
+import { list } from './shared.js';
 
 export function register(program) {
   program.command('diff')
@@ -40,6 +41,7 @@ export function register(program) {
     .option('--out <file>', 'write to this file instead of stdout (for html: diff.html)')
     .option('--explain', 'then, for each benchmark decided slower, say where the time went (nodebench explain: extra profiled processes of both columns on this machine), after the table or Markdown')
     .option('--profile-dir <dir>', 'with --explain: where to keep the .cpuprofile files (default ./nodebench-explain-<time>)')
+    .option('--node <binaries>', 'with --explain or --confirm: node binaries of yours to run for the path runtimes of the files, each standing in for the one of its version (comma-separated); a binary a result file names is never run')
     .option('--no-color', 'plain output')
     .action(async (fileA, fileB, opts) => {
       // Every option is checked before any file is read, so a typo fails fast with exit 2.
@@ -47,6 +49,8 @@ export function register(program) {
       const render = chooseFormat(DIFF_FORMATS, opts.json ? 'json' : opts.format);
       if (opts.explain && render !== DIFF_FORMATS.table && render !== DIFF_FORMATS.markdown) throw new UserError('--explain goes with --format table or markdown; for an HTML or JSON explanation run nodebench explain on the benchmark with --format html or json.');
       if (opts.profileDir !== undefined && !opts.explain) throw new UserError('--profile-dir goes with --explain; add it, or leave --profile-dir out.');
+      const nodes = opts.node === undefined ? [] : list(opts.node);
+      if (opts.node !== undefined && !(opts.explain || opts.confirm)) throw new UserError('--node names binaries for what --explain and --confirm run again; add one of them, or leave --node out.');
       if (!fileB && !(opts.from && opts.to)) throw new UserError('Give a second result file, or --from and --to columns to compare within one file.');
       if ((opts.confirm || opts.confirmProcesses !== undefined || opts.confirmOut !== undefined) && limit === undefined) throw new UserError('--confirm re-measures what would fail the gate; give --fail-on-regression too (e.g. --fail-on-regression 5 --confirm).');
       if ((opts.confirmProcesses !== undefined || opts.confirmOut !== undefined) && !opts.confirm) throw new UserError('--confirm-processes and --confirm-out go with --confirm; add it, or leave them out.');
@@ -71,7 +75,7 @@ export function register(program) {
       const resultA = await readResult(fileA);
       const resultB = fileB ? await readResult(fileB) : resultA;
       const rows = compareResults(resultA, resultB, { from: opts.from, to: opts.to, fileA, fileB: fileB || fileA, driftCv, equivalence });
-      const confirmation = opts.confirm ? await confirmRows(rows, { resultA, resultB, fileB: fileB || fileA, limit, alpha: ALPHA, equivalence, processes: confirmProcesses, out: opts.confirmOut, command: ['diff', '--confirm', ...process.argv.slice(2)] }) : null;
+      const confirmation = opts.confirm ? await confirmRows(rows, { resultA, resultB, fileA, fileB: fileB || fileA, nodes, limit, alpha: ALPHA, equivalence, processes: confirmProcesses, out: opts.confirmOut, command: ['diff', '--confirm', ...process.argv.slice(2)] }) : null;
       const failures = limit === undefined ? null : [
         ...gateFailures(rows, { limit, allowMissing: Boolean(opts.allowMissing), confirmed: confirmation ? confirmation.byRow : null }),
         ...metricGateFailures(rows.metrics, { metrics: opts.metric || [], limit })
@@ -79,7 +83,7 @@ export function register(program) {
       const gate = failures ? { confirm: confirmation, metrics: opts.metric || [] } : null;
       const context = { fileA, fileB: fileB || fileA, resultA, resultB, failures, limit, gate };
       // The explanations run extra processes first, then print under the diff in its format.
-      const explanation = opts.explain ? await explainSlower(rows, { fileA, fileB: fileB || fileA, markdown: render === DIFF_FORMATS.markdown, profileDir: opts.profileDir }) : '';
+      const explanation = opts.explain ? await explainSlower(rows, { fileA, fileB: fileB || fileA, nodes, markdown: render === DIFF_FORMATS.markdown, profileDir: opts.profileDir }) : '';
       await emit((document, options) => `${render(document, options)}${explanation}`, { rows, context }, {
         out: opts.out,
         options: { color: wantsColor({ color: opts.color, out: opts.out }) },
@@ -95,9 +99,9 @@ export function register(program) {
 
 // One explanation per row decided slower, as text to print under the diff. A row that cannot be
 // re-run here (a whole command, a suite not on this machine) says why in one line.
-async function explainSlower(rows, { fileA, fileB, markdown, profileDir }) {
+async function explainSlower(rows, { fileA, fileB, nodes, markdown, profileDir }) {
   const progress = createProgress();
-  const explained = await explainComparisons(rows, { fileA, fileB }, { profileDir }, { log: (m) => progress.log(m) });
+  const explained = await explainComparisons(rows, { fileA, fileB, nodes }, { profileDir }, { log: (m) => progress.log(m) });
   const render = markdown ? EXPLAIN_FORMATS.markdown : EXPLAIN_FORMATS.table;
   const [lead, safe] = markdown ? ['', markdownText] : ['explain: ', terminalText];
   const parts = explained.length

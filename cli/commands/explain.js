@@ -2,7 +2,7 @@
 // asks the domain (cli/explain/) for the one document, writes it in the chosen format.
 import { UserError } from '../errors.js';
 import { createProgress } from '../progress.js';
-import { positiveInt, positiveNumber, nonNegativeInt } from './shared.js';
+import { positiveInt, positiveNumber, nonNegativeInt, list } from './shared.js';
 import { explainComparison, EXPLAIN_DEFAULTS } from '../explain/index.js';
 import { EXPLAIN_FORMATS } from '../explain/formats.js';
 import { chooseFormat, emit } from '../output/emit.js';
@@ -18,6 +18,7 @@ export function register(program) {
     .requiredOption('--to <column>', 'side B, as --from')
     .requiredOption('--benchmark <name>', 'SUITE/BENCHMARK, e.g. promises/chain-native (BENCHMARK alone when it is unique)')
     .option('--suite <file>', 'the suite file to run (a user\'s file; with a result file: where its suite is on this machine)')
+    .option('--node <binaries>', 'with a result file: node binaries of yours to run for its path runtimes, each standing in for the one of its version (comma-separated); a binary a result file names is never run')
     .option('--processes <n>', `profiled processes per side (default ${EXPLAIN_DEFAULTS.processes}; two or more give intervals)`, positiveInt('processes'))
     .option('--metrics-processes <n>', `--trace-gc processes per side (default ${EXPLAIN_DEFAULTS.metricsProcesses}; 0: no GC figures)`, nonNegativeInt('metrics-processes'))
     .option('--duration <seconds>', `measured window of each process (default ${EXPLAIN_DEFAULTS.windowMs / 1000})`, positiveNumber('duration'))
@@ -33,7 +34,7 @@ export function register(program) {
       if (opts.out) await checkWritable(opts.out);
       const progress = createProgress();
       const document = await explainComparison(
-        { resultFile, resultFileB, suite: opts.suite, from: opts.from, to: opts.to, benchmark: opts.benchmark },
+        { resultFile, resultFileB, suite: opts.suite, from: opts.from, to: opts.to, benchmark: opts.benchmark, nodes: opts.node === undefined ? undefined : list(opts.node) },
         {
           processes: opts.processes, metricsProcesses: opts.metricsProcesses, intervalUs: opts.interval, profileDir: opts.profileDir,
           windowMs: opts.duration === undefined ? undefined : opts.duration * 1000,

@@ -24,6 +24,7 @@ import { UserError } from '../errors.js';
 import { checkOutput } from '../results/file.js';
 import { suspicious } from './gate.js';
 import { columnKey } from '../cell-identity.js';
+import { rerunSpec, namedBinaries } from '../runtimes/recorded.js';
 
 // What --format json records of the rule (gate.confirm), so the decision reads from the files.
 export const CONFIRM_RULE = 'comparisons the first measurement cannot clear (not faster, not same, 95% interval reaching past -threshold%) are measured again: both columns, interleaved in one run; the gate fails only on those that run decides slower by more than the threshold';
@@ -51,11 +52,11 @@ function sideOf(result, cell) {
   return { runtime, flags: cell.flags || [], flagSet: cell.flagSet, suite };
 }
 
-// A path runtime is run from its path (its version is what it is); the others by exact version.
-const runtimeSpec = (r) => (r.provider === 'path' || r.provider === 'system' ? r.source : r.version);
-const sameRuntime = (a, b) => (a.sha256 && b.sha256 ? a.sha256 === b.sha256 : a.version === b.version && runtimeSpec(a) === runtimeSpec(b));
+// specs: each recorded runtime -> what to run for it (runtimes/recorded.js: by exact version, or a
+// binary the user named with --node; never a path the files name).
+const sameRuntime = (a, b, specs) => (a.sha256 && b.sha256 ? a.sha256 === b.sha256 : a.version === b.version && specs.get(a) === specs.get(b));
 
-function checkRerunnable(row, a, b) {
+function checkRerunnable(row, a, b, specs) {
   const where = `${row.label} (${row.column})`;
   if (!a.runtime || !b.runtime || !a.suite || !b.suite) throw new UserError(`--confirm cannot re-measure ${where}: its result files do not describe its runtime and suite; compare without --confirm.`);
   if (!a.suite.file || a.suite.file !== b.suite.file || !fs.existsSync(a.suite.file)) {
@@ -64,21 +65,21 @@ function checkRerunnable(row, a, b) {
   if (!isDeepStrictEqual(a.suite.params, b.suite.params)) {
     throw new UserError(`--confirm cannot re-measure ${where}: A and B ran suite "${a.suite.name}" with different parameters; it re-runs runtimes and flag sets, so compare without --confirm.`);
   }
-  if (sameRuntime(a.runtime, b.runtime) && isDeepStrictEqual(a.flags, b.flags)) {
+  if (sameRuntime(a.runtime, b.runtime, specs) && isDeepStrictEqual(a.flags, b.flags)) {
     throw new UserError(`--confirm cannot re-measure ${where}: A and B ran it on the same runtime (Node ${a.runtime.version}), flags and suite file, so what changed between them is not something nodebench can run side by side; compare without --confirm, or measure both versions in one run.`);
   }
 }
 
 // One confirmation run per pair of sides: its matrix and which of its columns is which side.
-function planFor(a, b, rows, { run, processes }) {
-  const twoRuntimes = !sameRuntime(a.runtime, b.runtime);
+function planFor(a, b, rows, { run, processes, specs }) {
+  const twoRuntimes = !sameRuntime(a.runtime, b.runtime, specs);
   const labelA = a.runtime.label;
   const labelB = twoRuntimes && b.runtime.label === labelA ? `${b.runtime.label}-B` : twoRuntimes ? b.runtime.label : labelA;
   // Same runtime: the flags differ (checkRerunnable), so the sides are two flag sets.
   const twoFlagSets = !twoRuntimes || !isDeepStrictEqual(a.flags, b.flags);
   const flagSetA = a.flagSet;
   const flagSetB = twoFlagSets ? (b.flagSet === a.flagSet ? `${b.flagSet}-B` : b.flagSet) : a.flagSet;
-  const runtimes = [{ spec: runtimeSpec(a.runtime), label: labelA }, ...(twoRuntimes ? [{ spec: runtimeSpec(b.runtime), label: labelB }] : [])];
+  const runtimes = [{ spec: specs.get(a.runtime), label: labelA }, ...(twoRuntimes ? [{ spec: specs.get(b.runtime), label: labelB }] : [])];
   const flagSets = [{ name: flagSetA, flags: a.flags }, ...(twoFlagSets ? [{ name: flagSetB, flags: b.flags }] : [])];
   // rows: [{ row, suite }] (the suite as the files describe it, the same in A and B).
   const bySuite = new Map();
@@ -105,18 +106,32 @@ function planFor(a, b, rows, { run, processes }) {
 
 // candidates: diff rows (gate.js suspicious). Groups them by pair of sides, one run per group (a
 // diff of one runtime pair and flag set, the usual case, is one run). Throws a UserError for a
-// comparison nodebench cannot run again.
-export function planConfirmation(candidates, resultA, resultB, { processes } = {}) {
+// comparison nodebench cannot run again. specs: rerunSpecs'.
+export function planConfirmation(candidates, resultA, resultB, { processes, specs } = {}) {
   const groups = new Map();
   for (const row of candidates) {
     const a = sideOf(resultA, row.a);
     const b = sideOf(resultB, row.b);
-    checkRerunnable(row, a, b);
+    checkRerunnable(row, a, b, specs);
     const key = JSON.stringify([a.runtime.label, a.runtime.version, a.flags, b.runtime.label, b.runtime.version, b.flags]);
     if (!groups.has(key)) groups.set(key, { a, b, rows: [] });
     groups.get(key).rows.push({ row, suite: a.suite });
   }
-  return [...groups.values()].map((g) => planFor(g.a, g.b, g.rows, { run: resultB.run || {}, processes }));
+  return [...groups.values()].map((g) => planFor(g.a, g.b, g.rows, { run: resultB.run || {}, processes, specs }));
+}
+
+// What to run for each runtime the candidates' cells name (a Map from the record), found before
+// anything runs: a path runtime of the files needs a binary the user names (nodes, --node).
+async function rerunSpecs(candidates, resultA, resultB, { fileA, fileB, nodes }) {
+  const named = namedBinaries(nodes || []);
+  const specs = new Map();
+  for (const row of candidates) {
+    for (const [result, cell, file] of [[resultA, row.a, fileA], [resultB, row.b, fileB]]) {
+      const record = result.runtimes.find((r) => r.label === cell.runtimeLabel);
+      if (record && !specs.has(record)) specs.set(record, await rerunSpec(record, { file, named }));
+    }
+  }
+  return specs;
 }
 
 const cellOf = (result, row, side) => result.cells.find((c) => c.suite === row.a.suite && c.benchmark === row.a.benchmark && c.runtimeLabel === side.label && c.flagSet === side.flagSet);
@@ -219,12 +234,13 @@ export function confirmationLines(confirmation, { limit, processes, files }) {
 // --confirm: re-measures the suspicious comparisons of `rows` into `out` (default beside B).
 // Returns the confirmation (byRow: row -> its re-measured comparison) with the `lines` to print,
 // or one without candidates.
-export async function confirmRows(rows, { resultA, resultB, fileB, limit, alpha, equivalence, processes: asked, out, command }) {
+export async function confirmRows(rows, { resultA, resultB, fileA, fileB, nodes, limit, alpha, equivalence, processes: asked, out, command }) {
   const candidates = suspicious(rows, { limit });
   const processes = asked ?? defaultConfirmProcesses(resultB.run);
   let confirmation = { candidates: [], byRow: new Map(), verdicts: null, files: [], processes };
   if (candidates.length) {
-    const plans = planConfirmation(candidates, resultA, resultB, { processes });
+    const specs = await rerunSpecs(candidates, resultA, resultB, { fileA, fileB, nodes });
+    const plans = planConfirmation(candidates, resultA, resultB, { processes, specs });
     const file = path.resolve(out || defaultConfirmFile(fileB));
     checkOutput(file, { force: true, option: '--confirm-out' });
     process.stderr.write(`nodebench: confirming ${candidates.length} comparison(s) the first measurement cannot clear: re-measuring both columns, ${processes} processes per cell, into ${path.relative(process.cwd(), file) || file}\n`);

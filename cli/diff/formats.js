@@ -3,6 +3,7 @@
 // and the confirmation's lines to print under the summary (`extra`).
 import chalk from 'chalk';
 import { textTable } from '../text/text-table.js';
+import { terminalText } from '../text/escape.js';
 import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, renderDiffPage } from './render.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { diffJson } from './compare.js';
@@ -19,7 +20,8 @@ export function renderDiffTable(rows, { color = false, extra = [] } = {}) {
   };
   const body = rows.map((row) => diffRowCells(row, { equivalence: rows.verdicts?.equivalence }).map(paint(row)));
   const lines = textTable([DIFF_HEADER, ...body]);
-  const summary = [...diffSummaryLines(rows), ...extra];
+  // extra names benchmarks of the files (the confirmation's lines): escaped like every name.
+  const summary = [...diffSummaryLines(rows), ...extra.map((line) => terminalText(line))];
   if (summary.length) lines.push('', ...summary);
   // Runtime metrics compared where both sides ran two or more metrics processes per cell.
   if (rows.metrics?.length) {

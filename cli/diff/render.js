@@ -105,7 +105,7 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
       : `**Gate passed**: no benchmark decided slower by more than ${limit}%${confirmed}, none stopped working.`, '');
     for (const f of failures) out.push(`- ${markdownCode(f.label)}: ${markdownText(f.columns.map((c) => `${c.column} ${c.problem}`).join('; '))}`);
     if (failures.length) out.push('');
-    if (gate?.confirm) out.push(...gate.confirm.lines.map((line) => `${line}  `), '');
+    if (gate?.confirm) out.push(...gate.confirm.lines.map((line) => `${markdownText(line)}  `), '');
   }
   out.push(...diffSummaryLines(rows).map((line) => `${markdownText(line)}  `), '');
   const table = (name, list, before, after) => {

@@ -17,7 +17,7 @@ export function defaultProfileDir(now = new Date()) {
 }
 
 // Runs the processes and returns the document. request: { resultFile?, suite?, from, to,
-// benchmark }; options: EXPLAIN_DEFAULTS' fields and profileDir.
+// benchmark, nodes? }; options: EXPLAIN_DEFAULTS' fields and profileDir.
 export async function explainComparison(request, options = {}, { log = () => {}, command = process.argv.slice(2) } = {}) {
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
   const settings = { ...EXPLAIN_DEFAULTS, ...given, profileDir: path.resolve(options.profileDir || defaultProfileDir()) };
@@ -33,14 +33,14 @@ export async function explainComparison(request, options = {}, { log = () => {},
 // row decided slower. rows: diffResults' rows; files: { fileA, fileB } (the same file with
 // --from/--to). A row explain cannot re-run (a whole command, two different suite files, a suite
 // not on this machine) is skipped with its reason. Returns
-// [{ label, column, document } | { label, column, skipped }].
-export async function explainComparisons(rows, { fileA, fileB }, options = {}, hooks = {}) {
+// [{ label, column, document } | { label, column, skipped }]. nodes: as explainComparison's.
+export async function explainComparisons(rows, { fileA, fileB, nodes }, options = {}, hooks = {}) {
   const out = [];
   for (const row of rows.filter((r) => r.comparison?.verdict === 'slower')) {
     const [from, to] = [`${row.a.runtimeLabel}/${row.a.flagSet}`, `${row.b.runtimeLabel}/${row.b.flagSet}`];
     const dir = options.profileDir ? path.join(options.profileDir, row.label.replace(/[^A-Za-z0-9._-]+/g, '_')) : undefined;
     try {
-      const document = await explainComparison({ resultFile: fileA, resultFileB: fileB, from, to, benchmark: row.label }, { ...options, profileDir: dir }, hooks);
+      const document = await explainComparison({ resultFile: fileA, resultFileB: fileB, from, to, benchmark: row.label, nodes }, { ...options, profileDir: dir }, hooks);
       out.push({ label: row.label, column: row.column, document });
     } catch (err) {
       if (!isUserError(err)) throw err;

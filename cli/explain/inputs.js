@@ -8,6 +8,7 @@ import { readResult } from '../results/file.js';
 import { columnsOf } from '../cell-identity.js';
 import { ensureRuntime } from '../runtimes/index.js';
 import { parseKnownRuntimeSpec } from '../runtimes/spec.js';
+import { rerunSpec, namedBinaries } from '../runtimes/recorded.js';
 import { describeSuite, checkRegularFile } from '../matrix/discover-suites.js';
 import { unsupportedReason } from '../matrix/plan.js';
 
@@ -22,9 +23,6 @@ export function parseSideSpec(text, option) {
   if (!runtime || bad || strayPath) throw new UserError(`${option} "${text}" is not RUNTIME or RUNTIME/FLAGS; write it like 16.20.2/baseline or "16.20.2/--max-semi-space-size=64".`);
   return { runtime, flags, flagSet: flags.length ? flags.join(' ') : 'baseline' };
 }
-
-// A path or system runtime is run from its binary; the others by exact version (as diff --confirm).
-const recordedSpec = (r) => (r.provider === 'path' || r.provider === 'system' ? r.source : r.version);
 
 function findBenchmark(names, wanted, where) {
   if (names.includes(wanted)) return wanted;
@@ -70,11 +68,14 @@ async function fromResults(opts, log) {
   }
   const file = opts.suite ? path.resolve(opts.suite) : suite.file;
   checkSuiteFile(file, 'give its file with --suite FILE');
+  // What the files name is found again here, never run from where they say (runtimes/recorded.js).
+  const named = namedBinaries(opts.nodes || [], { log });
   const side = async (id) => {
     const [col, cell, result] = [cols[id], cells[id], results[id]];
     const flagSet = result.flagSets.find((f) => f.name === col.flagSet);
     const recordedRuntime = result.runtimes.find((r) => r.label === col.runtimeLabel);
-    const runtime = await ensureRuntime(recordedSpec(recordedRuntime), { log });
+    if (!recordedRuntime) throw new UserError(`${files[id]} has no runtime labelled "${col.runtimeLabel}" in runtimes, though its cells name it; pass a result file written by nodebench.`);
+    const runtime = await ensureRuntime(await rerunSpec(recordedRuntime, { file: files[id], named, log }), { log });
     return {
       id, column: col.key, flagSet: col.flagSet, flags: cell?.flags || flagSet?.flags || [],
       runtime: { ...runtime, label: col.runtimeLabel },
@@ -120,11 +121,13 @@ async function fromSuite(opts, log, timeoutMs) {
   };
 }
 
-// opts: { resultFile?, resultFileB? (--to's column, as diff's B), suite?, from, to, benchmark };
-// timeoutMs: the limit of each process, the one that describes the suite included.
+// opts: { resultFile?, resultFileB? (--to's column, as diff's B), suite?, from, to, benchmark,
+// nodes? (binaries the user names for the files' path runtimes, --node) }; timeoutMs: the limit
+// of each process, the one that describes the suite included.
 export async function resolveInputs(opts, { log = () => {}, timeoutMs } = {}) {
   if (!opts.from || !opts.to) throw new UserError('Give both --from and --to, e.g. --from 14.21.3/baseline --to 16.20.2/baseline.');
   if (!opts.benchmark) throw new UserError('Give the benchmark to explain with --benchmark SUITE/BENCHMARK, e.g. --benchmark promises/chain-native.');
   if (!opts.resultFile && !opts.suite) throw new UserError('Give a result file (explain R.json --from ... --to ...) or a suite file with --suite FILE.');
+  if (!opts.resultFile && opts.nodes?.length) throw new UserError('--node names binaries for the path runtimes of a result file; without one, give the runtimes in --from and --to (e.g. --from ./node/baseline).');
   return opts.resultFile ? fromResults(opts, log) : fromSuite(opts, log, timeoutMs);
 }

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../errors.js';
+import { longestExecString } from '../process/arg-limits.js';
 
 export const COMMAND_SUITE = 'commands';
 const ENTRY_KEYS = ['name', 'run', 'shell', 'cwd', 'env', 'warmup'];
@@ -52,6 +53,17 @@ export function checkCommand(entry, { baseDir, fail }) {
   for (const [key, value] of Object.entries(env)) {
     if (!key || key.includes('=') || key.includes('\0')) fail(`env name ${JSON.stringify(key)} cannot be a variable name (empty, or with "=" or a NUL character); give names like NODE_ENV.`, 'env');
     if (String(value).includes('\0')) fail(`env ${key} contains a NUL character, which cannot be passed to a process; remove it from the value.`, 'env', key);
+  }
+  // What no exec can carry, whatever the environment at launch (arg-limits.js): refused here rather
+  // than by the OS once per process.
+  const longest = longestExecString();
+  if (longest !== null) {
+    const size = (text) => Buffer.byteLength(text).toLocaleString('en-US');
+    const limit = `Linux passes at most ${longest.toLocaleString('en-US')} bytes in one`;
+    const over = argv.findIndex((a) => Buffer.byteLength(a) > longest);
+    if (over >= 0) fail(`${shell ? 'run (the shell command line)' : `argument ${over + 1} of run`} is ${size(argv[over])} bytes; ${limit} argument; pass large data in a file or on stdin instead.`, 'run');
+    const big = Object.entries(env).find(([key, value]) => Buffer.byteLength(`${key}=${value}`) > longest);
+    if (big) fail(`env ${big[0]} is ${size(`${big[0]}=${big[1]}`)} bytes with its name; ${limit} variable; pass large data in a file instead.`, 'env', big[0]);
   }
   const warmupRuns = entry.warmup === undefined ? 0 : entry.warmup;
   if (!Number.isInteger(warmupRuns) || warmupRuns < 0 || warmupRuns > 100) fail('warmup must be a whole number of unmeasured runs before each measured one, 0 to 100.', 'warmup');

@@ -107,7 +107,9 @@ export function adopt(pid) {
 
 export function members(dir) {
   try {
-    return fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
+    // A member outside this process's pid namespace reads as 0, which kill() would take for
+    // nodebench's own group.
+    return fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').map(Number).filter((pid) => Number.isInteger(pid) && pid > 1);
   } catch {
     return [];
   }

@@ -3,16 +3,20 @@
 // cell's flags as an argument array; a command's probe (runner/command.js); and every short
 // question put to a binary (runToExit, outputOf: runtimes/, flags/, matrix/plan.js).
 import { workerEntry } from '../paths.js';
-import { spawnWorker, sendRequest, killGroup, forget, keepTail, readChannel, killLeftovers, workerEnded, TAIL_BYTES } from './process-group.js';
+import { spawnWorker, sendRequest, killGroup, killWorker, forget, keepTail, readChannel, killLeftovers, workerEnded, TAIL_BYTES } from './process-group.js';
 
 // Watches a spawned worker (process-group.js spawnWorker) to its end, which is its own exit, not the
 // end of its output (process-group.js watchEnd): its fd-3 messages, bounded tails of stdout and
 // stderr, a kill of its whole group at timeoutMs, and after it exits the kill of whatever it left
 // behind. Returns { messages, arrivalsMs, exitCode, signal, timedOut, stdout(), stderrTail,
-// survivors, holders } (arrivalsMs[i]: ms from the spawn to messages[i]; survivors: pids of the
-// processes that outlived it and were killed; holders: [{ pid, name }] of those that held its
-// output open after it exited).
+// survivors, holders, spawnError? } (arrivalsMs[i]: ms from the spawn to messages[i]; survivors:
+// pids of the processes that outlived it and were killed; holders: [{ pid, name }] of those that
+// held its output open after it exited; spawnError: why it never started).
 export async function superviseWorker(child, { timeoutMs, stdoutLimit = TAIL_BYTES, stderrLimit = TAIL_BYTES }) {
+  const { spawnError } = child.pid === undefined ? await workerEnded(child) : {};
+  if (spawnError) {
+    return { messages: [], arrivalsMs: [], exitCode: null, signal: null, timedOut: false, stdout: () => '', stderrTail: '', survivors: [], holders: [], spawnError };
+  }
   const spawnedAt = performance.now();
   const stdoutTail = keepTail(child.stdout, stdoutLimit, { plain: true });
   const stderrTail = keepTail(child.stderr, stderrLimit, { plain: true });
@@ -26,8 +30,7 @@ export async function superviseWorker(child, { timeoutMs, stdoutLimit = TAIL_BYT
   const timer = setTimeout(() => {
     timedOut = true;
     killGroup(child.pid);
-    // The worker itself too, should it have left its group.
-    child.kill('SIGKILL');
+    killWorker(child);
   }, timeoutMs);
   const { exitCode, signal, holders } = await workerEnded(child);
   clearTimeout(timer);
@@ -62,8 +65,7 @@ export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_00
 export async function runToExit(file, args, { timeoutMs = 30_000, cwd, env } = {}) {
   const child = spawnWorker(file, args, { cwd, env });
   const watched = await superviseWorker(child, { timeoutMs, stdoutLimit: FULL_STDOUT_LIMIT, stderrLimit: FULL_STDOUT_LIMIT });
-  const { spawnError } = await workerEnded(child);
-  if (spawnError) throw spawnError;
+  if (watched.spawnError) throw watched.spawnError;
   return { stdout: watched.stdout(), stderr: watched.stderrTail, exitCode: watched.exitCode, signal: watched.signal, timedOut: watched.timedOut, holders: watched.holders, timeoutMs };
 }
 

@@ -15,7 +15,12 @@ import { adopt, empty } from './cgroup.js';
 
 export const TAIL_BYTES = 4096;
 
+// The workers this process started, each the leader of its own group, from their spawn until
+// forget(): the only ids killGroup and killWorker will signal. A spawn that failed has no pid; an id
+// from anywhere else (a stale field, a file, arithmetic on undefined) is never signalled, since
+// kill(0) or kill(-N) of a stranger's id takes a whole group that is not nodebench's.
 const running = new Set();
+const isProcessId = (pid) => Number.isInteger(pid) && pid > 1;
 const cgroups = new Set();
 const reaperEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'reaper.js');
 let reaper = null;
@@ -49,12 +54,26 @@ function tellReaper(line) {
   reaper.stdin.write(`${line}\n`);
 }
 
-export function killGroup(pid) {
+// owned: the registry that recorded the group (the reaper keeps its own). Returns whether a signal
+// was sent.
+export function killGroup(pid, owned = running) {
+  if (!isProcessId(pid) || !owned.has(pid)) return false;
   try {
     process.kill(-pid, 'SIGKILL');
     return true;
   } catch {
     return false; // Already gone.
+  }
+}
+
+// The worker itself, should it have left its group (setsid); only while it is registered.
+export function killWorker(child) {
+  if (!isProcessId(child.pid) || !running.has(child.pid)) return false;
+  try {
+    process.kill(child.pid, 'SIGKILL');
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -80,6 +99,7 @@ export function killByEnvironment(text) {
     return killed; // No /proc (not Linux): the process group is all the OS tells.
   }
   for (const pid of pids) {
+    if (Number(pid) === process.pid) continue;
     try {
       if (!fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(text)) continue;
       process.kill(Number(pid), 'SIGKILL');
@@ -149,10 +169,18 @@ export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env, cpu } 
     env: { NODE_OPTIONS: '', ...env, [TAG_NAME]: tag },
     extendEnv: true
   });
-  running.add(child.pid);
-  tellReaper(`+${child.pid}`);
   child.nodebenchTag = tag;
   child.nodebenchCpu = pinned ? cpu : null;
+  if (!isProcessId(child.pid)) {
+    // The spawn failed: at once (E2BIG, which execa answers with a stand-in child that never emits
+    // an event) or on the next tick (ENOENT, EACCES). There is no process to own, kill or wait for;
+    // execa's result carries the error.
+    child.nodebenchCgroup = null;
+    child.nodebenchEnded = child.then((failed) => ({ exitCode: null, signal: null, holders: [], spawnError: failed.cause ?? failed }));
+    return child;
+  }
+  running.add(child.pid);
+  tellReaper(`+${child.pid}`);
   child.nodebenchCgroup = adopt(child.pid);
   if (child.nodebenchCgroup) {
     cgroups.add(child.nodebenchCgroup);
@@ -247,14 +275,11 @@ function closedWithin(streams, ms) {
 // that (a holder nodebench cannot kill), they are no longer read.
 // Resolves { exitCode, signal, holders: [{ pid, name }] }.
 function watchEnd(child) {
-  const ends = child.pid ? childPipeEnds(child.pid) : new Set();
+  const ends = childPipeEnds(child.pid);
   const streams = [child.stdout, child.stderr, child.stdio[3]].filter(Boolean);
   // execa's own promise settles when the pipes close; the end is read from 'exit' instead.
   child.catch?.(() => {});
   return new Promise((resolve) => {
-    child.once('error', (error) => {
-      if (child.pid === undefined) resolve({ exitCode: null, signal: null, holders: [], spawnError: error });
-    });
     child.once('exit', async (exitCode, signal) => {
       resolve({ exitCode, signal, holders: await releasePipes(child, streams, ends) });
     });
@@ -293,7 +318,7 @@ export const workerEnded = (child) => child.nodebenchEnded;
 // service worker reads commands from stdin afterwards.
 export function sendRequest(child, request, { keepOpen = false } = {}) {
   child.nodebenchNonce = randomBytes(16).toString('hex');
-  child.stdin.on('error', () => {}); // EPIPE when the worker is already gone
+  child.stdin.on('error', () => {}); // EPIPE when the worker is already gone (or never started)
   child.stdin.write(`${JSON.stringify({ request, nonce: child.nodebenchNonce })}\n`);
   if (!keepOpen) child.stdin.end();
 }

@@ -27,7 +27,7 @@ function removeDir(dir) {
 }
 
 function reap() {
-  for (const pgid of groups) killGroup(pgid);
+  for (const pgid of groups) killGroup(pgid, groups);
   // Whatever the workers started, in their cgroups (however it left their group and environment),
   // then the cgroups themselves and nodebench's own. A killed process with a large heap can take
   // seconds to leave its cgroup on a loaded machine, and nothing else would remove the cgroup

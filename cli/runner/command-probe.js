@@ -10,14 +10,25 @@
 //                 that may be missed; the method says so);
 //   exit          code or signal.
 // Without /proc (not Linux) CPU and RSS are null and the method says why.
-// Run as: node cli/runner/command-probe.js '<json request>' (by command.js; it is not a command).
+// Run as: node cli/runner/command-probe.js, its request on stdin as one line { request, nonce }
+// (process-group.js sendRequest; by command.js; it is not a command).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { spawnFailure } from '../process/arg-limits.js';
 
 const POLL_MS = 20;
+let nonce;
 
 function send(message) {
-  fs.writeSync(3, `${JSON.stringify(message)}\n`);
+  fs.writeSync(3, `${JSON.stringify({ ...message, nonce })}\n`);
+}
+
+async function readRequest() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  const line = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  nonce = line.nonce;
+  return line.request;
 }
 
 function childTimesTicks() {
@@ -70,9 +81,16 @@ function runOnce(request, { measure }) {
     // The command carries the probe's worker tag, so that what it starts in a session of its own is
     // still found and killed (process-group.js).
     const env = { ...request.env, NODEBENCH_WORKER_TAG: process.env.NODEBENCH_WORKER_TAG };
-    const child = spawn(request.argv[0], request.argv.slice(1), {
-      cwd: request.cwd, env, stdio: ['ignore', 'inherit', 'inherit'], shell: request.shell || false
-    });
+    let child;
+    try {
+      child = spawn(request.argv[0], request.argv.slice(1), {
+        cwd: request.cwd, env, stdio: ['ignore', 'inherit', 'inherit'], shell: request.shell || false
+      });
+    } catch (err) {
+      // Node throws rather than emits some spawn failures (E2BIG among them).
+      resolve({ spawnError: err, env });
+      return;
+    }
     let peak = 0;
     const hasProc = fs.existsSync('/proc/self/status');
     const poll = measure && hasProc ? setInterval(() => {
@@ -80,7 +98,7 @@ function runOnce(request, { measure }) {
     }, POLL_MS) : null;
     child.on('error', (err) => {
       if (poll) clearInterval(poll);
-      resolve({ spawnError: err });
+      resolve({ spawnError: err, env });
     });
     child.on('exit', (code, signal) => {
       const wallNs = Number(process.hrtime.bigint() - start);
@@ -93,7 +111,7 @@ function runOnce(request, { measure }) {
 }
 
 async function main() {
-  const request = JSON.parse(process.argv[2]);
+  const request = await readRequest();
   send({ type: 'hello', runtime: null, probe: process.version });
   for (let i = 0; i < (request.warmupRuns || 0); i++) {
     const warm = await runOnce(request, { measure: false });
@@ -109,7 +127,9 @@ async function main() {
 function report(run, request) {
   if (run.spawnError) {
     const notFound = run.spawnError.code === 'ENOENT';
-    return { error: notFound ? `${request.argv[0]} was not found (from ${request.cwd}, with the runtime under test first on PATH)` : `${request.argv[0]} could not be started: ${run.spawnError.message}` };
+    const argv = request.shell ? ['/bin/sh', '-c', ...request.argv] : request.argv;
+    const what = run.spawnError.code === 'E2BIG' ? 'the command' : request.argv[0];
+    return { error: notFound ? `${request.argv[0]} was not found (from ${request.cwd}, with the runtime under test first on PATH)` : `${what} could not be started: ${spawnFailure(run.spawnError, { argv, env: run.env })}` };
   }
   const tick = 1e9 / 100;  // USER_HZ is 100 on every Linux nodebench installs runtimes for
   const cpu = run.before && run.after

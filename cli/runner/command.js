@@ -18,8 +18,9 @@ import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnWorker } from '../process/process-group.js';
+import { spawnWorker, sendRequest } from '../process/process-group.js';
 import { superviseWorker, runToExit } from '../process/launch.js';
+import { spawnFailure } from '../process/arg-limits.js';
 import { timeoutSentence } from './outcome.js';
 import { npmBinDir } from '../runtimes/runtime-npm.js';
 
@@ -134,10 +135,16 @@ export async function runCommandLaunch(runtime, flags, command, { timeoutMs = 60
   const started = Date.now();
   const { env, flagsVia } = await commandEnvironment(runtime, flags, command, { runDir });
   const request = { argv: command.argv, shell: !!command.shell, cwd: command.cwd, env, warmupRuns: command.warmupRuns || 0 };
-  const child = spawnWorker(process.execPath, [probeEntry, JSON.stringify(request)], { cwd: command.cwd });
-  const { messages, timedOut, stdout, stderrTail, survivors, holders } = await superviseWorker(child, { timeoutMs });
+  // On stdin, like a worker's request: as one argument, a command and environment of more than
+  // 128 KiB together would not even start the probe (E2BIG).
+  const child = spawnWorker(process.execPath, [probeEntry], { stdin: 'pipe', cwd: command.cwd });
+  sendRequest(child, request);
+  const { messages, timedOut, stdout, stderrTail, survivors, holders, spawnError } = await superviseWorker(child, { timeoutMs });
   const wallMs = Date.now() - started;
   const base = { wallMs, survivors, holders };
+  if (spawnError) {
+    return { ...base, status: 'failed', error: `the command probe could not be started: ${spawnFailure(spawnError, { argv: [process.execPath, probeEntry], env: process.env })}` };
+  }
   if (timedOut) {
     return { ...base, status: 'timeout', error: timeoutSentence(timeoutMs, expectedMs) };
   }

@@ -1,5 +1,7 @@
 // Turns what one worker process did (its messages, exit code, signal, stderr) into a cell outcome
 // with one sentence a user can act on.
+import { spawnFailure } from '../process/arg-limits.js';
+
 const OOM = /JavaScript heap out of memory|Allocation failed|FATAL ERROR: .*(?:heap|memory)/i;
 
 function lastLine(text) {
@@ -30,6 +32,7 @@ export function timeoutSentence(timeoutMs, expectedMs) {
 const CHANNEL_LOST = /nodebench-worker: the report channel \(fd 3\) was closed/;
 
 export function interpretLaunch(launched, { timeoutMs, expectedMs }) {
+  if (launched.spawnError) return { status: 'failed', error: `the worker could not be started: ${spawnFailure(launched.spawnError)}` };
   const find = (type) => launched.messages.find((m) => m.type === type);
   if (launched.timedOut) return { status: 'timeout', error: timeoutSentence(timeoutMs, expectedMs) };
   const forged = launched.messages.filter((m) => m.type === 'forged');

@@ -58,6 +58,8 @@ export function startService(nodePath, flags, request, { cwd, env, cpu } = {}) {
   // Ended = exited and every report read (the channel closes with the process).
   exited.then(() => bounded(channelClosed, 1000)).then(() => {
     ended = true;
+    // What it started in its group goes with it, while the group is still registered as its own.
+    killGroup(pid);
     forget(pid);
     killLeftovers(child);
     rejectAll();

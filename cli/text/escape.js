@@ -24,12 +24,17 @@ export function terminalText(text, { keepNewlines = false } = {}) {
   return String(text).replace(keepNewlines ? CONTROL_BUT_NEWLINE : CONTROL, escapeControl);
 }
 
-// One cell of a Markdown table (or a heading): control characters escaped as on a terminal (a
-// newline would end the row), "|" escaped (a column break in GitHub's tables), "\" escaped so that
-// the text cannot escape the escapes, "<" so that it cannot open HTML (such as a </details>), "`"
-// so that it cannot open a code span that another one's backtick closes.
+// One cell of a Markdown table (or a heading, a line of text): control characters escaped as on a
+// terminal (a newline would end the row), "|" escaped (a column break in GitHub's tables), "\"
+// escaped so that the text cannot escape the escapes, "`" so that it cannot open a code span that
+// another one's backtick closes. A link or an image needs "](" (nodebench writes no reference
+// definitions, and a text cannot start a line to add one): its "(" is escaped, and a "(" the text
+// starts with, which a "]" just before it could take. "<" becomes an entity, which every Markdown
+// renderer shows as text: a backslash before it is an escape for CommonMark only, and others pass
+// "\<img onerror=...>" on as a tag; "&" too, so that an entity in the text stays the text it was.
 export function markdownText(text) {
-  return terminalText(text).replace(/[\\|<`]/g, (c) => `\\${c}`);
+  return terminalText(text).replace(/[\\|`]/g, (c) => `\\${c}`).replace(/(^|\])\(/g, '$1\\(')
+    .replace(/[&<]/g, (c) => (c === '&' ? '&amp;' : '&lt;'));
 }
 
 // A Markdown table; every cell escaped, so a name can never add a column or a row.
