@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { columnsWithCells, cellsBySuite, suiteIndex } from './columns.js';
+import { columnsWithCells, cellsBySuite, suiteIndex } from '../results/grid.js';
 import { columnsOf } from '../cell-identity.js';
 import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';

@@ -3,7 +3,7 @@
 // of the terminal tables; then, folded, the full tables (ops/s ±margin and ratios), the metrics and
 // the service latencies. Within GitHub's comment limit (markdown-fit.js). The overview is
 // overview.js's, as in the HTML report; every name goes through escape.js.
-import { grid } from './columns.js';
+import { grid } from '../results/grid.js';
 import { formatRate, formatRatio, formatPct } from '../text/format.js';
 import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';

@@ -6,7 +6,7 @@
 import { textTable } from '../text/text-table.js';
 import { summarizeMetricRuns } from '../stats/metrics.js';
 import { terminalText } from '../text/escape.js';
-import { cellsBySuite } from './columns.js';
+import { cellsBySuite } from '../results/grid.js';
 import { columnKey } from '../cell-identity.js';
 
 const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : 'n/a');

@@ -25,7 +25,7 @@ const WARNING_LABELS = {
 const asWarning = (w) => (typeof w === 'string' ? { code: w, message: w } : w);
 
 // "unsupported on Node 4.9.1 (...)" already says its status; "threw: boom" does not. An unfinished
-// cell's reason comes from the grid (columns.js unfinishedReason), which knows how its run resumes.
+// cell's reason comes from the grid (results/grid.js unfinishedReason), which knows how its run resumes.
 function describe(v) {
   if (!v.error) return v.status;
   return String(v.error).startsWith(v.status) ? v.error : `${v.status}: ${v.error}`;

@@ -2,10 +2,10 @@
 // computed once: per suite, benchmarks in rows and runtime/flag-set columns, each cell the ratio to
 // the baseline with its 95% interval, its per-process spread and its verdict mark; a summary of the
 // verdicts with the geometric mean per column; and the decided changes, largest first.
-// The statistics are the tables' own (columns.js grid: stats/compare.js pairedRatio judged together
+// The statistics are the tables' own (results/grid.js grid: stats/compare.js pairedRatio judged together
 // by stats/decision.js judgeAll) and, for diff, diff's comparisons (diff/compare.js diffResults):
 // this file only arranges them.
-import { grid, cellsBySuite, suiteIndex, referenceNote } from './columns.js';
+import { grid, cellsBySuite, suiteIndex, referenceNote } from '../results/grid.js';
 import { processRates } from './distribution.js';
 import { formatRatio } from '../text/format.js';
 import { FOLDED_MARK, isOptimizedAway } from './notes.js';
@@ -82,13 +82,13 @@ function summarise(suites) {
 }
 
 // A change's column as a reader needs it: with the column it is against when that is not the
-// baseline (a flag set's column, columns.js referenceColumn).
+// baseline (a flag set's column, results/grid.js referenceColumn).
 export const columnText = (change) => (change.against ? `${change.column} vs ${change.against}` : change.column);
 
 // What the ratios are against, in words: the baseline, and the rule for flag sets' columns.
 export const againstText = (overview) => `${overview.baseline ?? 'the baseline'}${overview.referenceNote ?? ''}`;
 
-// A result file against its baseline column. tables: columns.js grid's, when the caller has them
+// A result file against its baseline column. tables: results/grid.js grid's, when the caller has them
 // (a report draws both, and the grid is most of its time).
 export function reportOverview(result, { baseline, tables = grid(result, { baseline }) } = {}) {
   const cellsOf = new Map([...cellsBySuite(result.cells)].map(([suite, cells]) => [suite, suiteIndex(cells)]));
@@ -109,7 +109,7 @@ export function reportOverview(result, { baseline, tables = grid(result, { basel
             const isBaseline = i === baseIndex;
             if (value.status !== 'ok') return { status: value.status, note: value.error || '', isBaseline };
             const cell = cellAt(row.benchmark, table.columns[i]);
-            // A flag set's column is against its own runtime's column (columns.js referenceColumn).
+            // A flag set's column is against its own runtime's column (results/grid.js referenceColumn).
             const reference = table.references[i];
             const refCell = cellAt(row.benchmark, reference);
             const folded = foldedCell(cell) || (!isBaseline && foldedCell(refCell));

@@ -5,7 +5,7 @@
 // band, "?" undecided, none for faster or slower. A cell that ran no faster than an empty benchmark
 // carries "!" on its rate and on every ratio it takes part in (its row's, when it is the baseline).
 import chalk from 'chalk';
-import { grid, referenceNote } from './columns.js';
+import { grid, referenceNote } from '../results/grid.js';
 import { textTable } from '../text/text-table.js';
 import { terminalText } from '../text/escape.js';
 import { formatRate, formatRatio, formatPct, formatDuration } from '../text/format.js';
@@ -17,7 +17,7 @@ export const VERDICT_MARKS = { same: '=', undecided: '?', faster: '', slower: ''
 export const folded = (value) => value.status === 'ok' && isOptimizedAway(value.warnings);
 
 // Whether the cell value i's ratio is against (its column's reference: the baseline, or for a flag
-// set its own runtime's column, columns.js referenceColumn) ran no faster than an empty benchmark.
+// set its own runtime's column, results/grid.js referenceColumn) ran no faster than an empty benchmark.
 export function referenceFolded(table, row, i) {
   const j = table.columns.findIndex((c) => c.key === table.references[i].key);
   return j >= 0 && j !== i && folded(row.values[j]);
@@ -51,7 +51,7 @@ function colour(text, value, isBaseline, useColor) {
   return text;
 }
 
-// What a ratio's mark says, from the tables' judgeAll summary (report/columns.js).
+// What a ratio's mark says, from the tables' judgeAll summary (results/grid.js).
 export const ratioLegend = (v) => `ratios: unmarked = faster or slower (${v.alpha * 100}% false discovery rate over ${v.comparisons} ratios, ${v.method}); ${VERDICT_MARKS.same} same within ±${+(v.equivalence * 100).toFixed(2)}%; ${VERDICT_MARKS.undecided} undecided`;
 
 // The lines under a table that say what its marks mean.
@@ -85,7 +85,7 @@ function tableWidth(table, columnIndexes) {
   return columnIndexes.reduce((sum, i) => sum + 2 + Math.max(terminalText(table.columns[i].key).length, ...table.rows.map((r) => cellText(r.values[i], false).length + 7)), benchWidth);
 }
 
-// tables: columns.js grid's, when the caller has them.
+// tables: results/grid.js grid's, when the caller has them.
 export function renderTables(result, { baseline, color = false, width = process.stdout.columns || 160, verbose = false, tables = grid(result, { baseline }) } = {}) {
   const out = [];
   for (const table of tables) {

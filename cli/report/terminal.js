@@ -9,7 +9,7 @@ import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';
 import { flagDefaultNotes } from './flag-notes.js';
 import { renderChanges } from './changes.js';
-import { grid } from './columns.js';
+import { grid } from '../results/grid.js';
 import { reportOverview } from './overview.js';
 import { runWarningLines } from './run-warnings.js';
 import { terminalText } from '../text/escape.js';

@@ -1,13 +1,13 @@
-// The comparison grid every report format shares: per suite, rows = benchmarks, columns =
-// runtime x flag set, with a ratio to a baseline column and that ratio's margin, from the processes
-// that ran in the same block (stats/compare.js pairedRatio).
+// The comparison grid of a result: per suite, rows = benchmarks, columns = runtime x flag set, each
+// value a cell's rate with a ratio to its reference column and that ratio's margin, from the
+// processes that ran in the same block (stats/compare.js pairedRatio), every ratio judged with the
+// others (stats/decision.js). Data about a result, not a drawing: the engine asks it for the
+// run's detectable change, and every view (report, the overview, bench/ scripts) draws from it.
 import { UserError } from '../errors.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { fastReferences, shiftBetween } from '../stats/host-speed.js';
 import { judgeAll } from '../stats/decision.js';
 import { columnKey, columnsOf, benchmarkInColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
-
-// history/entry.js and report/html.js take them from here.
 
 // Every report reads each cell once through these, so that a report is linear in cells (a result
 // of a million cells is a few seconds, not hours of find() in a loop; bench/scale.js).
