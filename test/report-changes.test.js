@@ -9,7 +9,7 @@ import path from 'node:path';
 import { root, nodebench } from './helpers/cli.js';
 import { renderTerminal, renderChanges } from '../cli/report/terminal.js';
 import { CHANGES_SHOWN } from '../cli/report/changes.js';
-import { reportOverview } from '../cli/report/overview.js';
+import { reportOverview } from '../cli/render/overview.js';
 
 const planted = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'planted-result.json'), 'utf8'));
 // eslint-disable-next-line no-control-regex -- a raw control character is what must not be there

@@ -11,7 +11,7 @@ import { root } from './helpers/cli.js';
 import { grid } from '../cli/results/grid.js';
 import { renderTerminal, renderChanges } from '../cli/report/terminal.js';
 import { renderMarkdown } from '../cli/report/markdown.js';
-import { reportOverview } from '../cli/report/overview.js';
+import { reportOverview } from '../cli/render/overview.js';
 
 const planted = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'planted-result.json'), 'utf8'));
 const FLAG = planted.flagSets[1].name;

@@ -11,7 +11,7 @@ import { columnsOf, cellKey, rowKey, columnKey, benchmarkName, inColumn, isUnfin
 import { metricComparisons } from './metrics.js';
 import { fastReferences, shiftBetween, hostFingerprint, compareHosts, sameBinary } from '../stats/host-speed.js';
 import { UserError } from '../errors.js';
-import { diffRunWarningLines } from '../report/run-warnings.js';
+import { diffRunWarningLines } from '../render/run-warnings.js';
 
 function findColumn(result, name, file) {
   const column = columnsOf(result).find((c) => c.key === name || c.runtimeLabel === name);

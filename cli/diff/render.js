@@ -11,11 +11,11 @@ import { describeUndecided } from '../stats/detectable.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { terminalText, markdownCode, markdownText, markdownTable } from '../text/escape.js';
 import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../report/notes.js';
-import { diffOverview, countsText } from '../report/overview.js';
+import { diffOverview, countsText } from '../render/overview.js';
 import { overviewBlocks, overviewLegend } from '../report/markdown.js';
-import { fitMarkdown, GITHUB_COMMENT_LIMIT } from '../report/markdown-fit.js';
+import { fitMarkdown, GITHUB_COMMENT_LIMIT } from '../render/markdown-fit.js';
 import { htmlPage } from '../report/html.js';
-import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../report/html-parts.js';
+import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
 
 export const DIFF_HEADER = ['benchmark', 'column', 'A ops/s', 'B ops/s', 'change', '95% CI', 'p', 'q', 'verdict'];
 
@@ -88,7 +88,7 @@ function environmentRows(resultA, resultB) {
 // Benchmarks that stopped working (or started) first, then the changes decided faster or slower,
 // largest first; the rest (same within the band, or undecided) folded under <details>; with more
 // than one compared column, the compact overview per suite (report/markdown.js's); within GitHub's
-// comment limit (report/markdown-fit.js).
+// comment limit (render/markdown-fit.js).
 const changeSize = (r) => (r.comparison ? Math.abs(Math.log(r.comparison.ratio)) : Infinity);
 
 export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failures = null, limit, gate = null, commentLimit = GITHUB_COMMENT_LIMIT } = {}) {

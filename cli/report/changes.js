@@ -1,7 +1,7 @@
 // "What changed": the end of the terminal report of `report`, `matrix` and `run` (and all that
 // `--summary` prints): the verdict counts against the baseline, the ratios decided faster or slower,
 // largest first (at most CHANGES_SHOWN lines), and the geometric mean per column. From the overview
-// (overview.js), as the HTML and Markdown reports; names escaped by text-table.js.
+// (render/overview.js), as the HTML and Markdown reports; names escaped by text-table.js.
 import path from 'node:path';
 import chalk from 'chalk';
 import { textTable } from '../text/text-table.js';
@@ -9,7 +9,7 @@ import { terminalText, shellWord } from '../text/escape.js';
 import { formatRatio } from '../text/format.js';
 import { describeDetectable } from '../stats/detectable.js';
 import { describeHostOfRun, hostFingerprint } from '../stats/host-speed.js';
-import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from './overview.js';
+import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from '../render/overview.js';
 
 export const CHANGES_SHOWN = 15;
 

@@ -1,6 +1,6 @@
 // A self-contained HTML report: one file that opens offline. Chart.js (its UMD build, read from
 // node_modules at report time) is inlined with the data, so there is no CDN and no network.
-// The overview comes first (overview.js, drawn by html-parts.js): the verdict counts, the decided
+// The overview comes first (render/overview.js, drawn by render/html-parts.js): the verdict counts, the decided
 // changes largest first, and per suite a heat map of the ratios to the baseline. Then the detail
 // per suite: each benchmark's chart of its ratios with their intervals (raw ops/s on request), a
 // table sortable by any column, the runtime metrics as small charts beside their table; the service
@@ -16,11 +16,11 @@ import { renderCommandTables } from './command-table.js';
 import { processRates } from './distribution.js';
 import { isOptimizedAway, FOLDED_MARK } from './notes.js';
 import { formatRate, formatPct, formatRatio } from '../text/format.js';
-import { reportOverview, spreadText, countsText, againstText } from './overview.js';
-import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable, SORT_SCRIPT, PAGE_STYLE } from './html-parts.js';
+import { reportOverview, spreadText, countsText, againstText } from '../render/overview.js';
+import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable, SORT_SCRIPT, PAGE_STYLE } from '../render/html-parts.js';
 import { terminalText } from '../text/escape.js';
 import { summarizeMetricRuns, METRICS } from '../stats/metrics.js';
-import { runWarningLines } from './run-warnings.js';
+import { runWarningLines } from '../render/run-warnings.js';
 
 export { escapeHtml };
 

@@ -1,8 +1,8 @@
 // Markdown for a pull request or an issue: the decided changes first, largest first, with ratio,
 // interval and verdict; the other ratios folded; a compact overview table per suite with the marks
 // of the terminal tables; then, folded, the full tables (ops/s ±margin and ratios), the metrics and
-// the service latencies. Within GitHub's comment limit (markdown-fit.js). The overview is
-// overview.js's, as in the HTML report; every name goes through escape.js.
+// the service latencies. Within GitHub's comment limit (render/markdown-fit.js). The overview is
+// render/overview.js's, as in the HTML report; every name goes through escape.js.
 import { grid } from '../results/grid.js';
 import { formatRate, formatRatio, formatPct } from '../text/format.js';
 import { renderServiceTables } from './service-table.js';
@@ -10,9 +10,9 @@ import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
 import { markdownText, markdownFence, markdownTable, markdownCode } from '../text/escape.js';
 import { valueMarks, markNotes, referenceFolded } from './table.js';
-import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from './overview.js';
-import { fitMarkdown, GITHUB_COMMENT_LIMIT } from './markdown-fit.js';
-import { runWarningLines } from './run-warnings.js';
+import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from '../render/overview.js';
+import { fitMarkdown, GITHUB_COMMENT_LIMIT } from '../render/markdown-fit.js';
+import { runWarningLines } from '../render/run-warnings.js';
 
 // The terminal table's marks (table.js): "!" optimized away, "=" same, "?" undecided.
 function text(value, isBaseline, baseFolded) {

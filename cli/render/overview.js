@@ -6,10 +6,10 @@
 // by stats/decision.js judgeAll) and, for diff, diff's comparisons (diff/compare.js diffResults):
 // this file only arranges them.
 import { grid, cellsBySuite, suiteIndex, referenceNote } from '../results/grid.js';
-import { processRates } from './distribution.js';
+import { processRates } from '../report/distribution.js';
 import { formatRatio } from '../text/format.js';
-import { FOLDED_MARK, isOptimizedAway } from './notes.js';
-import { VERDICT_MARKS } from './table.js';
+import { FOLDED_MARK, isOptimizedAway } from '../report/notes.js';
+import { VERDICT_MARKS } from '../report/table.js';
 import { geomeanRatio, pairedLogs } from '../stats/compare.js';
 
 export const VERDICTS = ['faster', 'slower', 'same', 'undecided'];
