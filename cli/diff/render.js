@@ -10,7 +10,7 @@ import { describeHosts } from '../stats/host-speed.js';
 import { describeUndecided } from '../stats/detectable.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { terminalText, markdownCode, markdownText, markdownTable } from '../text/escape.js';
-import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../report/notes.js';
+import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../render/marks.js';
 import { diffOverview, countsText } from '../render/overview.js';
 import { overviewBlocks, overviewLegend } from '../report/markdown.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT } from '../render/markdown-fit.js';

@@ -8,17 +8,12 @@
 import { grid, cellsBySuite, suiteIndex, referenceNote } from '../results/grid.js';
 import { processRates } from '../report/distribution.js';
 import { formatRatio } from '../text/format.js';
-import { FOLDED_MARK, isOptimizedAway } from '../report/notes.js';
-import { VERDICT_MARKS } from '../report/table.js';
+import { isOptimizedAway, ratioMark } from './marks.js';
 import { geomeanRatio, pairedLogs } from '../stats/compare.js';
 
 export const VERDICTS = ['faster', 'slower', 'same', 'undecided'];
 
 const foldedCell = (cell) => Boolean(cell) && cell.status === 'ok' && isOptimizedAway(cell.warnings);
-
-// The mark after a ratio, as the terminal tables print it: "!" when either side ran no faster than
-// an empty benchmark, "=" same, "?" undecided; faster and slower carry none (the ratio says which).
-export const ratioMark = (verdict, folded) => `${folded ? FOLDED_MARK : ''}${VERDICT_MARKS[verdict] ?? ''}`;
 
 // How far the processes behind a value scatter: [{ label, low, high, n }] as ratios (per-block
 // ratios of a paired comparison; otherwise each process's rate over the cell's estimate).

@@ -14,7 +14,7 @@ import { columnsOf } from '../cell-identity.js';
 import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';
 import { processRates } from './distribution.js';
-import { isOptimizedAway, FOLDED_MARK } from './notes.js';
+import { isOptimizedAway, FOLDED_MARK } from '../render/marks.js';
 import { formatRate, formatPct, formatRatio } from '../text/format.js';
 import { reportOverview, spreadText, countsText, againstText } from '../render/overview.js';
 import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable, SORT_SCRIPT, PAGE_STYLE } from '../render/html-parts.js';

@@ -9,11 +9,10 @@ import { grid, referenceNote } from '../results/grid.js';
 import { textTable } from '../text/text-table.js';
 import { terminalText } from '../text/escape.js';
 import { formatRate, formatRatio, formatPct, formatDuration } from '../text/format.js';
-import { reasonNotes, warningSummary, suiteFormLabel, timingNotes, isOptimizedAway, FOLDED_MARK, foldedNote } from './notes.js';
+import { reasonNotes, warningSummary, suiteFormLabel, timingNotes } from './notes.js';
+import { isOptimizedAway, foldedNote, FOLDED_MARK, VERDICT_MARKS, ratioMark } from '../render/marks.js';
 
 const SHORT_STATUS = { failed: 'FAILED', timeout: 'TIMEOUT', unsupported: 'n/s', skipped: 'skipped', pending: 'unfinished', running: 'unfinished', absent: '' };
-export const VERDICT_MARKS = { same: '=', undecided: '?', faster: '', slower: '' };
-
 export const folded = (value) => value.status === 'ok' && isOptimizedAway(value.warnings);
 
 // Whether the cell value i's ratio is against (its column's reference: the baseline, or for a flag
@@ -26,8 +25,8 @@ export function referenceFolded(table, row, i) {
 // The marks of an ok value (every format shows the same): `rate` after its ops/s, `ratio` after its
 // ratio. baseFolded: the cell its ratio is against ran no faster than an empty benchmark.
 export function valueMarks(value, baseFolded = false) {
-  const own = folded(value) ? FOLDED_MARK : '';
-  return { rate: own, ratio: `${own || (baseFolded ? FOLDED_MARK : '')}${VERDICT_MARKS[value.ratioVerdict] ?? ''}` };
+  const own = folded(value);
+  return { rate: own ? FOLDED_MARK : '', ratio: ratioMark(value.ratioVerdict, own || baseFolded) };
 }
 
 // perRun: a whole command's cell reads as the time of one run, not as runs per second.
