@@ -5,8 +5,7 @@
 // The statistics are the tables' own (results/grid.js grid: stats/compare.js pairedRatio judged together
 // by stats/decision.js judgeAll) and, for diff, diff's comparisons (diff/compare.js diffResults):
 // this file only arranges them.
-import { grid, cellsBySuite, suiteIndex, referenceNote } from '../results/grid.js';
-import { processRates } from '../report/distribution.js';
+import { grid, cellsBySuite, suiteIndex, referenceNote, processRates } from '../results/grid.js';
 import { formatRatio } from '../text/format.js';
 import { isOptimizedAway, ratioMark } from './marks.js';
 import { geomeanRatio, pairedLogs } from '../stats/compare.js';

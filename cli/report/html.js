@@ -9,11 +9,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { columnsWithCells, cellsBySuite, suiteIndex } from '../results/grid.js';
+import { columnsWithCells, cellsBySuite, suiteIndex, processRates } from '../results/grid.js';
 import { columnsOf } from '../cell-identity.js';
 import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';
-import { processRates } from './distribution.js';
 import { isOptimizedAway, FOLDED_MARK } from '../render/marks.js';
 import { formatRate, formatPct, formatRatio } from '../text/format.js';
 import { reportOverview, spreadText, countsText, againstText } from '../render/overview.js';

@@ -7,7 +7,8 @@ import { UserError } from '../errors.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { fastReferences, shiftBetween } from '../stats/host-speed.js';
 import { judgeAll } from '../stats/decision.js';
-import { columnKey, columnsOf, benchmarkInColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
+import { processValue } from '../stats/summary.js';
+import { columnKey, columnsOf, benchmarkInColumn, isUnfinished, unfinishedReason, keptProcesses, perProcessOf } from '../cell-identity.js';
 
 // Every report reads each cell once through these, so that a report is linear in cells (a result
 // of a million cells is a few seconds, not hours of find() in a loop; bench/scale.js).
@@ -37,6 +38,10 @@ export function columnsWithCells(columns, cells) {
   const present = new Set(cells.map(columnKey));
   return columns.filter((col) => present.has(columnKey(col)));
 }
+
+// A cell's processes that count (set-aside ones are left out, as in the estimate), each as its own
+// rate: the spread the overview shows, the points of the charts, the --distribution glyphs.
+export const processRates = (cell) => keptProcesses(cell).map((p) => 1e9 / processValue(p, perProcessOf(cell)));
 
 // Default: the first runtime with the flag set called "baseline" (or the first flag set).
 export function baselineColumn(result, requested) {
