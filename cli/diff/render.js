@@ -14,7 +14,7 @@ import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../render/marks.js';
 import { diffOverview, countsText } from '../render/overview.js';
 import { overviewBlocks, overviewLegend } from '../report/markdown.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT } from '../render/markdown-fit.js';
-import { htmlPage } from '../report/html.js';
+import { htmlPage } from '../render/html-page.js';
 import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
 
 export const DIFF_HEADER = ['benchmark', 'column', 'A ops/s', 'B ops/s', 'change', '95% CI', 'p', 'q', 'verdict'];

@@ -1,7 +1,8 @@
-// explain's HTML format: one offline page (report/html.js's htmlPage) with the two profiles side by
+// explain's HTML format: one offline page (render/html-page.js) with the two profiles side by
 // side, function by function, sorted by the change: each side's self time per operation as a bar
 // on one scale, then the other tables. Every string goes through escapeHtml.
-import { htmlPage, escapeHtml } from '../report/html.js';
+import { htmlPage } from '../render/html-page.js';
+import { escapeHtml } from '../render/html-parts.js';
 import { explainTables, sideLine, profileFiles } from './tables.js';
 
 const STYLE = '<style>table.x{border-collapse:collapse;font-size:13px}table.x th,table.x td{padding:2px 8px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}'
