@@ -2,7 +2,7 @@
 // the same series and change points (analysis.js).
 import { textTable } from '../text/text-table.js';
 import { formatRate, formatChange } from '../text/format.js';
-import { csvField as quote } from '../report/csv.js';
+import { csvField as quote } from '../render/csv-field.js';
 import { terminalText, markdownText, markdownCode, markdownFence, markdownHtmlText } from '../text/escape.js';
 import { describeHost, canonicalJson } from './entry.js';
 
