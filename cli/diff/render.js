@@ -13,7 +13,7 @@ import { terminalText, markdownCode, markdownText, markdownTable } from '../text
 import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../render/marks.js';
 import { diffOverview, countsText } from '../render/overview.js';
 import { overviewBlocks, overviewLegend } from '../report/markdown.js';
-import { fitMarkdown, GITHUB_COMMENT_LIMIT } from '../render/markdown-fit.js';
+import { fitMarkdown, GITHUB_COMMENT_LIMIT } from '../render/markdown-parts.js';
 import { htmlPage } from '../render/html-page.js';
 import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
 
@@ -88,7 +88,7 @@ function environmentRows(resultA, resultB) {
 // Benchmarks that stopped working (or started) first, then the changes decided faster or slower,
 // largest first; the rest (same within the band, or undecided) folded under <details>; with more
 // than one compared column, the compact overview per suite (report/markdown.js's); within GitHub's
-// comment limit (render/markdown-fit.js).
+// comment limit (render/markdown-parts.js).
 const changeSize = (r) => (r.comparison ? Math.abs(Math.log(r.comparison.ratio)) : Infinity);
 
 export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failures = null, limit, gate = null, commentLimit = GITHUB_COMMENT_LIMIT } = {}) {

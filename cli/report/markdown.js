@@ -1,7 +1,7 @@
 // Markdown for a pull request or an issue: the decided changes first, largest first, with ratio,
 // interval and verdict; the other ratios folded; a compact overview table per suite with the marks
 // of the terminal tables; then, folded, the full tables (ops/s ±margin and ratios), the metrics and
-// the service latencies. Within GitHub's comment limit (render/markdown-fit.js). The overview is
+// the service latencies. Within GitHub's comment limit (render/markdown-parts.js). The overview is
 // render/overview.js's, as in the HTML report; every name goes through escape.js.
 import { grid } from '../results/grid.js';
 import { formatRate, formatRatio, formatPct } from '../text/format.js';
@@ -11,7 +11,7 @@ import { suiteFormLabel } from './notes.js';
 import { markdownText, markdownFence, markdownTable, markdownCode } from '../text/escape.js';
 import { valueMarks, markNotes, referenceFolded } from './table.js';
 import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from '../render/overview.js';
-import { fitMarkdown, GITHUB_COMMENT_LIMIT } from '../render/markdown-fit.js';
+import { fitMarkdown, GITHUB_COMMENT_LIMIT } from '../render/markdown-parts.js';
 import { runWarningLines } from '../render/run-warnings.js';
 
 // The terminal table's marks (table.js): "!" optimized away, "=" same, "?" undecided.
