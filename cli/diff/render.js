@@ -12,8 +12,7 @@ import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { terminalText, markdownCode, markdownText, markdownTable } from '../text/escape.js';
 import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../render/marks.js';
 import { diffOverview, countsText } from '../render/overview.js';
-import { overviewBlocks, overviewLegend } from '../report/markdown.js';
-import { fitMarkdown, GITHUB_COMMENT_LIMIT } from '../render/markdown-parts.js';
+import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend } from '../render/markdown-parts.js';
 import { htmlPage } from '../render/html-page.js';
 import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
 
@@ -87,7 +86,7 @@ function environmentRows(resultA, resultB) {
 
 // Benchmarks that stopped working (or started) first, then the changes decided faster or slower,
 // largest first; the rest (same within the band, or undecided) folded under <details>; with more
-// than one compared column, the compact overview per suite (report/markdown.js's); within GitHub's
+// than one compared column, the compact overview per suite (render/markdown-parts.js); within GitHub's
 // comment limit (render/markdown-parts.js).
 const changeSize = (r) => (r.comparison ? Math.abs(Math.log(r.comparison.ratio)) : Infinity);
 
@@ -108,10 +107,7 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
     if (gate?.confirm) out.push(...gate.confirm.lines.map((line) => `${markdownText(line)}  `), '');
   }
   out.push(...diffSummaryLines(rows).map((line) => `${markdownText(line)}  `), '');
-  const table = (name, list, before, after) => {
-    const [head, rule, ...body] = markdownTable(DIFF_HEADER, list.map(cells));
-    return { name, head: [...before, head, rule], rows: body, tail: after };
-  };
+  const table = (name, list, before, after) => tableBlock(name, DIFF_HEADER, list.map(cells), { before, after });
   const blocks = [{ name: 'the gate and the summary', head: out }];
   blocks.push(notable.length
     ? table('the faster, slower and status changes', notable, [`### Faster, slower and status changes (${notable.length}, largest first)`, ''], [''])

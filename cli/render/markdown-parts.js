@@ -1,7 +1,11 @@
-// A Markdown report within GitHub's comment limit (65,536 characters): its blocks in the order a
-// reader wants them, each kept whole while it fits; the first that does not keeps its head, as many
-// of its rows as fit and its tail (a table's header, a </details>), and every later block is left
-// out; a closing line says what was cut and where the full report is.
+// The Markdown pieces every view shares: a table as a block, the overview (render/overview.js) as a
+// table per suite, and a report within GitHub's comment limit (65,536 characters): its blocks in
+// the order a reader wants them, each kept whole while it fits; the first that does not keeps its
+// head, as many of its rows as fit and its tail (a table's header, a </details>), and every later
+// block is left out; a closing line says what was cut and where the full report is.
+import { markdownText, markdownTable } from '../text/escape.js';
+import { formatRatio } from '../text/format.js';
+
 export const GITHUB_COMMENT_LIMIT = 65_536;
 
 // Room kept for the closing line (it names the cut blocks, cut short itself when there are many).
@@ -50,4 +54,31 @@ export function fitMarkdown(blocks, { limit = GITHUB_COMMENT_LIMIT, whereFull })
     out.push('', `**Cut to fit GitHub's ${limit.toLocaleString('en-US')}-character comment limit**: ${list}. The full report: ${whereFull}.`, '');
   }
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+// A table as a fitMarkdown block: its header lines as head, one line per row.
+export function tableBlock(name, header, rows, { align, before = [], after = [] } = {}) {
+  const [head, rule, ...body] = markdownTable(header, rows, { align });
+  return { name, head: [...before, head, rule], rows: body, tail: after };
+}
+
+// One cell of the compact overview: the ratio with its mark (bold when decided), "base", or the
+// cell's status.
+function overviewCell(cell) {
+  if (cell.status === 'absent') return '';
+  if (cell.status !== 'ok') return cell.status;
+  if (cell.isBaseline) return `base${cell.folded ? '!' : ''}`;
+  if (!Number.isFinite(cell.ratio)) return 'n/a';
+  const ratio = `${formatRatio(cell.ratio)}${cell.mark}`;
+  return cell.verdict === 'faster' || cell.verdict === 'slower' ? `**${ratio}**` : ratio;
+}
+
+export const overviewLegend = 'Ratios of ops/s (above 1x faster); bold: decided faster or slower; = same within the band; ? undecided; ! optimized away (the value measures the loop, not the operation).';
+
+// Per suite: benchmarks x columns of ratio and mark (report and diff share it).
+export function overviewBlocks(overview, { heading = '####' } = {}) {
+  return overview.suites.map((suite) => tableBlock(`the overview of ${markdownText(suite.suite)}`,
+    ['benchmark', ...suite.columns.map((c) => c.key)],
+    suite.rows.map((row) => [row.benchmark, ...row.cells.map(overviewCell)]),
+    { align: ['---', ...suite.columns.map(() => '---:')], before: [`${heading} ${markdownText(suite.suite)}`, ''], after: [''] }));
 }

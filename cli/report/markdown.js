@@ -8,10 +8,10 @@ import { formatRate, formatRatio, formatPct } from '../text/format.js';
 import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
-import { markdownText, markdownFence, markdownTable, markdownCode } from '../text/escape.js';
+import { markdownText, markdownFence, markdownCode } from '../text/escape.js';
 import { valueMarks, markNotes, referenceFolded } from './table.js';
 import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from '../render/overview.js';
-import { fitMarkdown, GITHUB_COMMENT_LIMIT } from '../render/markdown-parts.js';
+import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend } from '../render/markdown-parts.js';
 import { runWarningLines } from '../render/run-warnings.js';
 
 // The terminal table's marks (table.js): "!" optimized away, "=" same, "?" undecided.
@@ -26,33 +26,6 @@ function text(value, isBaseline, baseFolded) {
 
 const CHANGE_HEADER = ['ratio', 'verdict', 'benchmark', 'column', '95% interval'];
 const ALIGN_CHANGES = ['---:', '---', '---', '---', '---'];
-
-// A table as a fitMarkdown block: its header lines as head, one line per row.
-function tableBlock(name, header, rows, { align, before = [], after = [] } = {}) {
-  const [head, rule, ...body] = markdownTable(header, rows, { align });
-  return { name, head: [...before, head, rule], rows: body, tail: after };
-}
-
-// One cell of the compact overview: the ratio with its mark (bold when decided), "base", or the
-// cell's status.
-function overviewCell(cell) {
-  if (cell.status === 'absent') return '';
-  if (cell.status !== 'ok') return cell.status;
-  if (cell.isBaseline) return `base${cell.folded ? '!' : ''}`;
-  if (!Number.isFinite(cell.ratio)) return 'n/a';
-  const ratio = `${formatRatio(cell.ratio)}${cell.mark}`;
-  return cell.verdict === 'faster' || cell.verdict === 'slower' ? `**${ratio}**` : ratio;
-}
-
-export const overviewLegend = 'Ratios of ops/s (above 1x faster); bold: decided faster or slower; = same within the band; ? undecided; ! optimized away (the value measures the loop, not the operation).';
-
-// Per suite: benchmarks x columns of ratio and mark (report and diff share it).
-export function overviewBlocks(overview, { heading = '####' } = {}) {
-  return overview.suites.map((suite) => tableBlock(`the overview of ${markdownText(suite.suite)}`,
-    ['benchmark', ...suite.columns.map((c) => c.key)],
-    suite.rows.map((row) => [row.benchmark, ...row.cells.map(overviewCell)]),
-    { align: ['---', ...suite.columns.map(() => '---:')], before: [`${heading} ${markdownText(suite.suite)}`, ''], after: [''] }));
-}
 
 // The changes decided faster or slower, largest first; the other ratios folded.
 export function changeBlocks(overview) {
