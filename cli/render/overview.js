@@ -5,7 +5,7 @@
 // The statistics are the tables' own (results/grid.js grid: stats/compare.js pairedRatio judged together
 // by stats/decision.js judgeAll) and, for diff, diff's comparisons (diff/compare.js diffResults):
 // this file only arranges them.
-import { grid, cellsBySuite, suiteIndex, referenceNote, processRates } from '../results/grid.js';
+import { grid, cellsBySuite, suiteIndex, processRates } from '../results/grid.js';
 import { formatRatio } from '../text/format.js';
 import { isOptimizedAway, ratioMark } from './marks.js';
 import { geomeanRatio, pairedLogs } from '../stats/compare.js';
@@ -73,6 +73,12 @@ function summarise(suites) {
   changes.sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)));
   const columns = [...byColumn].map(([key, cells]) => ({ key, geomean: geomeanRatio(cells), n: cells.length }));
   return { summary: { counts, compared: VERDICTS.reduce((n, v) => n + counts[v], 0), columns, foldedRatios }, changes };
+}
+
+// The words every legend adds when some column's ratios are not against the baseline ('' if none).
+export function referenceNote(tables) {
+  const table = tables.find((t) => t.references.some((ref) => ref.key !== t.baseline.key));
+  return table ? `; a flag set's column against the same runtime's ${table.baseline.flagSet} column` : '';
 }
 
 // A change's column as a reader needs it: with the column it is against when that is not the

@@ -5,7 +5,8 @@
 // band, "?" undecided, none for faster or slower. A cell that ran no faster than an empty benchmark
 // carries "!" on its rate and on every ratio it takes part in (its row's, when it is the baseline).
 import chalk from 'chalk';
-import { grid, referenceNote } from '../results/grid.js';
+import { grid } from '../results/grid.js';
+import { referenceNote } from '../render/overview.js';
 import { textTable } from '../text/text-table.js';
 import { terminalText } from '../text/escape.js';
 import { formatRate, formatRatio, formatPct, formatDuration } from '../text/format.js';

@@ -63,12 +63,6 @@ export function referenceColumn(column, base, columns) {
   return columns.find((c) => c.runtimeLabel === column.runtimeLabel && c.flagSet === base.flagSet) || base;
 }
 
-// The words every legend adds when some column's ratios are not against the baseline ('' if none).
-export function referenceNote(tables) {
-  const table = tables.find((t) => t.references.some((ref) => ref.key !== t.baseline.key));
-  return table ? `; a flag set's column against the same runtime's ${table.baseline.flagSet} column` : '';
-}
-
 export function grid(result, { baseline } = {}) {
   const allColumns = columnsOf(result);
   const base = baselineColumn(result, baseline);
