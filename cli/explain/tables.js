@@ -9,9 +9,9 @@ const margin = (s) => (s && s.low !== null && s.high !== null && s.estimate > 0 
 const range = (c) => (c && Number.isFinite(c.low) ? `${signed(c.low)} .. ${signed(c.high)}` : '');
 
 function verdictText(row) {
-  if (row.only) return `only ${row.only.toUpperCase()}${row.change?.verdict !== 'unclear' && row.change ? `, ${row.change.verdict}` : ''}`;
+  if (row.only) return `only ${row.only.toUpperCase()}${row.change?.verdict !== 'undecided' && row.change ? `, ${row.change.verdict}` : ''}`;
   if (!row.change) return row.a && row.b ? 'no interval' : '';
-  return row.change.verdict === 'unclear' ? 'no clear change' : row.change.verdict;
+  return row.change.verdict === 'undecided' ? 'no clear change' : row.change.verdict;
 }
 
 export function sideLine(doc, id) {
@@ -48,7 +48,7 @@ function gcTable(doc) {
   const row = (r) => {
     const [show, showChange, unit] = r.unit === 'ns' ? [dur, signed, 'per operation'] : [count, signedCount, 'per 1000 operations'];
     if (r.a?.estimate === 0 && r.b?.estimate === 0) return [r.label, unit, '0', '', '0', '', '', '', 'none on either side'];
-    const verdict = r.change ? (r.change.verdict === 'unclear' ? 'no clear change' : r.unit === 'ns' ? r.change.verdict : r.change.estimate > 0 ? 'more' : 'fewer') : '';
+    const verdict = r.change ? (r.change.verdict === 'undecided' ? 'no clear change' : r.unit === 'ns' ? r.change.verdict : r.change.estimate > 0 ? 'more' : 'fewer') : '';
     return [r.label, unit, show(r.a?.estimate), margin(r.a), show(r.b?.estimate), margin(r.b), showChange(r.change?.estimate), r.change && Number.isFinite(r.change.low) ? `${showChange(r.change.low)} .. ${showChange(r.change.high)}` : '', verdict];
   };
   return {

@@ -9,8 +9,7 @@ import { grid, cellsBySuite, suiteIndex, processRates } from '../results/grid.js
 import { formatRatio } from '../text/format.js';
 import { isOptimizedAway, ratioMark } from './marks.js';
 import { geomeanRatio, pairedLogs } from '../stats/compare.js';
-
-export const VERDICTS = ['faster', 'slower', 'same', 'undecided'];
+import { DECISIONS } from '../stats/decision.js';
 
 const foldedCell = (cell) => Boolean(cell) && cell.status === 'ok' && isOptimizedAway(cell.warnings);
 
@@ -48,7 +47,7 @@ function suiteGeomeans(suite) {
 // The summary and the changes of a set of suites whose cells have { ratio, verdict, folded }.
 function summarise(suites) {
   for (const suite of suites) suite.geomeans = suiteGeomeans(suite);
-  const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
+  const counts = Object.fromEntries(DECISIONS.map((v) => [v, 0]));
   const byColumn = new Map();
   const changes = [];
   let foldedRatios = 0;
@@ -72,7 +71,7 @@ function summarise(suites) {
   }
   changes.sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)));
   const columns = [...byColumn].map(([key, cells]) => ({ key, geomean: geomeanRatio(cells), n: cells.length }));
-  return { summary: { counts, compared: VERDICTS.reduce((n, v) => n + counts[v], 0), columns, foldedRatios }, changes };
+  return { summary: { counts, compared: DECISIONS.reduce((n, v) => n + counts[v], 0), columns, foldedRatios }, changes };
 }
 
 // The words every legend adds when some column's ratios are not against the baseline ('' if none).
