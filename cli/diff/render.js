@@ -15,6 +15,7 @@ import { diffOverview, countsText } from '../render/overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend } from '../render/markdown-parts.js';
 import { htmlPage } from '../render/html-page.js';
 import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
+import { rowKey } from '../cell-identity.js';
 
 export const DIFF_HEADER = ['benchmark', 'column', 'A ops/s', 'B ops/s', 'change', '95% CI', 'p', 'q', 'verdict'];
 
@@ -178,7 +179,7 @@ export function renderDiffPage(rows, context) {
   const page = renderDiffHtml(rows, context);
   const overview = diffOverview(rows);
   const equivalence = rows.verdicts?.equivalence;
-  const byRow = new Map(overview.suites.flatMap((s) => s.rows.map((r) => [`${s.suite}\u0000${r.benchmark}`, r.id])));
+  const byRow = new Map(overview.suites.flatMap((s) => s.rows.map((r) => [rowKey({ suite: s.suite, benchmark: r.benchmark }), r.id])));
   const anchored = new Set();
   const tableRows = rows.map((r) => {
     const cells = diffRowCells(r, { equivalence });
@@ -189,7 +190,7 @@ export function renderDiffPage(rows, context) {
     }), c ? { text: cells[4], value: c.ratio } : cells[4], c ? { text: cells[5], value: c.ci.high / c.ci.low } : cells[5],
     c ? { text: cells[6], value: c.p } : cells[6], c ? { text: cells[7], value: c.q } : cells[7],
     { text: cells[8], className: c && isDecidedChange(r) ? c.verdict : '' }];
-    const id = byRow.get(`${r.a?.suite ?? r.label.split('/')[0]}\u0000${r.a?.benchmark ?? r.label}`);
+    const id = byRow.get(rowKey(r.a));
     if (id && !anchored.has(id)) {
       anchored.add(id);
       shaped.id = id;

@@ -1,6 +1,7 @@
 // The explanation document as titled tables of plain strings, shared by the terminal, Markdown and
 // HTML formats (each escapes the strings for where it shows them: text/escape.js, escapeHtml).
 import { formatDuration, formatPct } from '../text/format.js';
+import { benchmarkName } from '../cell-identity.js';
 
 const dur = (ns) => (Number.isFinite(ns) ? formatDuration(ns) : '');
 const signed = (ns) => (Number.isFinite(ns) ? `${ns >= 0 ? '+' : '-'}${formatDuration(Math.abs(ns))}` : '');
@@ -13,6 +14,9 @@ function verdictText(row) {
   if (!row.change) return row.a && row.b ? 'no interval' : '';
   return row.change.verdict === 'undecided' ? 'no clear change' : row.change.verdict;
 }
+
+// The benchmark explained, as every view names it: suite/benchmark.
+export const benchmarkOf = (doc) => benchmarkName({ suite: doc.benchmark.suite, benchmark: doc.benchmark.name });
 
 export function sideLine(doc, id) {
   const s = doc.sides[id];

@@ -7,6 +7,7 @@ import { buildSeries, analyse } from './series.js';
 import { releasesBetween } from '../bisect/releases.js';
 import { builtInSuites } from '../matrix/discover-suites.js';
 import { shellWord } from '../text/escape.js';
+import { benchmarkName } from '../cell-identity.js';
 
 const setOf = (runs, fact) => new Set(runs.map(fact).filter((v) => v !== null && v !== undefined));
 
@@ -80,7 +81,7 @@ export function gateFailures(analysis, limit) {
   for (const s of analysis.series) {
     for (const change of s.changes) {
       if (!change.isNew || change.ratio >= 1 || (1 - change.ratio) * 100 <= limit) continue;
-      const label = `${s.suite}/${s.benchmark}`;
+      const label = benchmarkName(s);
       if (!byBenchmark.has(label)) byBenchmark.set(label, { label, changes: [] });
       byBenchmark.get(label).changes.push({ series: s, change });
     }

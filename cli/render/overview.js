@@ -132,11 +132,11 @@ export function reportOverview(result, { baseline, tables = grid(result, { basel
 export function diffOverview(rows) {
   const suites = new Map();
   for (const row of rows) {
-    const suiteName = row.a?.suite ?? row.label.split('/')[0];
+    const suiteName = row.a.suite;
     if (!suites.has(suiteName)) suites.set(suiteName, { columns: new Map(), rows: new Map() });
     const suite = suites.get(suiteName);
     if (!suite.columns.has(row.column)) suite.columns.set(row.column, suite.columns.size);
-    const benchmark = row.a?.benchmark ?? row.label;
+    const benchmark = row.a.benchmark;
     if (!suite.rows.has(benchmark)) suite.rows.set(benchmark, new Map());
     suite.rows.get(benchmark).set(row.column, row);
   }

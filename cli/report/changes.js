@@ -10,6 +10,7 @@ import { formatRatio } from '../text/format.js';
 import { describeDetectable } from '../stats/detectable.js';
 import { describeHostOfRun, hostFingerprint } from '../stats/host-speed.js';
 import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from '../render/overview.js';
+import { benchmarkName } from '../cell-identity.js';
 
 export const CHANGES_SHOWN = 15;
 
@@ -26,7 +27,7 @@ export function renderChanges(result, { baseline, color = false, limit = CHANGES
     // The ratios right-aligned (figures), the rest left-aligned (names).
     const ratios = shown.map((c) => `${formatRatio(c.ratio)}${c.mark}`);
     const width = Math.max(...ratios.map((r) => r.length));
-    const rows = shown.map((c, i) => [ratios[i].padStart(width), intervalText(c), c.verdict, `${c.suite}/${c.benchmark}`, columnText(c)].map(paint(c)));
+    const rows = shown.map((c, i) => [ratios[i].padStart(width), intervalText(c), c.verdict, benchmarkName(c), columnText(c)].map(paint(c)));
     out.push(...textTable(rows, { rule: false }).map((line) => `  ${line}`));
     const shownFile = file ? terminalText(shellWord(path.relative(process.cwd(), file) || file)) : '<file>';
     if (overview.changes.length > limit) out.push(`  … and ${overview.changes.length - limit} more decided; every one: nodebench report ${shownFile} --format markdown or html`);

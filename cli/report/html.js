@@ -6,7 +6,7 @@
 // and command tables and the environment follow. Charts are drawn when they scroll into view, so
 // that a result of 10,000 cells opens in seconds (bench/report-render.js).
 import { columnsWithCells, cellsBySuite, suiteIndex, processRates } from '../results/grid.js';
-import { columnsOf } from '../cell-identity.js';
+import { columnsOf, columnKey } from '../cell-identity.js';
 import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';
 import { isOptimizedAway, FOLDED_MARK } from '../render/marks.js';
@@ -149,7 +149,7 @@ function metricsOf(cell) {
 function metricsSection(suite, cells, charts) {
   const measured = cells.map((cell) => ({ cell, intervals: metricsOf(cell) })).filter((x) => x.intervals);
   if (!measured.length) return '';
-  const label = (cell) => chartLabel(`${cell.benchmark} ${cell.runtimeLabel}/${cell.flagSet}`);
+  const label = (cell) => chartLabel(`${cell.benchmark} ${columnKey(cell)}`);
   const figures = DRAWN_METRICS.map((id) => {
     const points = measured.filter((x) => x.intervals[id]);
     if (!points.length) return null;
@@ -176,7 +176,7 @@ function metricsSection(suite, cells, charts) {
     return chartFigure(chart);
   }).filter(Boolean);
   const header = ['benchmark', 'column', ...TABLE_METRICS.map(([heading]) => heading)];
-  const rows = measured.map(({ cell, intervals }) => [cell.benchmark, `${cell.runtimeLabel}/${cell.flagSet}`, ...TABLE_METRICS.map(([, id]) => {
+  const rows = measured.map(({ cell, intervals }) => [cell.benchmark, columnKey(cell), ...TABLE_METRICS.map(([, id]) => {
     const interval = intervals[id];
     if (!interval) return { text: 'n/a' };
     const format = metricFormat(id);

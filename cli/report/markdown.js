@@ -13,6 +13,7 @@ import { valueMarks, markNotes, referenceFolded } from './table.js';
 import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from '../render/overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend } from '../render/markdown-parts.js';
 import { runWarningLines } from '../render/run-warnings.js';
+import { benchmarkName } from '../cell-identity.js';
 
 // The terminal table's marks (table.js): "!" optimized away, "=" same, "?" undecided.
 function text(value, isBaseline, baseFolded) {
@@ -29,7 +30,7 @@ const ALIGN_CHANGES = ['---:', '---', '---', '---', '---'];
 
 // The changes decided faster or slower, largest first; the other ratios folded.
 export function changeBlocks(overview) {
-  const row = (c) => [`${formatRatio(c.ratio)}${c.mark}`, c.verdict, `${c.suite}/${c.benchmark}`, columnText(c), intervalText(c)];
+  const row = (c) => [`${formatRatio(c.ratio)}${c.mark}`, c.verdict, benchmarkName(c), columnText(c), intervalText(c)];
   const blocks = [];
   if (overview.changes.length) {
     blocks.push(tableBlock('the decided changes', CHANGE_HEADER, overview.changes.map(row),
