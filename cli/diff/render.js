@@ -4,7 +4,7 @@
 // over all the rows at one false discovery rate (diffResults); a cell whose benchmark ran at the cost
 // of an empty one carries FOLDED_MARK on its rate and on the change it takes part in.
 import { geomeanRatio } from '../stats/compare.js';
-import { formatRate, formatChange } from '../text/format.js';
+import { formatRate, formatChange, formatBand } from '../text/format.js';
 import { describeDrift } from '../stats/drift-estimate.js';
 import { describeHosts } from '../stats/host-speed.js';
 import { describeUndecided } from '../stats/detectable.js';
@@ -25,7 +25,7 @@ const mark = (text, on) => (on ? `${text}${FOLDED_MARK}` : text);
 
 // "same" carries its band, so that it never reads as "no change" without one.
 export function verdictText(c, equivalence) {
-  const word = c.verdict === 'same' && Number.isFinite(equivalence) ? `same ±${+(equivalence * 100).toFixed(2)}%` : c.verdict;
+  const word = c.verdict === 'same' && Number.isFinite(equivalence) ? `same ${formatBand(equivalence)}` : c.verdict;
   return word + (c.singleProcess ? ' (1 process)' : '');
 }
 
@@ -48,7 +48,7 @@ export function diffSummaryLines(rows, { runWarnings = true } = {}) {
   const lines = [];
   if (compared.length) {
     const count = (verdict) => compared.filter((c) => c.verdict === verdict).length;
-    const band = rows.verdicts ? ` within ±${+(rows.verdicts.equivalence * 100).toFixed(2)}%` : '';
+    const band = rows.verdicts ? ` within ${formatBand(rows.verdicts.equivalence)}` : '';
     lines.push(`geomean of rate ratios: ${formatChange(geomeanRatio(compared))} over ${compared.length} benchmarks; ` +
       `${count('faster')} faster, ${count('slower')} slower, ${count('same')} same${band}, ${count('undecided')} undecided`);
     if (rows.verdicts) lines.push(`verdicts: ${rows.verdicts.text}`);

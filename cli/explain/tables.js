@@ -1,11 +1,11 @@
 // The explanation document as titled tables of plain strings, shared by the terminal, Markdown and
 // HTML formats (each escapes the strings for where it shows them: text/escape.js, escapeHtml).
-import { formatDuration, formatPct } from '../text/format.js';
+import { formatDuration, formatPct, formatFraction } from '../text/format.js';
 import { benchmarkName } from '../cell-identity.js';
 
 const dur = (ns) => (Number.isFinite(ns) ? formatDuration(ns) : '');
 const signed = (ns) => (Number.isFinite(ns) ? `${ns >= 0 ? '+' : '-'}${formatDuration(Math.abs(ns))}` : '');
-const share = (s) => (s && Number.isFinite(s.share) ? `${(s.share * 100).toFixed(1)}%` : '');
+const share = (s) => (s && Number.isFinite(s.share) ? formatFraction(s.share) : '');
 const margin = (s) => (s && s.low !== null && s.high !== null && s.estimate > 0 ? `±${formatPct(((s.high - s.low) / 2 / s.estimate) * 100)}` : '');
 const range = (c) => (c && Number.isFinite(c.low) ? `${signed(c.low)} .. ${signed(c.high)}` : '');
 

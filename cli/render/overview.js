@@ -6,7 +6,7 @@
 // by stats/decision.js judgeAll) and, for diff, diff's comparisons (diff/compare.js diffResults):
 // this file only arranges them.
 import { grid, cellsBySuite, suiteIndex, processRates } from '../results/grid.js';
-import { formatRatio } from '../text/format.js';
+import { formatRatio, formatChange, formatBand } from '../text/format.js';
 import { isOptimizedAway, ratioMark } from './marks.js';
 import { geomeanRatio, pairedLogs } from '../stats/compare.js';
 import { DECISIONS } from '../stats/decision.js';
@@ -30,11 +30,10 @@ export function spreadText(spread) {
   if (!spread?.length) return '';
   return spread.map((s) => {
     if (s.label === 'per-block ratios') return `${s.label} ${formatRatio(s.low)}..${formatRatio(s.high)} (${s.n} block${s.n === 1 ? '' : 's'})`;
-    return s.n === 1 ? `${s.label}: one, no spread` : `${s.label} ${signedPct(s.low)}..${signedPct(s.high)} of the estimate (${s.n})`;
+    return s.n === 1 ? `${s.label}: one, no spread` : `${s.label} ${formatChange(s.low)}..${formatChange(s.high)} of the estimate (${s.n})`;
   }).join('; ');
 }
 
-const signedPct = (r) => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(1)}%`;
 
 // Per column of a suite, the geometric mean of its ratios (folded ones left out), or null.
 function suiteGeomeans(suite) {
@@ -180,7 +179,7 @@ export function diffOverview(rows) {
 // "3 faster, 2 slower, 10 same within ±2%, 5 undecided" (every format's summary line).
 export function countsText({ summary, verdicts }) {
   const c = summary.counts;
-  const band = verdicts ? ` within ±${+(verdicts.equivalence * 100).toFixed(2)}%` : '';
+  const band = verdicts ? ` within ${formatBand(verdicts.equivalence)}` : '';
   return `${c.faster} faster, ${c.slower} slower, ${c.same} same${band}, ${c.undecided} undecided of ${summary.compared} ratio${summary.compared === 1 ? '' : 's'}`;
 }
 

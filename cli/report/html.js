@@ -10,7 +10,7 @@ import { columnsOf, columnKey } from '../cell-identity.js';
 import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';
 import { isOptimizedAway, FOLDED_MARK } from '../render/marks.js';
-import { formatRate, formatPct, formatRatio } from '../text/format.js';
+import { formatRate, formatPct, formatRatio, formatFraction } from '../text/format.js';
 import { reportOverview, spreadText, countsText, againstText } from '../render/overview.js';
 import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
 import { htmlPage, chartFigure } from '../render/html-page.js';
@@ -132,8 +132,8 @@ const DRAWN_METRICS = ['gc-share', 'loop-delay-p99', 'peak-rss'];
 // The terminal metrics table's columns (metrics-table.js), with its short headings.
 const TABLE_METRICS = [['GC share', 'gc-share'], ['scavenge ms/s', 'scavenge-ms'], ['mark-compact ms/s', 'mark-compact-ms'], ['CPU/wall', 'cpu-wall'], ['loop delay p99 ms', 'loop-delay-p99'], ['peak RSS', 'peak-rss']];
 const METRIC_FORMAT = {
-  'gc-share': (x) => `${(x * 100).toFixed(1)}%`,
-  'cpu-wall': (x) => `${(x * 100).toFixed(1)}%`,
+  'gc-share': (x) => formatFraction(x),
+  'cpu-wall': (x) => formatFraction(x),
   'peak-rss': (x) => `${(x / 1048576).toFixed(0)} MB`
 };
 const metricFormat = (id) => METRIC_FORMAT[id] ?? ((x) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(1)));

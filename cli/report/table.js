@@ -9,7 +9,7 @@ import { grid } from '../results/grid.js';
 import { referenceNote } from '../render/overview.js';
 import { textTable } from '../text/text-table.js';
 import { terminalText } from '../text/escape.js';
-import { formatRate, formatRatio, formatPct, formatDuration } from '../text/format.js';
+import { formatRate, formatRatio, formatPct, formatDuration, formatBand } from '../text/format.js';
 import { reasonNotes, warningSummary, suiteFormLabel, timingNotes } from './notes.js';
 import { isOptimizedAway, foldedNote, FOLDED_MARK, VERDICT_MARKS, ratioMark } from '../render/marks.js';
 
@@ -52,7 +52,7 @@ function colour(text, value, isBaseline, useColor) {
 }
 
 // What a ratio's mark says, from the tables' judgeAll summary (results/grid.js).
-export const ratioLegend = (v) => `ratios: unmarked = faster or slower (${v.alpha * 100}% false discovery rate over ${v.comparisons} ratios, ${v.method}); ${VERDICT_MARKS.same} same within ±${+(v.equivalence * 100).toFixed(2)}%; ${VERDICT_MARKS.undecided} undecided`;
+export const ratioLegend = (v) => `ratios: unmarked = faster or slower (${v.alpha * 100}% false discovery rate over ${v.comparisons} ratios, ${v.method}); ${VERDICT_MARKS.same} same within ${formatBand(v.equivalence)}; ${VERDICT_MARKS.undecided} undecided`;
 
 // The lines under a table that say what its marks mean.
 export function markNotes(table) {
