@@ -10,12 +10,14 @@ import { exactVersion, releasesBetween } from '../bisect/releases.js';
 import { bisectFlag } from '../bisect/flag.js';
 import { log } from '../bisect/search.js';
 import { bisectMeasured } from '../bisect/benchmark.js';
+import { BISECT_FORMATS } from '../bisect/formats.js';
+import { addFormatOptions, formatFrom, emit } from '../output/emit.js';
 import { parseThreshold } from '../threshold.js';
 import { UserError } from '../errors.js';
 import { positiveInt } from './shared.js';
 
 export function register(program) {
-  program.command('bisect')
+  addFormatOptions(program.command('bisect')
     .description('find the first Node release between --good and --bad where a benchmark changed (or a V8 flag default did, with --flag)')
     .requiredOption('--good <version>', 'a release that is good, e.g. 14.21.3')
     .requiredOption('--bad <version>', 'a release that is bad, e.g. 16.13.2')
@@ -28,8 +30,9 @@ export function register(program) {
     .option('--max-processes <n>', 'most processes per release when the verdict is unclear', positiveInt('--max-processes'), 12)
     .option('--samples <n>', 'samples per process', positiveInt('--samples'), 10)
     .option('--out <file>', 'bisect state file (result files of each step go next to it); default results/bisect-GOOD-BAD-WHAT.json')
-    .option('--refresh', 'ask the registry for the newest list of releases')
+    .option('--refresh', 'ask the registry for the newest list of releases'), BISECT_FORMATS, { out: false })
     .action(async (opts) => {
+      const render = formatFrom(BISECT_FORMATS, opts);
       if (!opts.flag && !(opts.suite && opts.benchmark)) {
         throw new UserError('bisect needs either --flag NAME or both --suite and --benchmark; e.g. --flag concurrent-marking or --suite gc --benchmark old-gen-marking.');
       }
@@ -45,6 +48,6 @@ export function register(program) {
       log(`bisect: ${versions.length} releases from ${good} to ${bad}; state in ${path.relative(process.cwd(), stateFile)}`);
       const lines = opts.flag ? await bisectFlag(opts.flag, versions, stateFile)
         : await bisectMeasured({ suite: opts.suite, benchmark: opts.benchmark, flags: opts.flags, processes: opts.processes, maxProcesses: opts.maxProcesses, samples: opts.samples, threshold }, versions, stateFile);
-      process.stdout.write(`${lines.join('\n')}\n`);
+      await emit(render, { lines });
     });
 }
