@@ -161,7 +161,7 @@ test('damaged or unfinished result files, bad stores and bad options: one senten
   fs.writeFileSync(path.join(store, 'nodebench-history.json'), '{"format": "nodebench-history", "version": 1}');
 
   assertUserError(await history(['show', '--store', store, '--by', 'commit']), /--by "commit" is not known; use version or date/);
-  assertUserError(await history(['show', '--store', store, '--format', 'pdf']), /--format "pdf" is not known; use text, md, html, json, csv/);
+  assertUserError(await history(['show', '--store', store, '--format', 'pdf']), /--format "pdf" is not known; use table, markdown, html, json, csv/);
   assertUserError(await history(['show', '--store', store, '--benchmark', ',']), /--benchmark is empty/);
   assertUserError(await history(['check', '--store', store, '--fail-on-regression', 'lots']), /--fail-on-regression takes a percentage like 5, not "lots"/);
 });

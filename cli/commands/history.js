@@ -4,10 +4,10 @@ import path from 'node:path';
 import { addAndSay, readStore, DEFAULT_STORE } from '../history/store.js';
 import { analyseHistory, crossesReleases, gateFailures } from '../history/analysis.js';
 import { ORDERS } from '../history/series.js';
-import { renderMarkdown, changeLine } from '../history/render.js';
+import { changeLine } from '../history/render.js';
 import { terminalText } from '../text/escape.js';
-import { HISTORY_FORMATS } from '../history/formats.js';
-import { chooseFormat, emit, appendStepSummary } from '../output/emit.js';
+import { HISTORY_FORMATS, HISTORY_CHECK_FORMATS } from '../history/formats.js';
+import { chooseFormat, emit, addFormatOptions, formatFrom } from '../output/emit.js';
 import { listReleases } from '../runtimes/index.js';
 import { parseThreshold } from '../threshold.js';
 import { UserError } from '../errors.js';
@@ -75,24 +75,25 @@ Examples:
 
   addSelection(history.command('show')
     .description('per benchmark and flag set, the series of estimates with their 95% intervals and the change points between them'))
-    .option('--format <format>', `one of ${Object.keys(HISTORY_FORMATS).join(', ')}`, 'text')
+    .option('--format <format>', `one of ${Object.keys(HISTORY_FORMATS).join(', ')}`, 'table')
     .option('--out <file>', 'write to this file instead of stdout (for html: trend.html)')
     .action(async (opts) => {
       const render = chooseFormat(HISTORY_FORMATS, opts.format);
       await emit(render, await analysisOf(opts), { out: opts.out, options: { store: opts.store } });
     });
 
-  addSelection(history.command('check')
+  addFormatOptions(addSelection(history.command('check')
     .description('fail (exit 1) when the newest history add revealed a change point that is a slowdown beyond the threshold'))
-    .option('--fail-on-regression <percent>', 'the slowdown a new change point must exceed to fail', '5')
+    .option('--fail-on-regression <percent>', 'the slowdown a new change point must exceed to fail', '5'), HISTORY_CHECK_FORMATS)
     .action(async (opts) => {
+      const render = formatFrom(HISTORY_CHECK_FORMATS, opts);
       const limit = parseThreshold(opts.failOnRegression, { option: '--fail-on-regression' });
       const analysis = await analysisOf(opts);
-      const fresh = analysis.series.flatMap((s) => s.changes.filter((c) => c.isNew).map((c) => ({ s, c })));
-      process.stdout.write(fresh.length ? `new change points:\n${fresh.map(({ s, c }) => `  ${changeLine(s, c, analysis)}`).join('\n')}\n` : `no new change points in ${terminalText(opts.store)} (${analysis.entries.length} run(s), by ${analysis.by})\n`);
-      // GitHub Actions shows this file on the run's summary page: the change points (the series
-      // are in history show --format md or html).
-      if (process.env.GITHUB_STEP_SUMMARY) await appendStepSummary(renderMarkdown(analysis, { store: opts.store, series: false }));
+      // GitHub Actions shows $GITHUB_STEP_SUMMARY on the run's summary page: the change points.
+      await emit(render, { analysis, store: opts.store }, {
+        out: opts.out,
+        summary: process.env.GITHUB_STEP_SUMMARY ? HISTORY_CHECK_FORMATS.markdown : undefined
+      });
       const failures = gateFailures(analysis, limit);
       if (failures.length) {
         const lines = failures.map((f) => `  ${terminalText(f.label)}: ${f.changes.map(({ series, change }) => changeLine(series, change, analysis, { withBenchmark: false })).join('; ')}`);

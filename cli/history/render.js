@@ -75,6 +75,12 @@ export function renderText(analysis, { store }) {
   return `${[headline(analysis, store).join('\n'), ...blocks, changeSummary(analysis).join('\n')].join('\n\n')}\n`;
 }
 
+// history check: the change points the newest history add revealed, or that there are none.
+export function renderCheckText(analysis, { store }) {
+  const fresh = allChanges(analysis).filter(({ c }) => c.isNew);
+  return fresh.length ? `new change points:\n${fresh.map(({ s, c }) => `  ${changeLine(s, c, analysis)}`).join('\n')}\n` : `no new change points in ${terminalText(store)} (${analysis.entries.length} run(s), by ${analysis.by})\n`;
+}
+
 // For a pull request or the job summary: the change points first, the series folded per suite
 // (series: false leaves them out: a job summary takes 1 MiB, and 200 runs of 150 series are more).
 export function renderMarkdown(analysis, { store, series: withSeries = true }) {
