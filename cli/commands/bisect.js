@@ -14,7 +14,7 @@ import { BISECT_FORMATS } from '../bisect/formats.js';
 import { addFormatOptions, formatFrom, emit } from '../output/emit.js';
 import { parseThreshold } from '../threshold.js';
 import { UserError } from '../errors.js';
-import { positiveInt } from './shared.js';
+import { positiveInt } from '../arguments.js';
 
 export function register(program) {
   addFormatOptions(program.command('bisect')

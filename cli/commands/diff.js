@@ -19,7 +19,7 @@ import { METRIC_IDS } from '../stats/metrics.js';
 import { explainComparisons } from '../explain/index.js';
 import { EXPLAIN_FORMATS } from '../explain/formats.js';
 import { createProgress } from '../progress.js';
-import { list } from './shared.js';
+import { list } from '../arguments.js';
 
 export function register(program) {
   program.command('diff')

@@ -9,7 +9,7 @@ import { DOCTOR_FORMATS } from '../doctor/formats.js';
 import { addFormatOptions, formatFrom, emit } from '../output/emit.js';
 import { projectRoot } from '../paths.js';
 import { UserError } from '../errors.js';
-import { positiveInt } from './shared.js';
+import { positiveInt } from '../arguments.js';
 
 const log = (m) => process.stderr.write(`${m}\n`);
 

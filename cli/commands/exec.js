@@ -2,7 +2,7 @@
 // more runtimes and flag sets, each process one run of it, through the same engine, result file,
 // tables, diff and gate as the matrix.
 import { UserError } from '../errors.js';
-import { list, runOptionsFrom, addRunOptions, addRuntimeOptions, nonNegativeInt } from './shared.js';
+import { list, runOptionsFrom, addRunOptions, addRuntimeOptions, nonNegativeInt } from '../arguments.js';
 import { runFromCommandLine } from './output.js';
 import { checkCommand } from '../matrix/commands.js';
 

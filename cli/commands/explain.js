@@ -2,7 +2,7 @@
 // asks the domain (cli/explain/) for the one document, writes it in the chosen format.
 import { UserError } from '../errors.js';
 import { createProgress } from '../progress.js';
-import { positiveInt, positiveNumber, nonNegativeInt, list } from './shared.js';
+import { positiveInt, positiveNumber, nonNegativeInt, list } from '../arguments.js';
 import { explainComparison, EXPLAIN_DEFAULTS } from '../explain/index.js';
 import { EXPLAIN_FORMATS } from '../explain/formats.js';
 import { chooseFormat, emit } from '../output/emit.js';

@@ -11,7 +11,7 @@ import { chooseFormat, emit, addFormatOptions, formatFrom } from '../output/emit
 import { listReleases } from '../runtimes/index.js';
 import { parseThreshold } from '../threshold.js';
 import { UserError } from '../errors.js';
-import { list } from './shared.js';
+import { list } from '../arguments.js';
 
 function addSelection(command) {
   return command

@@ -5,7 +5,7 @@ import { runEngine } from '../engine.js';
 import { checkOutput } from '../results/file.js';
 import { createProgress } from '../progress.js';
 import { UserError } from '../errors.js';
-import { list, runOptionsFrom, addRunOptions, addResumeOption, resultPathFrom } from './shared.js';
+import { list, runOptionsFrom, addRunOptions, addResumeOption, resultPathFrom } from '../arguments.js';
 import { printOutcome } from './output.js';
 import { parseShard } from '../matrix/shard.js';
 import { addHistoryOption } from '../options.js';

@@ -5,7 +5,7 @@ import { chooseFormat, emit, wantsColor } from '../output/emit.js';
 import { exitCodeFor, runEngine } from '../engine.js';
 import { checkOutput } from '../results/file.js';
 import { createProgress } from '../progress.js';
-import { list, flagSetsFrom, resultPathFrom } from './shared.js';
+import { list, flagSetsFrom, resultPathFrom } from '../arguments.js';
 import { runWarningLines } from '../render/run-warnings.js';
 
 // run and exec: the runtimes and flag sets from --node and --flags around the given suites or

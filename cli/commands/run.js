@@ -1,7 +1,7 @@
 // nodebench run FILE: a user's own suite file through the same engine as the matrix.
 import path from 'node:path';
 import { UserError } from '../errors.js';
-import { list, runOptionsFrom, addRunOptions, addRuntimeOptions } from './shared.js';
+import { list, runOptionsFrom, addRunOptions, addRuntimeOptions } from '../arguments.js';
 import { runFromCommandLine } from './output.js';
 
 const collect = (value, previous = []) => [...previous, value];

@@ -1,7 +1,7 @@
 // Option parsing shared by the commands that run benchmarks.
 import path from 'node:path';
-import { UserError } from '../errors.js';
-import { defaultResultPath } from '../results/file.js';
+import { UserError } from './errors.js';
+import { defaultResultPath } from './results/file.js';
 
 export const list = (value) => String(value).split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -61,4 +61,4 @@ export function flagSetsFrom(values) {
   return sets;
 }
 
-export { runOptionsFrom, addRunOptions } from '../options.js';
+export { runOptionsFrom, addRunOptions } from './options.js';
