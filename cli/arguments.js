@@ -1,4 +1,5 @@
-// Option parsing shared by the commands that run benchmarks.
+// The command line's values, parsed once for every command: lists, whole and positive numbers, the
+// runtimes and flag sets of run and exec, --resume and the result file it names.
 import path from 'node:path';
 import { UserError } from './errors.js';
 import { defaultResultPath } from './results/file.js';

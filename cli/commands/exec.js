@@ -3,7 +3,7 @@
 // tables, diff and gate as the matrix.
 import { UserError } from '../errors.js';
 import { list, runOptionsFrom, addRunOptions, addRuntimeOptions, nonNegativeInt } from '../arguments.js';
-import { runFromCommandLine } from './output.js';
+import { runFromCommandLine } from '../run-command.js';
 import { checkCommand } from '../matrix/commands.js';
 
 const collectEnv = (value, previous = {}) => {

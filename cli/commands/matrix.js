@@ -6,7 +6,7 @@ import { checkOutput } from '../results/file.js';
 import { createProgress } from '../progress.js';
 import { UserError } from '../errors.js';
 import { list, runOptionsFrom, addRunOptions, addResumeOption, resultPathFrom } from '../arguments.js';
-import { printOutcome } from './output.js';
+import { printOutcome } from '../run-command.js';
 import { parseShard } from '../matrix/shard.js';
 import { addHistoryOption } from '../options.js';
 import { checkStoreForRun, addAndSay } from '../history/store.js';

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import { list, runOptionsFrom, addRunOptions, addRuntimeOptions } from '../arguments.js';
-import { runFromCommandLine } from './output.js';
+import { runFromCommandLine } from '../run-command.js';
 
 const collect = (value, previous = []) => [...previous, value];
 

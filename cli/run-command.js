@@ -1,12 +1,12 @@
 // What a benchmarking command prints when it is done: tables (or JSON) on stdout.
 import path from 'node:path';
-import { renderTerminal } from '../report/terminal.js';
-import { chooseFormat, emit, wantsColor } from '../output/emit.js';
-import { exitCodeFor, runEngine } from '../engine.js';
-import { checkOutput } from '../results/file.js';
-import { createProgress } from '../progress.js';
-import { list, flagSetsFrom, resultPathFrom } from '../arguments.js';
-import { runWarningLines } from '../render/run-warnings.js';
+import { renderTerminal } from './report/terminal.js';
+import { chooseFormat, emit, wantsColor } from './output/emit.js';
+import { exitCodeFor, runEngine } from './engine.js';
+import { checkOutput } from './results/file.js';
+import { createProgress } from './progress.js';
+import { list, flagSetsFrom, resultPathFrom } from './arguments.js';
+import { runWarningLines } from './render/run-warnings.js';
 
 // run and exec: the runtimes and flag sets from --node and --flags around the given suites or
 // commands, run into --out (or continued in the --resume file), printed.
