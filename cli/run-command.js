@@ -1,7 +1,8 @@
-// What a benchmarking command prints when it is done: tables (or JSON) on stdout.
+// What matrix, run and exec share around the engine: run and exec's matrix from the command line,
+// the run, and what a run prints when it ends (report/formats.js RUN_END_FORMATS) with its exit code.
 import path from 'node:path';
-import { renderTerminal } from './report/terminal.js';
-import { chooseFormat, emit, wantsColor } from './output/emit.js';
+import { RUN_END_FORMATS } from './report/formats.js';
+import { formatFrom, emit, wantsColor, addFormatOptions } from './output/emit.js';
 import { exitCodeFor, runEngine } from './engine.js';
 import { checkOutput } from './results/file.js';
 import { createProgress } from './progress.js';
@@ -19,22 +20,23 @@ export async function runFromCommandLine(opts, { suites = [], commands = [], run
     run,
     baseDir: process.cwd()
   };
+  const render = runEndFormat(opts);
   const out = resultPathFrom(opts);
   checkOutput(out, { force: opts.force, resume: Boolean(opts.resume) });
   const progress = createProgress();
   const outcome = await runEngine(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
-  process.exitCode = await printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline, color: opts.color, progress });
+  process.exitCode = await printOutcome(outcome, { render, out, baseline: opts.baseline, color: opts.color, progress });
 }
 
-// What a run prints on stdout: its tables, or (--json) the result itself.
-const RUN_FORMATS = {
-  // The run's warnings go to stderr with its last line (below), not twice.
-  table: (result, options) => `${renderTerminal(result, { ...options, runWarnings: false })}\n`,
-  json: (result) => `${JSON.stringify(result, null, 1)}\n`
-};
+// The --format of matrix, run and exec: what they print when the run ends (their --out is the
+// result file, and --json comes with the run options).
+export const addRunEndFormat = (command) => addFormatOptions(command, RUN_END_FORMATS, { json: false, out: false });
+export const runEndFormat = (opts) => formatFrom(RUN_END_FORMATS, opts);
 
-export async function printOutcome({ result, interrupted }, { out, json, baseline, color, summary: changesOnly, progress }) {
-  await emit(chooseFormat(RUN_FORMATS, json ? 'json' : 'table'), result, { options: { baseline, summary: changesOnly, file: out, color: wantsColor({ color }) } });
+// What a run prints on stdout (render: runEndFormat's, chosen before the run), then its warnings
+// and last line on stderr; returns the exit code.
+export async function printOutcome({ result, interrupted }, { render, out, baseline, color, summary: changesOnly, progress }) {
+  await emit(render, result, { options: { baseline, summary: changesOnly, file: out, color: wantsColor({ color }) } });
   const counts = {};
   for (const cell of result.cells) counts[cell.status] = (counts[cell.status] || 0) + 1;
   const summary = Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ');

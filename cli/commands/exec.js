@@ -3,7 +3,7 @@
 // tables, diff and gate as the matrix.
 import { UserError } from '../errors.js';
 import { list, runOptionsFrom, addRunOptions, addRuntimeOptions, nonNegativeInt } from '../arguments.js';
-import { runFromCommandLine } from '../run-command.js';
+import { runFromCommandLine, addRunEndFormat } from '../run-command.js';
 import { checkCommand } from '../matrix/commands.js';
 
 const collectEnv = (value, previous = {}) => {
@@ -32,7 +32,7 @@ npm and npx are the runtime's own: the npm of its release line, installed into n
 entry on first use (an nvm or path runtime keeps the npm beside it); the result file says which. Measured per run: wall time, user+sys
 CPU of the command and the processes it waited for, peak RSS of its largest process, exit status; a
 run that exits non-zero fails its cell with the status and the end of its stderr.`);
-  addRunOptions(command).action(async (argv, opts) => {
+  addRunEndFormat(addRunOptions(command)).action(async (argv, opts) => {
     if (opts.node !== undefined && !list(opts.node).length) throw new UserError('--node is empty; give a comma-separated list of runtimes, or leave the option out.');
     const checked = checkCommand({
       name: opts.name,

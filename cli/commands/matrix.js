@@ -6,7 +6,7 @@ import { checkOutput } from '../results/file.js';
 import { createProgress } from '../progress.js';
 import { UserError } from '../errors.js';
 import { list, runOptionsFrom, addRunOptions, addResumeOption, resultPathFrom } from '../arguments.js';
-import { printOutcome } from '../run-command.js';
+import { printOutcome, addRunEndFormat, runEndFormat } from '../run-command.js';
 import { parseShard } from '../matrix/shard.js';
 import { addHistoryOption } from '../options.js';
 import { checkStoreForRun, addAndSay } from '../history/store.js';
@@ -29,7 +29,8 @@ export function register(program) {
     .option('--suites <names>', 'comma-separated suites (names under suites/ or paths), e.g. promises,json')
     .option('--summary', 'print only what changed at the end (the ratios decided faster or slower, largest first), not the tables')
     .option('--shard <i/n>', 'run only this runner\'s share of the benchmarks (e.g. 2/4, or auto from GitLab, Buildkite, CircleCI, Kubernetes or NODEBENCH_SHARD_INDEX/_COUNT); join the files with nodebench merge');
-  addHistoryOption(addRunOptions(addResumeOption(command))).action(async (opts) => {
+  addRunEndFormat(addHistoryOption(addRunOptions(addResumeOption(command)))).action(async (opts) => {
+    const render = runEndFormat(opts);
     const file = path.resolve(opts.matrix || defaultMatrixFile());
     const matrix = await loadMatrix(file);
     for (const option of ['runtimes', 'flags', 'suites']) {
@@ -47,7 +48,7 @@ export function register(program) {
     if (opts.history) await checkStoreForRun(opts.history);
     const progress = createProgress();
     const outcome = await runEngine(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
-    process.exitCode = await printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline || matrix.run.baseline, color: opts.color, summary: opts.summary, progress });
+    process.exitCode = await printOutcome(outcome, { render, out, baseline: opts.baseline || matrix.run.baseline, color: opts.color, summary: opts.summary, progress });
     if (opts.history && outcome.interrupted) {
       progress.log(`not added to the history ${opts.history}: the run is unfinished; complete it with --resume ${out} --history ${opts.history}`);
     } else if (opts.history) {

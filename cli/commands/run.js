@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import { list, runOptionsFrom, addRunOptions, addRuntimeOptions } from '../arguments.js';
-import { runFromCommandLine } from '../run-command.js';
+import { runFromCommandLine, addRunEndFormat } from '../run-command.js';
 
 const collect = (value, previous = []) => [...previous, value];
 
@@ -12,7 +12,7 @@ export function register(program) {
     .argument('<file>', 'suite file: nodebench\'s format (CommonJS, ES module or TypeScript) or a tinybench, mitata, bench-node or benchmark.js file (docs/own-code.md)'))
     .option('--benchmarks <names>', 'comma-separated benchmark names to run (default: all)')
     .option('--param <key=value>', 'override a suite parameter (JSON value or string); repeatable', collect);
-  addRunOptions(command).action(async (file, opts) => {
+  addRunEndFormat(addRunOptions(command)).action(async (file, opts) => {
     for (const option of ['node', 'benchmarks']) {
       if (opts[option] !== undefined && !list(opts[option]).length) throw new UserError(`--${option} is empty; give a comma-separated list, or leave the option out.`);
     }
