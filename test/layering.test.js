@@ -1,0 +1,125 @@
+// The house rules that review used to keep (docs/architecture.md, "Rules a contributor must know"),
+// checked on every file's imports and text, so that they stop depending on review:
+//   - the runtime side (worker/, suites/) never loads anything from cli/;
+//   - nothing imports a command file (cli/commands/) but cli/nodebench.js;
+//   - stats/ never imports a view or the rendering kit, and the kit (cli/render/) never imports a view;
+//   - only cli/output/emit.js writes to stdout: every command prints through emit;
+//   - a cell's identity is never spelled by hand (cli/cell-identity.js has columnKey, rowKey,
+//     benchmarkName, cellKey);
+//   - one list of verdicts (stats/decision.js DECISIONS): the API's Verdict type and the marks say
+//     the same words, and no other file spells the list.
+// Each rule is also run on planted violations, so that a rule that can no longer fail is seen.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { root } from './helpers/cli.js';
+import { DECISIONS } from '../cli/stats/decision.js';
+import { VERDICT_MARKS } from '../cli/render/marks.js';
+
+const SOURCE = /\.(c|m)?js$/;
+
+function filesUnder(dir) {
+  const out = [];
+  for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...filesUnder(rel));
+    else if (SOURCE.test(entry.name)) out.push({ path: rel, text: fs.readFileSync(path.join(root, rel), 'utf8') });
+  }
+  return out;
+}
+
+// Every module a file names: import/export ... from, import(), require(); relative ones resolved
+// to a path from the project's root ('cli/stats/basic.js'), packages as named ('chart.js').
+const SPECIFIERS = [/\b(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g, /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g];
+function importsOf(file) {
+  const names = new Set();
+  for (const pattern of SPECIFIERS) for (const match of file.text.matchAll(pattern)) names.add(match[1]);
+  return [...names].map((name) => (name.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(file.path), name)) : name));
+}
+
+const VIEWS = ['cli/report/', 'cli/render/', 'cli/diff/', 'cli/history/', 'cli/explain/', 'cli/output/', 'cli/commands/'];
+const IMPORT_RULES = [
+  { name: 'the runtime side never loads cli/', from: (p) => /^(worker|suites)\//.test(p), to: (t) => t.startsWith('cli/') },
+  { name: 'only cli/nodebench.js imports a command file', from: (p) => p !== 'cli/nodebench.js', to: (t) => t.startsWith('cli/commands/') },
+  { name: 'stats/ never imports a view or the rendering kit', from: (p) => p.startsWith('cli/stats/'), to: (t) => VIEWS.some((v) => t.startsWith(v)) },
+  { name: 'the rendering kit never imports a view', from: (p) => p.startsWith('cli/render/'), to: (t) => VIEWS.filter((v) => v !== 'cli/render/').some((v) => t.startsWith(v)) }
+];
+
+// Text that only cell-identity.js may hold: a column key, a row key or a benchmark name by hand,
+// or a diff row's suite read back out of its label.
+const HAND_KEYS = [
+  { name: 'suite/benchmark by hand (benchmarkName)', pattern: /\$\{[\w.?]*suite\}\/\$\{/ },
+  { name: 'runtimeLabel/flagSet by hand (columnKey)', pattern: /runtimeLabel\}\/\$\{/ },
+  { name: 'a row key by hand (rowKey)', pattern: /suite\}(\\u0000|\\0)\$\{/ },
+  { name: 'a suite read back out of a label', pattern: /label\.split\(\s*['"]\/['"]\s*\)/ }
+];
+
+// A write to stdout outside a string (a probe script handed to a binary is a string).
+const STDOUT_WRITE = /^[^'"`]*\bprocess\.stdout\.write\(/m;
+const VERDICT_LIST = /\[\s*'faster',\s*'slower',\s*'same',\s*'undecided'\s*\]/;
+
+function violations(files) {
+  const found = [];
+  for (const file of files) {
+    const targets = importsOf(file);
+    for (const rule of IMPORT_RULES) {
+      if (!rule.from(file.path)) continue;
+      for (const target of targets.filter(rule.to)) found.push(`${rule.name}: ${file.path} imports ${target}`);
+    }
+    if (!file.path.startsWith('cli/')) continue;
+    if (file.path !== 'cli/output/emit.js' && STDOUT_WRITE.test(file.text)) found.push(`only output/emit.js writes to stdout: ${file.path} does`);
+    if (file.path !== 'cli/stats/decision.js' && VERDICT_LIST.test(file.text)) found.push(`one verdict list (stats/decision.js DECISIONS): ${file.path} spells it again`);
+    if (file.path === 'cli/cell-identity.js') continue;
+    for (const { name, pattern } of HAND_KEYS) if (pattern.test(file.text)) found.push(`${name}: ${file.path}`);
+  }
+  return found;
+}
+
+// This file is left out: its planted violations are strings.
+const tree = () => ['cli', 'worker', 'suites', 'bench', 'test'].flatMap(filesUnder).filter((f) => !f.path.startsWith('test/fixtures/') && f.path !== 'test/layering.test.js');
+
+test('the house keeps its layers: no import against the rules, no stdout but emit\'s, no cell key by hand', () => {
+  const files = tree();
+  assert.ok(files.some((f) => f.path === 'cli/nodebench.js') && files.some((f) => f.path.startsWith('worker/')), 'the tree was read');
+  assert.deepEqual(violations(files), []);
+});
+
+test('each rule fails on a planted violation', () => {
+  const planted = [
+    { path: 'worker/sampler.js', text: "var format = require('../cli/text/format.js');" },
+    { path: 'cli/diff/compare.js', text: "import { register } from '../commands/report.js';" },
+    { path: 'bench/x.js', text: "const m = await import('../cli/commands/diff.js');" },
+    { path: 'cli/stats/compare.js', text: "import { formatRatio } from '../render/overview.js';" },
+    { path: 'cli/render/overview.js', text: "export { renderTables } from '../report/suite-tables.js';" },
+    { path: 'cli/commands/flags.js', text: "process.stdout.write('x\\n');" },
+    { path: 'cli/report/changes.js', text: 'const name = `${c.suite}/${c.benchmark}`;' },
+    { path: 'cli/report/html.js', text: 'const key = `${cell.runtimeLabel}/${cell.flagSet}`;' },
+    { path: 'cli/diff/render.js', text: 'const row = `${r.a.suite}\\u0000${r.a.benchmark}`; const suite = r.label.split(\'/\')[0];' },
+    { path: 'cli/render/marks.js', text: "export const VERDICTS = ['faster', 'slower', 'same', 'undecided'];" }
+  ];
+  const found = violations(planted);
+  const expected = [
+    'the runtime side never loads cli/: worker/sampler.js imports cli/text/format.js',
+    'only cli/nodebench.js imports a command file: cli/diff/compare.js imports cli/commands/report.js',
+    'only cli/nodebench.js imports a command file: bench/x.js imports cli/commands/diff.js',
+    'stats/ never imports a view or the rendering kit: cli/stats/compare.js imports cli/render/overview.js',
+    'the rendering kit never imports a view: cli/render/overview.js imports cli/report/suite-tables.js',
+    'only output/emit.js writes to stdout: cli/commands/flags.js does',
+    'suite/benchmark by hand (benchmarkName): cli/report/changes.js',
+    'runtimeLabel/flagSet by hand (columnKey): cli/report/html.js',
+    'a row key by hand (rowKey): cli/diff/render.js',
+    'a suite read back out of a label: cli/diff/render.js',
+    'one verdict list (stats/decision.js DECISIONS): cli/render/marks.js spells it again'
+  ];
+  assert.deepEqual(found.sort(), expected.sort());
+  // A probe script handed to a binary is a string, not a write of nodebench's.
+  assert.deepEqual(violations([{ path: 'cli/runtimes/binary.js', text: "const PROBE = 'process.stdout.write(\"running\\\\n\")';" }]), []);
+});
+
+test('one list of verdicts: the API\'s Verdict type and the marks say stats/decision.js\'s words', () => {
+  const declared = fs.readFileSync(path.join(root, 'cli', 'api.d.ts'), 'utf8').match(/export type Verdict = ([^;]+);/);
+  assert.ok(declared, 'cli/api.d.ts declares type Verdict');
+  assert.deepEqual([...declared[1].matchAll(/'([a-z]+)'/g)].map((m) => m[1]).sort(), [...DECISIONS].sort());
+  assert.deepEqual(Object.keys(VERDICT_MARKS).sort(), [...DECISIONS].sort());
+});
