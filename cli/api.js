@@ -5,7 +5,7 @@ import { loadMatrix, parseMatrix } from './matrix/load.js';
 import { runEngine } from './engine.js';
 import { readResult } from './results/file.js';
 import { compareCells, pairedRatio, geomeanRatio } from './stats/compare.js';
-import { renderTables } from './report/table.js';
+import { renderTables } from './report/suite-tables.js';
 import { DEFAULT_RUN, QUICK_RUN, RUN_OPTIONS, completeRun } from './options.js';
 import { UserError } from './errors.js';
 

@@ -9,7 +9,7 @@ import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
 import { markdownText, markdownFence, markdownCode } from '../text/escape.js';
-import { valueMarks, markNotes, referenceFolded } from './table.js';
+import { valueMarks, markNotes, referenceFolded } from './suite-tables.js';
 import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from '../render/overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend } from '../render/markdown-parts.js';
 import { runWarningLines } from '../render/run-warnings.js';

@@ -3,7 +3,7 @@
 // suites whose findings are metrics, or every suite with `metrics`), the service tables, and last
 // "what changed" (changes.js), where a reader's eye lands when the command ends, and under it the
 // run's warnings about its machine (render/run-warnings.js); `summary` prints only those two.
-import { renderTables } from './table.js';
+import { renderTables } from './suite-tables.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';
