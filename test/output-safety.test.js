@@ -18,7 +18,7 @@ import { schemaErrors } from './helpers/schema.js';
 // chalk decides its colour level when it is first imported: forced on before any module of
 // nodebench loads it, so that the coloured tables are tested with real colour codes around the names.
 process.env.FORCE_COLOR = '1';
-const { renderTerminal } = await import('../cli/report/terminal.js');
+const { renderTerminal } = await import('../cli/report/table.js');
 const { renderCsv } = await import('../cli/report/csv.js');
 const { renderMarkdown } = await import('../cli/report/markdown.js');
 const { renderDiffMarkdown, renderDiffPage, DIFF_HEADER } = await import('../cli/diff/render.js');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { root, nodebench } from './helpers/cli.js';
-import { renderTerminal, renderChanges } from '../cli/report/terminal.js';
+import { renderTerminal, renderChanges } from '../cli/report/table.js';
 import { CHANGES_SHOWN } from '../cli/report/changes.js';
 import { reportOverview } from '../cli/render/overview.js';
 

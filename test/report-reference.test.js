@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { root } from './helpers/cli.js';
 import { grid } from '../cli/results/grid.js';
-import { renderTerminal, renderChanges } from '../cli/report/terminal.js';
+import { renderTerminal, renderChanges } from '../cli/report/table.js';
 import { renderMarkdown } from '../cli/report/markdown.js';
 import { reportOverview } from '../cli/render/overview.js';
 

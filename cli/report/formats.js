@@ -1,7 +1,7 @@
 // nodebench report's output formats, each a function of (result, options) -> text; the command and
 // output/emit.js choose one and send it on. options: baseline, metrics, verbose, distribution, color.
 // The end of a run (matrix, run, exec) is the same view of its result file.
-import { renderTerminal } from './terminal.js';
+import { renderTerminal } from './table.js';
 import { renderMarkdown } from './markdown.js';
 import { renderCsv } from './csv.js';
 import { renderHtml } from './html.js';

@@ -15,7 +15,7 @@ import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overview
 import { runWarningLines } from '../render/run-warnings.js';
 import { benchmarkName } from '../cell-identity.js';
 
-// The terminal table's marks (table.js): "!" optimized away, "=" same, "?" undecided.
+// The terminal table's marks (suite-tables.js): "!" optimized away, "=" same, "?" undecided.
 function text(value, isBaseline, baseFolded) {
   if (value.status === 'absent') return '';
   if (value.status !== 'ok') return `${value.status}${value.error ? `: ${value.error}` : ''}`;

@@ -1,4 +1,4 @@
-// The terminal report of a result file, as `matrix`, `run` and `report` print it: the comparison
+// The table format: the terminal report of a result file, as `matrix`, `run` and `report` print it: the comparison
 // tables, the notes on V8 flag defaults that differ between its runtimes, the metrics grid (for
 // suites whose findings are metrics, or every suite with `metrics`), the service tables, and last
 // "what changed" (changes.js), where a reader's eye lands when the command ends, and under it the
