@@ -62,7 +62,7 @@ test('simulation: a change of the size a run states for a rerun is detected by d
 
 test('a diff says what its "undecided" means: the change its intervals decide, and how many could be "same"', async () => {
   const { detectableInComparisons, describeUndecided } = await import('../cli/stats/detectable.js');
-  const { diffSummaryLines } = await import('../cli/diff/render.js');
+  const { diffSummaryLines } = await import('../cli/diff/rows.js');
   // ±10% intervals: a change of about 14% is decided 80% of the time; "same within ±2%" out of reach.
   const wide = Array.from({ length: 4 }, () => ({ ratio: 1, ci: { low: 1 / 1.1, high: 1.1 }, p: 0.9, verdict: 'undecided' }));
   const detectable = detectableInComparisons(wide);

@@ -4,7 +4,7 @@
 import chalk from 'chalk';
 import { textTable } from '../text/text-table.js';
 import { terminalText } from '../text/escape.js';
-import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, renderDiffPage } from './render.js';
+import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, renderDiffPage } from './rows.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { diffJson } from './compare.js';
 

@@ -1,8 +1,9 @@
-// The table format: the terminal report of a result file, as `matrix`, `run` and `report` print it: the comparison
-// tables, the notes on V8 flag defaults that differ between its runtimes, the metrics grid (for
-// suites whose findings are metrics, or every suite with `metrics`), the service tables, and last
-// "what changed" (changes.js), where a reader's eye lands when the command ends, and under it the
-// run's warnings about its machine (render/run-warnings.js); `summary` prints only those two.
+// The table format: the terminal report of a result file, as `matrix`, `run` and `report` print
+// it: the comparison tables (suite-tables.js), the notes on V8 flag defaults that differ between its
+// runtimes, the metrics grid (for suites whose findings are metrics, or every suite with
+// `metrics`), the service tables, and last "what changed" (changes.js), where a reader's eye lands
+// when the command ends, and under it the run's warnings about its machine
+// (render/run-warnings.js); `summary` prints only those two.
 import { renderTables } from './suite-tables.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { renderServiceTables } from './service-table.js';
