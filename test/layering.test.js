@@ -95,7 +95,7 @@ test('each rule fails on a planted violation', () => {
     { path: 'cli/commands/flags.js', text: "process.stdout.write('x\\n');" },
     { path: 'cli/report/changes.js', text: 'const name = `${c.suite}/${c.benchmark}`;' },
     { path: 'cli/report/html.js', text: 'const key = `${cell.runtimeLabel}/${cell.flagSet}`;' },
-    { path: 'cli/diff/render.js', text: 'const row = `${r.a.suite}\\u0000${r.a.benchmark}`; const suite = r.label.split(\'/\')[0];' },
+    { path: 'cli/diff/html.js', text: 'const row = `${r.a.suite}\\u0000${r.a.benchmark}`; const suite = r.label.split(\'/\')[0];' },
     { path: 'cli/render/marks.js', text: "export const VERDICTS = ['faster', 'slower', 'same', 'undecided'];" }
   ];
   const found = violations(planted);
@@ -108,8 +108,8 @@ test('each rule fails on a planted violation', () => {
     'only output/emit.js writes to stdout: cli/commands/flags.js does',
     'suite/benchmark by hand (benchmarkName): cli/report/changes.js',
     'runtimeLabel/flagSet by hand (columnKey): cli/report/html.js',
-    'a row key by hand (rowKey): cli/diff/render.js',
-    'a suite read back out of a label: cli/diff/render.js',
+    'a row key by hand (rowKey): cli/diff/html.js',
+    'a suite read back out of a label: cli/diff/html.js',
     'one verdict list (stats/decision.js DECISIONS): cli/render/marks.js spells it again'
   ];
   assert.deepEqual(found.sort(), expected.sort());

@@ -11,7 +11,7 @@ import { marked } from 'marked';
 import { root } from './helpers/cli.js';
 import { renderMarkdown } from '../cli/report/markdown.js';
 import { reportOverview } from '../cli/render/overview.js';
-import { renderDiffMarkdown } from '../cli/diff/rows.js';
+import { renderDiffMarkdown } from '../cli/diff/markdown.js';
 import { pairCells, diffResults } from '../cli/diff/compare.js';
 import { GITHUB_COMMENT_LIMIT } from '../cli/render/markdown-parts.js';
 

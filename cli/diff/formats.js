@@ -1,41 +1,17 @@
 // nodebench diff's output formats, each a function of (document, options) -> text. The document is
 // { rows (diff/compare.js), context: { fileA, fileB, resultA, resultB, failures, limit, gate } }
 // and the confirmation's lines to print under the summary (`extra`).
-import chalk from 'chalk';
-import { textTable } from '../text/text-table.js';
-import { terminalText } from '../text/escape.js';
-import { DIFF_HEADER, diffRowCells, diffSummaryLines, renderDiffMarkdown, renderDiffPage } from './rows.js';
-import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
+import { renderDiffTable } from './table.js';
+import { renderDiffMarkdown } from './markdown.js';
+import { renderDiffPage } from './html.js';
 import { diffJson } from './compare.js';
-
-// extra: lines printed after the summary (the gate's confirmation).
-export function renderDiffTable(rows, { color = false, extra = [] } = {}) {
-  // A change decided faster or slower is coloured across its whole row, faster green and slower
-  // red; an undecided one is dim.
-  const paint = (row) => {
-    const c = row.comparison;
-    if (!color || !c) return (text) => text;
-    const how = c.verdict === 'faster' ? chalk.green : c.verdict === 'slower' ? chalk.red : c.verdict === 'undecided' ? chalk.dim : null;
-    return how ? (text) => ({ text, shown: how(text) }) : (text) => text;
-  };
-  const body = rows.map((row) => diffRowCells(row, { equivalence: rows.verdicts?.equivalence }).map(paint(row)));
-  const lines = textTable([DIFF_HEADER, ...body]);
-  // extra names benchmarks of the files (the confirmation's lines): escaped like every name.
-  const summary = [...diffSummaryLines(rows), ...extra.map((line) => terminalText(line))];
-  if (summary.length) lines.push('', ...summary);
-  // Runtime metrics compared where both sides ran two or more metrics processes per cell.
-  if (rows.metrics?.length) {
-    const decided = metricRows(rows.metrics);
-    lines.push('', metricSummary(rows.metrics), ...(decided.length ? textTable([METRIC_HEADER, ...decided]) : []));
-  }
-  return `${lines.join('\n')}\n`;
-}
+import { renderJson } from '../render/json.js';
 
 const confirmationLines = (context) => context.gate?.confirm?.lines || [];
 
 export const DIFF_FORMATS = {
   table: ({ rows, context }, { color = false } = {}) => renderDiffTable(rows, { color, extra: confirmationLines(context) }),
   markdown: ({ rows, context }) => renderDiffMarkdown(rows, context),
-  json: ({ rows, context }) => `${JSON.stringify(diffJson(rows, context), null, 1)}\n`,
+  json: ({ rows, context }) => renderJson(diffJson(rows, context)),
   html: ({ rows, context }) => renderDiffPage(rows, context)
 };

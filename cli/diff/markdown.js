@@ -1,0 +1,50 @@
+// diff's Markdown format, for a pull request or $GITHUB_STEP_SUMMARY (rows.js has the cells and
+// the summary every format shares).
+import { markdownCode, markdownText, markdownTable } from '../text/escape.js';
+import { diffOverview } from '../render/overview.js';
+import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend } from '../render/markdown-parts.js';
+import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
+import { DIFF_HEADER, diffRowCells, diffSummaryLines, environmentRows, isDecidedChange, changeSize } from './rows.js';
+
+// Benchmarks that stopped working (or started) first, then the changes decided faster or slower,
+// largest first; the rest (same within the band, or undecided) folded under <details>; with more
+// than one compared column, the compact overview per suite (render/markdown-parts.js); within GitHub's
+// comment limit (render/markdown-parts.js).
+export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failures = null, limit, gate = null, commentLimit = GITHUB_COMMENT_LIMIT } = {}) {
+  const notable = rows.filter((r) => (r.comparison ? isDecidedChange(r) : r.before !== r.after)).sort((x, y) => changeSize(y) - changeSize(x));
+  const notableSet = new Set(notable);
+  const rest = rows.filter((r) => !notableSet.has(r));
+  const equivalence = rows.verdicts?.equivalence;
+  const cells = (r) => diffRowCells(r, { equivalence });
+  const out = [`## nodebench diff: ${markdownCode(fileA)} → ${markdownCode(fileB)}`, ''];
+  if (failures) {
+    const confirmed = gate?.confirm ? ' (confirmed by re-measuring)' : '';
+    out.push(failures.length
+      ? `**Gate failed**: ${failures.length} benchmark(s) slower by more than ${limit}%${confirmed} or no longer ok:`
+      : `**Gate passed**: no benchmark decided slower by more than ${limit}%${confirmed}, none stopped working.`, '');
+    for (const f of failures) out.push(`- ${markdownCode(f.label)}: ${markdownText(f.columns.map((c) => `${c.column} ${c.problem}`).join('; '))}`);
+    if (failures.length) out.push('');
+    if (gate?.confirm) out.push(...gate.confirm.lines.map((line) => `${markdownText(line)}  `), '');
+  }
+  out.push(...diffSummaryLines(rows).map((line) => `${markdownText(line)}  `), '');
+  const table = (name, list, before, after) => tableBlock(name, DIFF_HEADER, list.map(cells), { before, after });
+  const blocks = [{ name: 'the gate and the summary', head: out }];
+  blocks.push(notable.length
+    ? table('the faster, slower and status changes', notable, [`### Faster, slower and status changes (${notable.length}, largest first)`, ''], [''])
+    : { name: 'the changes', head: ['No benchmark decided faster or slower, none changed status.', ''] });
+  if (rest.length) {
+    const same = rest.filter((r) => r.comparison?.verdict === 'same').length;
+    blocks.push(table('the comparisons not decided faster or slower', rest, ['<details>', `<summary>${rest.length} not decided faster or slower: ${same} same within the band, ${rest.length - same} undecided</summary>`, ''], ['', '</details>', '']));
+  }
+  const overview = diffOverview(rows);
+  if (overview.suites.some((suite) => suite.columns.length > 1)) {
+    blocks.push({ name: 'the overview', head: ['### Overview', '', markdownText(overviewLegend), ''] }, ...overviewBlocks(overview));
+  }
+  if (rows.metrics?.length) {
+    const decided = metricRows(rows.metrics);
+    blocks.push({ name: 'the runtime metrics', head: ['### Runtime metrics', '', `${markdownText(metricSummary(rows.metrics))}  `, '', ...(decided.length ? [...markdownTable(METRIC_HEADER, decided), ''] : [])] });
+  }
+  blocks.push({ name: 'the environments of A and B', head: ['<details>', '<summary>Environment of A and B</summary>', '',
+    ...markdownTable(['', 'A', 'B'], environmentRows({ file: fileA, result: resultA }, { file: fileB, result: resultB })), '', '</details>', ''] });
+  return fitMarkdown(blocks, { limit: commentLimit, whereFull: markdownCode(`nodebench diff ${fileA} ${fileB} --format html`) });
+}
