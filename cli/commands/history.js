@@ -4,7 +4,7 @@ import path from 'node:path';
 import { addAndSay, readStore, DEFAULT_STORE } from '../history/store.js';
 import { analyseHistory, crossesReleases, gateFailures } from '../history/analysis.js';
 import { ORDERS } from '../history/series.js';
-import { changeLine } from '../history/render.js';
+import { changeLine } from '../history/table.js';
 import { terminalText } from '../text/escape.js';
 import { HISTORY_FORMATS, HISTORY_CHECK_FORMATS } from '../history/formats.js';
 import { chooseFormat, emit, addFormatOptions, formatFrom } from '../output/emit.js';

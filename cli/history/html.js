@@ -7,7 +7,7 @@ import { htmlPage } from '../render/html-page.js';
 import { escapeHtml } from '../render/html-parts.js';
 import { formatChange } from '../text/format.js';
 import { compareVersions } from './series.js';
-import { seriesTitle, allChanges, changeLine, changeText } from './render.js';
+import { seriesTitle, allChanges, changeLine, changeText } from './table.js';
 import { terminalText } from '../text/escape.js';
 
 // Draws the intervals and change points over Chart.js's lines; counts what it drew per chart
