@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { renderMarkdown } from '../cli/history/table.js';
+import { renderMarkdown } from '../cli/history/markdown.js';
 
 const hostile = fc.constantFrom('</details>', '<b>', '<summary>', '```', '````', '`', '|', '\n', '\r\n', '\u001b[2J', '\\', '&lt;', '\u202e');
 const name = fc.array(fc.oneof(fc.string({ maxLength: 4 }), hostile), { minLength: 1, maxLength: 4 }).map((parts) => `x${parts.join('')}`);

@@ -1,7 +1,10 @@
 // history's output formats, each a function of (document, options) -> text (output/emit.js).
 // history show's document is the analysis (analysis.js), its options { store }; output/emit.js
 // still takes text and md, the names history show first gave table and markdown.
-import { renderText, renderMarkdown, renderJson, renderCsv, renderCheckText } from './table.js';
+import { renderText, renderCheckText } from './table.js';
+import { renderMarkdown } from './markdown.js';
+import { renderJson } from './json.js';
+import { renderCsv } from './csv.js';
 import { renderHistoryHtml } from './html.js';
 
 export const HISTORY_FORMATS = {

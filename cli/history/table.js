@@ -1,10 +1,10 @@
-// `history show` as text, Markdown, JSON and CSV (html.js draws the charts). Every format carries
-// the same series and change points (analysis.js).
+// `history show` as text (the table format), and the lines every other format quotes: a series'
+// title and table, a change point in one sentence, the headline. Every format (markdown.js, json.js,
+// csv.js, html.js) carries the same series and change points (analysis.js).
 import { textTable } from '../text/text-table.js';
 import { formatRate, formatChange } from '../text/format.js';
-import { csvField as quote } from '../render/csv-field.js';
-import { terminalText, markdownText, markdownCode, markdownFence, markdownHtmlText } from '../text/escape.js';
-import { describeHost, canonicalJson } from './entry.js';
+import { terminalText } from '../text/escape.js';
+import { describeHost } from './entry.js';
 import { benchmarkName } from '../cell-identity.js';
 
 // Names come from suite files and result files someone else may have written: control characters
@@ -42,7 +42,7 @@ function pointValue(p) {
   return [formatRate(p.opsPerSec), `${formatRate(p.low)} .. ${formatRate(p.high)}`];
 }
 
-function seriesTable(s, analysis) {
+export function seriesTable(s, analysis) {
   const changeAt = new Map(s.changes.map((c) => [c.to, c]));
   const header = analysis.by === 'version' ? ['runtime', 'ops/s', '95% interval', 'runs', 'change'] : ['run', 'runtime', 'ops/s', '95% interval', 'change'];
   const rows = s.points.map((p) => {
@@ -54,7 +54,7 @@ function seriesTable(s, analysis) {
   return textTable([header, ...rows]).join('\n');
 }
 
-function headline(analysis, store) {
+export function headline(analysis, store) {
   const { entries } = analysis;
   const dates = entries.length ? `, ${entries[0].createdAt.slice(0, 10)} .. ${entries.at(-1).createdAt.slice(0, 10)}` : '';
   return [`nodebench history: ${entries.length} run(s) in ${terminalText(store)}${dates}, by ${ORDER_WORDS[analysis.by]}`,
@@ -79,65 +79,4 @@ export function renderText(analysis, { store }) {
 export function renderCheckText(analysis, { store }) {
   const fresh = allChanges(analysis).filter(({ c }) => c.isNew);
   return fresh.length ? `new change points:\n${fresh.map(({ s, c }) => `  ${changeLine(s, c, analysis)}`).join('\n')}\n` : `no new change points in ${terminalText(store)} (${analysis.entries.length} run(s), by ${analysis.by})\n`;
-}
-
-// For a pull request or the job summary: the change points first, the series folded per suite
-// (series: false leaves them out: a job summary takes 1 MiB, and 200 runs of 150 series are more).
-export function renderMarkdown(analysis, { store, series: withSeries = true }) {
-  // Every name through text/escape.js: a table cell cannot add a column or a row, the command is a
-  // code span no backtick in it can close, a suite name cannot open or close HTML.
-  const out = [`### nodebench history`, '', headline(analysis, store).map(markdownText).join('  \n'), ''];
-  const changes = allChanges(analysis);
-  if (changes.length) {
-    out.push('| series | from | to | change | 95% CI | |', '|---|---|---|---:|---|---|');
-    const cell = markdownText;
-    const code = (text) => markdownCode(text).replace(/\|/g, '\\|');
-    for (const { s, c } of changes) {
-      const note = [c.isNew ? '**new**' : '', ...c.also.map(cell), c.bisect?.command ? code(c.bisect.command) : ''].filter(Boolean).join('; ');
-      out.push(`| ${cell(seriesTitle(s, analysis))} | ${cell(c.from.name)} | ${cell(c.to.name)} | ${formatChange(c.ratio)} | ${formatChange(c.low)} .. ${formatChange(c.high)} | ${note} |`);
-    }
-  } else {
-    out.push('No change points.');
-  }
-  out.push('');
-  if (!withSeries) return `${out.join('\n')}\n`;
-  for (const suite of [...new Set(analysis.series.map((s) => s.suite))]) {
-    const series = analysis.series.filter((s) => s.suite === suite);
-    out.push(`<details><summary>${markdownHtmlText(suite)}: ${series.length} series</summary>`, '', ...markdownFence(series.map((s) => `${seriesTitle(s, analysis)}\n${seriesTable(s, analysis)}\n`).join('\n')), '', '</details>', '');
-  }
-  return `${out.join('\n')}\n`;
-}
-
-const changeJson = (c) => ({
-  from: c.from.name, to: c.to.name, ratio: c.ratio, low: c.low, high: c.high, p: c.p, isNew: c.isNew, alsoChanged: c.also, bisect: c.bisect
-});
-
-export function renderJson(analysis, { store }) {
-  return `${JSON.stringify({
-    store,
-    by: analysis.by,
-    runs: analysis.entries.map((e) => ({ id: e.id, createdAt: e.createdAt, addedAt: e.addedAt, label: e.label, commit: e.commit, nodebench: e.nodebench, schemaVersion: e.schemaVersion, source: e.source })),
-    hosts: analysis.hosts,
-    series: analysis.series.map((s) => ({
-      suite: s.suite, benchmark: s.benchmark, params: JSON.parse(s.params), flagSet: s.flagSet, flags: s.flags, line: s.line, host: s.host, extraSpread: s.extra,
-      points: s.points.map((p) => ({ x: p.x, name: p.name, runtimes: p.runtimes, status: p.status, reason: p.reason, opsPerSec: p.opsPerSec ?? null, low: p.low ?? null, high: p.high ?? null, runs: p.runs.map((r) => r.entry.id) })),
-      changes: s.changes.map(changeJson)
-    }))
-  }, null, 1)}\n`;
-}
-
-const CSV_COLUMNS = ['suite', 'benchmark', 'params', 'flagSet', 'flags', 'line', 'host', 'x', 'name', 'runtimes', 'status', 'opsPerSec', 'low', 'high', 'runs', 'changeRatio', 'changeLow', 'changeHigh', 'changeNew'];
-
-// One row per point; the change columns are filled on the first point after a change point. Text
-// fields go through terminalText() too: a spreadsheet or a terminal has no use for control codes.
-export function renderCsv(analysis) {
-  const rows = analysis.series.flatMap((s) => {
-    const changeAt = new Map(s.changes.map((c) => [c.to, c]));
-    return s.points.map((p) => {
-      const c = changeAt.get(p);
-      return [s.suite, s.benchmark, s.params === canonicalJson({}) ? '' : s.params, s.flagSet, s.flags.join(' '), s.line, s.host, p.x, p.name, p.runtimes.join(' '), p.status,
-        p.opsPerSec, p.low, p.high, p.runs.length, c?.ratio, c?.low, c?.high, c ? c.isNew : undefined];
-    });
-  });
-  return `${[CSV_COLUMNS, ...rows].map((r) => r.map((v) => quote(typeof v === 'string' ? terminalText(v) : v)).join(',')).join('\n')}\n`;
 }

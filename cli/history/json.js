@@ -1,0 +1,20 @@
+// `history show --format json`: the runs, hosts, series and change points, for other tools.
+import { renderJson as json } from '../render/json.js';
+
+const changeJson = (c) => ({
+  from: c.from.name, to: c.to.name, ratio: c.ratio, low: c.low, high: c.high, p: c.p, isNew: c.isNew, alsoChanged: c.also, bisect: c.bisect
+});
+
+export function renderJson(analysis, { store }) {
+  return json({
+    store,
+    by: analysis.by,
+    runs: analysis.entries.map((e) => ({ id: e.id, createdAt: e.createdAt, addedAt: e.addedAt, label: e.label, commit: e.commit, nodebench: e.nodebench, schemaVersion: e.schemaVersion, source: e.source })),
+    hosts: analysis.hosts,
+    series: analysis.series.map((s) => ({
+      suite: s.suite, benchmark: s.benchmark, params: JSON.parse(s.params), flagSet: s.flagSet, flags: s.flags, line: s.line, host: s.host, extraSpread: s.extra,
+      points: s.points.map((p) => ({ x: p.x, name: p.name, runtimes: p.runtimes, status: p.status, reason: p.reason, opsPerSec: p.opsPerSec ?? null, low: p.low ?? null, high: p.high ?? null, runs: p.runs.map((r) => r.entry.id) })),
+      changes: s.changes.map(changeJson)
+    }))
+  });
+}
