@@ -104,7 +104,7 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
   const runtimes = await prepared(resolveRuntimes(matrix.runtimes, { log, refresh }));
   const suites = await prepared(describeSuites(matrix.suites, matrix.baseDir, { timeoutSec: run.timeoutSec }));
   if (matrix.commands?.length) suites.push(commandSuite(matrix.commands, { baseDir: matrix.baseDir }));
-  const planned = await prepared(buildPlan({ runtimes, flagSets: matrix.flagSets, suites, log }));
+  const planned = await prepared(buildPlan({ runtimes, flagSets: matrix.flagSets, suites, measure: run.measure, log }));
   const cells = matrix.shard ? selectShard(planned, matrix.shard) : planned;
   if (!cells.length) {
     throw new UserError(matrix.shard ? `Shard ${matrix.shard.index}/${matrix.shard.count} has no benchmarks (the matrix has fewer benchmarks than shards); use fewer shards.`

@@ -70,8 +70,9 @@ export function register(program) {
         driftCv = Number(opts.drift) / 100;
         if (!Number.isFinite(driftCv) || driftCv < 0 || String(opts.drift).trim() === '') throw new UserError(`--drift takes a percentage like 1, or auto, not "${opts.drift}".`);
       }
-      const equivalence = opts.equivalence === undefined ? EQUIVALENCE : Number(opts.equivalence) / 100;
-      if (!Number.isFinite(equivalence) || equivalence < 0 || equivalence >= 1 || String(opts.equivalence).trim() === '') throw new UserError(`--equivalence takes a percentage from 0 to below 100, like 2, not "${opts.equivalence}".`);
+      // Without --equivalence, the band is the measure's (cli/measure.js: ±2% in time, ±1% in instructions).
+      const equivalence = opts.equivalence === undefined ? undefined : Number(opts.equivalence) / 100;
+      if (equivalence !== undefined && (!Number.isFinite(equivalence) || equivalence < 0 || equivalence >= 1 || String(opts.equivalence).trim() === '')) throw new UserError(`--equivalence takes a percentage from 0 to below 100, like 2, not "${opts.equivalence}".`);
       const resultA = await readResult(fileA);
       const resultB = fileB ? await readResult(fileB) : resultA;
       const rows = compareResults(resultA, resultB, { from: opts.from, to: opts.to, fileA, fileB: fileB || fileA, driftCv, equivalence });

@@ -11,6 +11,7 @@ import { columnsOf, cellKey, rowKey, columnKey, benchmarkName, inColumn, isUnfin
 import { metricComparisons } from './metrics.js';
 import { fastReferences, shiftBetween, hostFingerprint, compareHosts, sameBinary } from '../stats/host-speed.js';
 import { UserError } from '../errors.js';
+import { measureOfResult } from '../measure.js';
 import { diffRunWarningLines } from '../report/run-warnings.js';
 
 function findColumn(result, name, file) {
@@ -102,8 +103,18 @@ export function diffResults(pairs, { alpha = ALPHA, driftCv = 0, equivalence = E
 
 // A against B (or two columns of one file) as diff shows it: the rows with their comparisons and,
 // where both sides ran two or more metrics processes per cell, the runtime metrics compared.
+// A file's measure (cli/measure.js) decides the defaults: instruction counts do not drift between
+// runs (their repeatability stays in every interval) and "same" is ±1%; time and counts never compare.
 export function compareResults(resultA, resultB, { from, to, fileA, fileB, driftCv, equivalence }) {
-  const rows = diffResults(pairCells(resultA, resultB, { from, to, fileA, fileB }), { driftCv, equivalence });
+  const [measureA, measureB] = [measureOfResult(resultA), measureOfResult(resultB)];
+  if (measureA !== measureB) {
+    throw new UserError(`${fileA} measured ${measureA.id} and ${fileB} measured ${measureB.id}; a ${measureA.unit} value cannot be compared with a ${measureB.unit} one: diff two files of the same measure (run both with --measure ${measureA.id}).`);
+  }
+  const counted = measureA.id === 'instructions';
+  const rows = diffResults(pairCells(resultA, resultB, { from, to, fileA, fileB }), {
+    driftCv: counted && driftCv === 'auto' ? 0 : driftCv,
+    equivalence: equivalence ?? measureA.equivalence
+  });
   rows.metrics = metricComparisons(rows, { equivalence });
   if (resultA !== resultB) {
     const a = hostFingerprint(resultA.cells);

@@ -4,6 +4,7 @@
 import { UserError } from '../errors.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { fastReferences, shiftBetween } from '../stats/host-speed.js';
+import { measureOfResult } from '../measure.js';
 import { judgeAll } from '../stats/decision.js';
 import { columnKey, columnsOf, benchmarkInColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
 
@@ -114,7 +115,7 @@ export function grid(result, { baseline } = {}) {
   // Every ratio the tables show is judged with the others: one false discovery rate over them all
   // (stats/decision.js); each value gets ratioQ and ratioVerdict, each table the summary.
   const withRatio = tables.flatMap((t) => t.rows.flatMap((r) => r.values)).filter((v) => v.ratioComparison);
-  const { judged, summary } = judgeAll(withRatio.map((v) => v.ratioComparison));
+  const { judged, summary } = judgeAll(withRatio.map((v) => v.ratioComparison), { equivalence: measureOfResult(result).equivalence });
   withRatio.forEach((v, i) => {
     v.ratioQ = judged[i].q;
     v.ratioVerdict = judged[i].verdict;

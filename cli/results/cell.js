@@ -8,13 +8,16 @@ import { summarizeService } from '../stats/service.js';
 import { judgeProcess, keptSampleIndexes, quietReferences } from '../stats/disturbance.js';
 import { summarizeMetricRuns } from '../stats/metrics.js';
 import { adjustForHost } from '../stats/covariate.js';
+import { measureOfCell } from '../measure.js';
 import { keptProcesses, perProcessOf, columnKey } from '../cell-identity.js';
 
 // runner/policy.js takes them from here.
 
-export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess, status = 'pending', error }) {
+// measure: 'instructions' for a run that counts instructions (cli/measure.js); absent for time.
+export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess, measure, status = 'pending', error }) {
   return {
     id,
+    measure: measure && measure !== 'time' ? measure : undefined,
     runtime: runtime.version,
     runtimeLabel: runtime.label,
     flagSet: flagSet.name,
@@ -158,7 +161,7 @@ export function variancePriors(cells) {
 
 // priors: from variancePriors over the run's cells (none: each cell on its own).
 export function currentSummary(cell, priors) {
-  return summarize(keptProcesses(cell), { perProcess: perProcessOf(cell), prior: priors?.get(cell.suite) ?? null });
+  return summarize(keptProcesses(cell), { perProcess: perProcessOf(cell), prior: priors?.get(cell.suite) ?? null, measure: measureOfCell(cell) });
 }
 
 // Finalizes every pending cell, with the priors of all cells that have processes, after the host

@@ -75,7 +75,9 @@ export function logVariancePrior(groups, minValues = 2) {
 // A 95% interval for the ratio exp(trimmed mean of logs): { estimate, low, high, se, df, method }.
 // With a prior (the suite's variance prior, stats/moderate.js), the standard error and degrees of
 // freedom are the moderated ones.
-export function logInterval(logs, what, prior = null) {
+// floorCv: the least relative spread one value has whatever the values show (a measure's own
+// repeatability, cli/measure.js), so that values that agree exactly still give an interval.
+export function logInterval(logs, what, prior = null, { floorCv = 0 } = {}) {
   const t = trimmedMean(logs);
   let { se, df } = t;
   if (prior && t.n >= 2) {
@@ -83,9 +85,16 @@ export function logInterval(logs, what, prior = null) {
     se = Math.sqrt(moderated.se2);
     df = moderated.df;
   }
+  if (floorCv > 0 && t.n >= 2) {
+    // The floor is a measured constant, not an estimate: by Welch-Satterthwaite it adds degrees of
+    // freedom in proportion to its share (values that agree exactly are not a 1-df interval).
+    const floor2 = floorCv ** 2 / t.n;
+    df = se > 0 ? df * ((se ** 2 + floor2) / se ** 2) ** 2 : Infinity;
+    se = Math.sqrt(se ** 2 + floor2);
+  }
   const half = t.n >= 2 ? t975(df) * se : NaN;
   const trimmedNote = t.trimmed ? `${TRIM * 100}%-trimmed mean (the ${t.trimmed / 2} highest and lowest set aside), Tukey-McLaughlin interval` : 'mean with a t-interval';
-  const priorNote = prior && t.n >= 2 ? `, its variance moderated toward the suite's (${prior.d0.toFixed(1)} prior degrees of freedom, ${prior.cells} cells)` : '';
+  const priorNote = `${prior && t.n >= 2 ? `, its variance moderated toward the suite's (${prior.d0.toFixed(1)} prior degrees of freedom, ${prior.cells} cells)` : ''}${floorCv > 0 ? `, plus the measure's own repeatability (${(floorCv * 100).toFixed(2)}% per value)` : ''}`;
   return {
     estimate: Math.exp(t.estimate),
     low: Number.isFinite(half) ? Math.exp(t.estimate - half) : NaN,

@@ -14,6 +14,7 @@ import { logInterval } from './robust.js';
 import { INVOCATION_DRIFT } from './drift.js';
 import { foldingEvidence, looksFolded, FOLDED_RATIO } from './folding.js';
 import { formatDuration } from '../text/format.js';
+import { MEASURES } from '../measure.js';
 
 export const CI_LEVEL = 0.95;
 
@@ -35,10 +36,15 @@ export function countOutliers(samples) {
   return samples.filter((x) => x > q3 + 3 * iqr || x < q1 - 3 * iqr).length;
 }
 
+// A process's samples in its measure's unit: ns per operation, or instructions per operation for a
+// process counted under valgrind (cli/measure.js).
+export const perOpSamples = (record) => record.samplesNsPerOp ?? record.instructionsPerOp;
+
 // The samples of a process that count (all of them unless some were set aside as disturbed).
 export function keptSamples(record) {
   const kept = record.keptSamples;
-  return Array.isArray(kept) && kept.length ? kept.map((i) => record.samplesNsPerOp[i]) : record.samplesNsPerOp;
+  const samples = perOpSamples(record);
+  return Array.isArray(kept) && kept.length ? kept.map((i) => samples[i]) : samples;
 }
 
 // One process's value in ns/op. `throughput`: total time over total operations, for workloads
@@ -52,7 +58,8 @@ export function processValue(record, perProcess = 'median') {
 }
 
 // prior: the suite's variance prior (stats/moderate.js, results/cell.js variancePriors), or null.
-export function summarize(processes, { perProcess = 'median', prior = null } = {}) {
+// measure: the cell's (cli/measure.js): its unit, and the repeatability its intervals never go below.
+export function summarize(processes, { perProcess = 'median', prior = null, measure = MEASURES.time } = {}) {
   const values = processes.map((p) => processValue(p, perProcess));
   const samples = processes.flatMap(keptSamples);
   let estimate;
@@ -61,19 +68,21 @@ export function summarize(processes, { perProcess = 'median', prior = null } = {
   let method;
   let rerun = null;
   if (values.length >= 2) {
-    const interval = logInterval(values.map(Math.log), `per-process ${perProcess === 'throughput' ? 'throughputs' : 'medians'}`, prior);
+    const interval = logInterval(values.map(Math.log), `per-process ${perProcess === 'throughput' ? 'throughputs' : 'medians'}`, prior, { floorCv: measure.repeatability });
     estimate = interval.estimate;
     low = interval.low;
     high = interval.high;
     method = interval.method;
     // Where a separate rerun's estimate is expected to land: the rerun has its own error, and each
     // invocation drifts as a whole (INVOCATION_DRIFT, measured by the harness benchmark).
-    const rerunHalf = t975(interval.df) * Math.sqrt(2 * interval.se ** 2 + 2 * INVOCATION_DRIFT ** 2);
+    // A count is not moved by the host: its rerun drifts by its repeatability only.
+    const drift = measure.id === 'time' ? INVOCATION_DRIFT : measure.repeatability;
+    const rerunHalf = t975(interval.df) * Math.sqrt(2 * interval.se ** 2 + 2 * drift ** 2);
     rerun = {
       level: CI_LEVEL,
       low: estimate * Math.exp(-rerunHalf),
       high: estimate * Math.exp(rerunHalf),
-      method: `prediction interval for the estimate of a separate rerun: estimate · exp(± t(${interval.df}) · sqrt(2 se² + 2 (${INVOCATION_DRIFT * 100}% drift)²)) on the log scale`
+      method: `prediction interval for the estimate of a separate rerun: estimate · exp(± t(${interval.df}) · sqrt(2 se² + 2 (${+(drift * 100).toFixed(3)}% drift)²)) on the log scale`
     };
   } else {
     estimate = values[0];
@@ -82,9 +91,10 @@ export function summarize(processes, { perProcess = 'median', prior = null } = {
   }
   const cpu = processes.map((p) => p.cpuNsPerOp).filter((x) => typeof x === 'number');
   return {
-    unit: 'ns/op',
+    unit: measure.unit,
     estimate,
-    opsPerSec: 1e9 / estimate,
+    // Time only: a count per operation has no rate per second (cli/measure.js rateOf compares both).
+    opsPerSec: measure.id === 'time' ? 1e9 / estimate : undefined,
     median: median(samples),
     mean: mean(samples),
     sd: sd(samples),
