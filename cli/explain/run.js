@@ -14,6 +14,7 @@ import { killAllGroups } from '../process/process-group.js';
 import { UserError } from '../errors.js';
 import { parseTraceDeopt, describeOptimizationStatus } from './deopt.js';
 import { launchInspected } from './inspect-port.js';
+import { readJsonIfExists } from '../fs-atomic.js';
 
 // How a runtime's CPU is sampled: the inspector's Profiler from inside the worker where the
 // inspector module exists (Node 8+), driven by the host over --inspect where only the inspector
@@ -69,7 +70,9 @@ async function profiled(side, target, settings, index, env, via) {
     timeoutMs: settings.timeoutMs, cwd: path.dirname(target.suite.file), env
   });
   const report = launched.messages.find((m) => m.type === 'profile');
-  if (report && fs.existsSync(file)) return { file, report, profile: JSON.parse(fs.readFileSync(file, 'utf8')) };
+  // The worker renamed its file there (worker/profile.js); only a regular file is read back.
+  const profile = report ? await readJsonIfExists(file).catch(() => null) : null;
+  if (profile) return { file, report, profile };
   const unsupported = launched.messages.find((m) => m.type === 'unsupported');
   return { error: unsupported ? unsupported.reason : failure(launched, settings.timeoutMs, 'profiled') };
 }
