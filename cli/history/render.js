@@ -5,6 +5,7 @@ import { formatRate, formatChange } from '../text/format.js';
 import { csvField as quote } from '../report/csv.js';
 import { terminalText, markdownText, markdownCode, markdownFence, markdownHtmlText } from '../text/escape.js';
 import { describeHost, canonicalJson } from './entry.js';
+import { describeStoreDrift } from './drift.js';
 
 // Names come from suite files and result files someone else may have written: control characters
 // (a terminal escape sequence, say) are shown as escapes, never sent to the terminal.
@@ -58,7 +59,18 @@ function headline(analysis, store) {
   const dates = entries.length ? `, ${entries[0].createdAt.slice(0, 10)} .. ${entries.at(-1).createdAt.slice(0, 10)}` : '';
   return [`nodebench history: ${entries.length} run(s) in ${terminalText(store)}${dates}, by ${ORDER_WORDS[analysis.by]}`,
     ...analysis.hosts.map((h) => `host ${h.id}: ${terminalText(describeHost(h))}`),
-    'values: ops/s with a 95% interval across runs (each run\'s own interval, widened by the drift between runs)'];
+    'values: ops/s with a 95% interval across runs (each run\'s own interval, widened for the host\'s speed where its processes ran in a slow mode, and by the drift between runs)',
+    ...describeStoreDrift(analysis.drift).split('\n').map(terminalText),
+    searchLine(analysis.search)];
+}
+
+const percent = (x) => `${Number((x * 100).toPrecision(2))}%`;
+
+// How the series were judged together (analysis.js searchPlan).
+function searchLine({ alpha, tested, selected, level }) {
+  if (!tested) return 'change points: no series has two points to compare';
+  const within = selected ? `; ${selected} of them shifted, searched further at ${percent(level)} each` : '; none shifted';
+  return `change points: ${tested} series judged at a ${percent(alpha)} false discovery rate over their largest shift (Benjamini-Hochberg)${within}`;
 }
 
 function changeSummary(analysis) {
@@ -111,9 +123,14 @@ export function renderJson(analysis, { store }) {
     by: analysis.by,
     runs: analysis.entries.map((e) => ({ id: e.id, createdAt: e.createdAt, addedAt: e.addedAt, label: e.label, commit: e.commit, nodebench: e.nodebench, schemaVersion: e.schemaVersion, source: e.source })),
     hosts: analysis.hosts,
+    // The drift between runs per side that each series' points were widened by (its `drift`), and
+    // how the series were judged together: searched further when their largest shift was a discovery
+    // at `alpha` over `tested` series, at `level`.
+    drift: describeStoreDrift(analysis.drift).split('\n'),
+    search: analysis.search,
     series: analysis.series.map((s) => ({
-      suite: s.suite, benchmark: s.benchmark, params: JSON.parse(s.params), flagSet: s.flagSet, flags: s.flags, line: s.line, host: s.host, extraSpread: s.extra,
-      points: s.points.map((p) => ({ x: p.x, name: p.name, runtimes: p.runtimes, status: p.status, reason: p.reason, opsPerSec: p.opsPerSec ?? null, low: p.low ?? null, high: p.high ?? null, runs: p.runs.map((r) => r.entry.id) })),
+      suite: s.suite, benchmark: s.benchmark, params: JSON.parse(s.params), flagSet: s.flagSet, flags: s.flags, line: s.line, host: s.host, drift: s.drift, extraSpread: s.extra,
+      points: s.points.map((p) => ({ x: p.x, name: p.name, runtimes: p.runtimes, status: p.status, reason: p.reason, opsPerSec: p.opsPerSec ?? null, low: p.low ?? null, high: p.high ?? null, hostSlowdown: p.hostSlowdown ?? null, runs: p.runs.map((r) => r.entry.id) })),
       changes: s.changes.map(changeJson)
     }))
   }, null, 1)}\n`;
