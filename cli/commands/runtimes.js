@@ -2,11 +2,12 @@
 // install what they need by themselves; this is for preparing a machine or cleaning up.
 import { ensureRuntime, listCached } from '../runtimes/index.js';
 import { CHOOSABLE_PROVIDERS, isChoosableProvider } from '../runtimes/providers.js';
-import { removeCached } from '../runtimes/cache.js';
+import { removeCached, diskUsage } from '../runtimes/cache.js';
 import { parseRuntimeSpec } from '../runtimes/spec.js';
 import { UserError } from '../errors.js';
 import { runtimesDir } from '../paths.js';
 import { terminalText } from '../text/escape.js';
+import { formatBytes } from '../text/format.js';
 
 const log = (m) => process.stderr.write(`${m}\n`);
 
@@ -17,8 +18,9 @@ function exactVersion(text, option) {
   return parsed.version;
 }
 
-function describe(r) {
-  return terminalText(`${r.version.padEnd(9)} V8 ${String(r.v8).padEnd(22)} ${String(r.provider).padEnd(7)} ${r.lts ? `LTS ${r.lts}`.padEnd(14) : ''.padEnd(14)} ${r.path}`);
+// size: the entry's disk use, in `runtimes list`.
+function describe(r, size = null) {
+  return terminalText(`${r.version.padEnd(9)} V8 ${String(r.v8).padEnd(22)} ${String(r.provider).padEnd(7)} ${r.lts ? `LTS ${r.lts}`.padEnd(14) : ''.padEnd(14)} ${size ? `${size}  ` : ''}${r.path}`);
 }
 
 export function register(program) {
@@ -53,10 +55,15 @@ export function register(program) {
     .description('list the runtimes in the cache')
     .option('--json', 'print JSON')
     .action(async (opts) => {
-      const all = (await listCached()).sort((a, b) => a.version.localeCompare(b.version, undefined, { numeric: true }));
+      const listed = (await listCached()).sort((a, b) => a.version.localeCompare(b.version, undefined, { numeric: true }));
+      // An entry is 25-150 MB (the binary, and the runtime's own npm once a command needed it).
+      const all = await Promise.all(listed.map(async (r) => ({ ...r, sizeBytes: await diskUsage(r.dir) })));
       if (opts.json) return process.stdout.write(`${JSON.stringify(all, null, 1)}\n`);
       if (!all.length) return log(`no runtimes cached in ${runtimesDir()} yet; nodebench matrix installs what it needs, or run nodebench runtimes install 16`);
-      for (const r of all) process.stdout.write(r.state === 'ok' ? `${describe(r)}\n` : `${terminalText(`${r.version.padEnd(9)} ${r.state.toUpperCase()}: ${r.problem}; nodebench runtimes install ${r.version} --repair`)}\n`);
+      const size = (r) => formatBytes(r.sizeBytes).padStart(9);
+      for (const r of all) process.stdout.write(r.state === 'ok' ? `${describe(r, size(r))}\n` : `${terminalText(`${r.version.padEnd(9)} ${r.state.toUpperCase()}: ${r.problem}; nodebench runtimes install ${r.version} --repair (${formatBytes(r.sizeBytes)})`)}\n`);
+      const total = all.reduce((sum, r) => sum + r.sizeBytes, 0);
+      process.stdout.write(`${terminalText(`${all.length} runtime${all.length === 1 ? '' : 's'}, ${formatBytes(total)} in ${runtimesDir()}`)}; to free space, nodebench runtimes prune --keep VERSIONS removes all but those (--dry-run first says what would go)\n`);
     });
 
   runtimes.command('which')
