@@ -5,7 +5,7 @@ import { chooseFormat, emit, wantsColor } from '../output/emit.js';
 import { exitCodeFor, runEngine } from '../engine.js';
 import { checkOutput } from '../results/file.js';
 import { createProgress } from '../progress.js';
-import { list, flagSetsFrom, resultPathFrom } from './shared.js';
+import { list, flagSetsFrom, resultPathFrom, newResultsFolderNote } from './shared.js';
 import { runWarningLines } from '../report/run-warnings.js';
 
 // run and exec: the runtimes and flag sets from --node and --flags around the given suites or
@@ -20,8 +20,11 @@ export async function runFromCommandLine(opts, { suites = [], commands = [], run
     baseDir: process.cwd()
   };
   const out = resultPathFrom(opts);
+  // Before checkOutput, which makes the folder.
+  const note = newResultsFolderNote(opts, out);
   checkOutput(out, { force: opts.force, resume: Boolean(opts.resume) });
   const progress = createProgress();
+  if (note) progress.log(note);
   const outcome = await runEngine(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
   process.exitCode = await printOutcome(outcome, { out, json: opts.json, baseline: opts.baseline, color: opts.color, progress });
 }
