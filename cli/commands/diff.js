@@ -34,7 +34,7 @@ export function register(program) {
     .option('--confirm', 'with --fail-on-regression: re-measure the comparisons the first measurement cannot clear of a slowdown beyond the threshold (both columns, interleaved, on this machine) and fail only on what that run decides slower')
     .option('--confirm-processes <n>', 'with --confirm: processes per cell of the re-measurement (default six times the files\' processes, at least 30)')
     .option('--confirm-out <file>', 'with --confirm: result file of the re-measurement (default B.confirm.json beside B)')
-    .option('--equivalence <percent>', `a change whose 95% interval lies within ±percent is "same" (default ${EQUIVALENCE * 100}); one that is neither decided faster or slower nor same is "undecided"`)
+    .option('--equivalence <percent>', `a change whose 90% interval lies within ±percent (two one-sided tests at 5%) is "same" (default ${EQUIVALENCE * 100}); one that is neither decided faster or slower nor same is "undecided"`)
     .option('--drift <percent>', `drift between two separate runs to allow for, in percent, instead of the default "auto" for two files: estimated per suite from how the two files' cells scatter (from ${AUTO_MIN_CELLS} cells on, never below ${INVOCATION_DRIFT * 100}%; a shift all cells share stays a change); within one file there is none (measure your machine's with nodebench doctor --full)`)
     .option('--format <format>', `one of ${Object.keys(DIFF_FORMATS).join(', ')} (Markdown also goes to $GITHUB_STEP_SUMMARY when that is set)`, 'table')
     .option('--json', 'same as --format json')

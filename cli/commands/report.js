@@ -1,13 +1,17 @@
 // nodebench report FILE: the tables of an existing result file, in a chosen format.
 import { readResult } from '../results/file.js';
 import { REPORT_FORMATS } from '../report/formats.js';
+
+// json: the result document itself (read, migrated to the current schema and validated), as
+// docs/commands.md promises every command's --format takes json; `matrix --json` prints the same.
+const FORMATS = { ...REPORT_FORMATS, json: (result) => `${JSON.stringify(result, null, 1)}\n` };
 import { chooseFormat, emit, wantsColor } from '../output/emit.js';
 
 export function register(program) {
   program.command('report')
     .description('print the tables of a result file again, as a terminal table, Markdown, CSV or a self-contained HTML page with charts')
     .argument('<file>', 'result file')
-    .option('--format <format>', `one of ${Object.keys(REPORT_FORMATS).join(', ')}`, 'table')
+    .option('--format <format>', `one of ${Object.keys(FORMATS).join(', ')}`, 'table')
     .option('--baseline <column>', 'column the ratios compare to, "<runtime>/<flag set>"')
     .option('--metrics', 'table format: also show GC, CPU, event-loop delay and memory per cell for every suite (markdown, html and csv always have them)')
     .option('--distribution', 'table format: also show each cell\'s per-process rates as a one-line histogram (to spot bimodal benchmarks)')
@@ -16,7 +20,7 @@ export function register(program) {
     .option('--out <file>', 'write the report to this file instead of stdout (for html: report.html)')
     .option('--no-color', 'plain output')
     .action(async (file, opts) => {
-      const render = chooseFormat(REPORT_FORMATS, opts.format);
+      const render = chooseFormat(FORMATS, opts.format);
       const result = await readResult(file);
       await emit(render, result, {
         out: opts.out,

@@ -7,7 +7,7 @@ import { judgeAll, EQUIVALENCE } from '../stats/decision.js';
 import { estimateDrift, describeDrift } from '../stats/drift-estimate.js';
 import { detectableInComparisons } from '../stats/detectable.js';
 import { variancePriors } from '../results/cell.js';
-import { columnsOf, cellKey, rowKey, columnKey, benchmarkName, inColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
+import { columnsOf, cellKey, rowKey, columnKey, benchmarkName, inColumn, isUnfinished, unfinishedReason, lookupColumn, ambiguousColumn } from '../cell-identity.js';
 import { metricComparisons } from './metrics.js';
 import { fastReferences, shiftBetween, hostFingerprint, compareHosts, sameBinary } from '../stats/host-speed.js';
 import { UserError } from '../errors.js';
@@ -15,7 +15,8 @@ import { measureOfResult } from '../measure.js';
 import { diffRunWarningLines } from '../report/run-warnings.js';
 
 function findColumn(result, name, file) {
-  const column = columnsOf(result).find((c) => c.key === name || c.runtimeLabel === name);
+  const { column, candidates } = lookupColumn(columnsOf(result), name);
+  if (candidates) throw new UserError(ambiguousColumn(name, file, candidates));
   if (!column) throw new UserError(`Column "${name}" is not in ${file}; it has ${columnsOf(result).map((c) => c.key).join(', ')}.`);
   return column;
 }

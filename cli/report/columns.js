@@ -6,7 +6,7 @@ import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { fastReferences, shiftBetween } from '../stats/host-speed.js';
 import { measureOfResult } from '../measure.js';
 import { judgeAll } from '../stats/decision.js';
-import { columnKey, columnsOf, benchmarkInColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
+import { columnKey, columnsOf, benchmarkInColumn, isUnfinished, unfinishedReason, lookupColumn, ambiguousColumn } from '../cell-identity.js';
 
 // history/entry.js and report/html.js take them from here.
 
@@ -43,7 +43,8 @@ export function columnsWithCells(columns, cells) {
 export function baselineColumn(result, requested) {
   const columns = columnsOf(result);
   if (requested) {
-    const found = columns.find((c) => c.key === requested || c.runtimeLabel === requested || c.runtime === requested);
+    const { column: found, candidates } = lookupColumn(columns, requested);
+    if (candidates) throw new UserError(ambiguousColumn(requested, 'this run', candidates));
     if (!found) throw new UserError(`Baseline "${requested}" is not a column; use one of ${columns.map((c) => c.key).join(', ')}.`);
     return found;
   }
