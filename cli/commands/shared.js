@@ -73,7 +73,7 @@ export { addRunOptions };
 //     seconds); --time-budget keeps one.
 export function runOptionsFrom(fileRun, opts) {
   const { timeBudgetMin, ...withoutBudget } = fileRun || {};
-  const run = fileAndCommandLine(opts.quick && timeBudgetMin !== undefined ? withoutBudget : fileRun, opts);
+  const run = fileAndCommandLine(opts.quick && timeBudgetMin !== undefined ? withoutBudget : fileRun || {}, opts);
   if (opts.processes !== undefined && opts.maxProcesses === undefined) run.maxProcesses = opts.processes;
   return run;
 }
