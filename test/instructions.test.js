@@ -67,6 +67,18 @@ test('the counting sampler calibrates on counts to 1-2-5 iterations, warms up un
   assert.equal(report.operations, 2000);
 });
 
+test('batches grow back during the warm-up when the first calls, compiling, made calibration stop at a few iterations', async () => {
+  // 200,000 instructions for each of the first 10 calls, then 1,000.
+  const fake = fakeCounter({ costOf: (call) => (call <= 10 ? 200_000 : 1000) });
+  const report = await measure(() => fake.fn(), { minBatchInstructions: 1e6, warmupMinInstructions: 5e6, batches: 2 }, fake.counter);
+  assert.deepEqual(report.batches.filter((b) => b.phase === 'calibrate').map((b) => b.operations), [1, 10]);
+  const warm = report.batches.filter((b) => b.phase === 'warmup').map((b) => b.operations);
+  // 10 calls of 1,000 are far below 1e6 / 2: 10 x 1.1e6 / 10,500 -> 1048 -> 2000.
+  assert.deepEqual(warm.slice(0, 2), [10, 2000]);
+  assert.equal(report.iterationsPerSample, 2000);
+  assert.ok(warm.slice(1).every((n) => n === 2000) && report.warmup.stable);
+});
+
 test('fixed iterations and warm-up batches are taken as given; a per-call form is refused in a sentence', async () => {
   const fake = fakeCounter({ costOf: () => 10 });
   const report = await measure(() => fake.fn(), { iterations: 7, warmupBatches: 2, markerBatches: 1, batches: 3 }, fake.counter);
