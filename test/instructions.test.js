@@ -44,11 +44,11 @@ function measure(fn, options, counter, type = 'sync') {
   return new Promise((resolve, reject) => counting.measure(fn, {}, type, options, counter, (err, report) => (err ? reject(err) : resolve(report))));
 }
 
-test('the counting sampler calibrates on counts to 1-2-5 iterations, warms up until the count per operation settles, then marks empty and measured batches', async () => {
+test('the counting sampler calibrates on counts to 1-2-5 iterations, warms up until the count per operation settles, then counts the measured batches and marker batches of 0 iterations', async () => {
   // A benchmark whose calls cost 3000 instructions for its first 5,000 calls and 1000 after (a
   // tier-up, within the warm-up's minimum of instructions).
   const fake = fakeCounter({ costOf: (call) => (call <= 5000 ? 3000 : 1000) });
-  const report = await measure(() => fake.fn(), { minBatchInstructions: 1e6, warmupMinInstructions: 20e6, batches: 4 }, fake.counter);
+  const report = await measure(() => fake.fn(), { minBatchInstructions: 1e6, warmupMinInstructions: 20e6, warmupMinOperations: 12_000, batches: 4 }, fake.counter);
   assert.equal(report.measure, 'instructions');
   // 1 and 10 calls are far below 1e6 (x10); 100 calls count 300,500, so 1e6 x 1.1 needs 366, and
   // 500 (a 1-2-5 value) reach it.
@@ -56,15 +56,24 @@ test('the counting sampler calibrates on counts to 1-2-5 iterations, warms up un
   assert.deepEqual(report.batches.filter((b) => b.phase === 'calibrate').map((b) => b.operations), [1, 10, 100, 500]);
   // The warm-up went past the tier-up (call 5,000) and ended when the count per operation had settled.
   const warm = report.batches.filter((b) => b.phase === 'warmup');
-  assert.ok(warm.length >= 6 && report.warmup.stable && report.warmup.instructions >= 20e6, JSON.stringify(report.warmup));
+  assert.ok(report.warmup.stable && report.warmup.instructions >= 20e6 && report.warmup.operations >= 12_000, JSON.stringify(report.warmup));
   assert.ok(611 + (warm.length - 6) * 500 > 5000, `${warm.length} warm-up batches`);
-  // Three marker batches of 0 iterations, then the measured ones, every one with its own part.
+  // It stopped as soon as all three held: 24 batches of 500 calls are the first past 12,000.
+  assert.equal(warm.length, 24);
+  // The measured batches, then three marker batches of 0 iterations, every one with its own part.
   const phases = report.batches.map((b) => b.phase);
-  assert.deepEqual(phases.slice(-7), ['marker', 'marker', 'marker', 'sample', 'sample', 'sample', 'sample']);
+  assert.deepEqual(phases.slice(-7), ['sample', 'sample', 'sample', 'sample', 'marker', 'marker', 'marker']);
   assert.deepEqual(report.batches.map((b) => b.part), report.batches.map((b, i) => 2 * i + 2));
   assert.equal(report.marks, 2 * report.batches.length);
   assert.deepEqual(report.batches.filter((b) => b.phase === 'sample').map((b) => b.instructions), [500_500, 500_500, 500_500, 500_500]);
   assert.equal(report.operations, 2000);
+});
+
+test('a count that never settles (GC every other batch) ends the warm-up at warmupMaxInstructions, and says so', async () => {
+  const fake = fakeCounter({ costOf: (call) => (Math.floor(call / 100) % 2 ? 1000 : 1500) });
+  const report = await measure(() => fake.fn(), { iterations: 100, warmupMaxInstructions: 5e6, batches: 2 }, fake.counter);
+  assert.equal(report.warmup.stable, false);
+  assert.ok(report.warmup.instructions >= 5e6 && report.warmup.instructions < 5.2e6, JSON.stringify(report.warmup));
 });
 
 test('batches grow back during the warm-up when the first calls, compiling, made calibration stop at a few iterations', async () => {
@@ -82,7 +91,7 @@ test('batches grow back during the warm-up when the first calls, compiling, made
 test('fixed iterations and warm-up batches are taken as given; a per-call form is refused in a sentence', async () => {
   const fake = fakeCounter({ costOf: () => 10 });
   const report = await measure(() => fake.fn(), { iterations: 7, warmupBatches: 2, markerBatches: 1, batches: 3 }, fake.counter);
-  assert.deepEqual(report.batches.map((b) => `${b.phase}:${b.operations}`), ['warmup:7', 'warmup:7', 'marker:0', 'sample:7', 'sample:7', 'sample:7']);
+  assert.deepEqual(report.batches.map((b) => `${b.phase}:${b.operations}`), ['warmup:7', 'warmup:7', 'sample:7', 'sample:7', 'sample:7', 'marker:0']);
   const none = await measure(() => fake.fn(), { iterations: 5, warmupBatches: 0, markerBatches: 0, batches: 1 }, fakeCounter({ costOf: () => 1 }).counter);
   assert.deepEqual(none.batches.map((b) => b.phase), ['sample']);
   await assert.rejects(measure({ timing: 'per-call', fn() {}, why: 'tinybench runs beforeEach before every call' }, {}, fake.counter),

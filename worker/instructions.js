@@ -17,14 +17,21 @@
 //              minBatchInstructions, and again during the warm-up when the code got faster and a
 //              batch fell below half of that; or take the host's fixed `iterations`;
 //   warm up    run batches until the instructions per operation stop moving (the median of the last
-//              warmupWindow batches within warmupTolerance of the median of the ones before) and
-//              at least warmupMinInstructions were spent (V8 tiers up by invocation counts: Node 24
-//              reaches its optimising tier after about 20 M instructions of a small loop and sits on
-//              lower tiers, stable for several batches, before), or exactly the host's fixed
-//              `warmupBatches`; at most warmupMaxBatches;
+//              warmupWindow batches within warmupTolerance of the median of the ones before), at
+//              least warmupMinInstructions were spent and the benchmark was called
+//              warmupMinOperations times; or give up (warmup.stable says whether it settled) at
+//              warmupMaxInstructions or warmupMaxBatches; or exactly the host's fixed
+//              `warmupBatches`. The calls matter: V8 tiers the batch loop up by how often it went
+//              round, and sits on lower tiers, stable for many batches, before (a loop of 10,000
+//              instructions a call: Node 4.9.1 and 16.20.2 take their last step after about 16,000
+//              calls, 0.6% and 3% fewer instructions after it, Node 14.21.3 after 10,000 (18%),
+//              Node 24.21.0 after 30,000 (39%));
+//   sample     `batches` batches, the measured ones;
 //   marker     markerBatches batches of 0 iterations: what a batch costs besides its operations
-//              (the two calls and the loop's set-up), which the host subtracts from each sample;
-//   sample     `batches` batches, the measured ones.
+//              (the two calls and the loop's set-up), which the host subtracts from each sample.
+//              After the samples, as the time sampler's empty batches: a call of the batch loop
+//              with 0 iterations sends Node 14 and 24 back to slower code for the batches after
+//              it (24.21.0: 7,694 instructions per call of a loop before, 12,637 after).
 // The worker reads each part's count from BASE.<part> (the header's `summary:` line, written when
 // fdatasync is entered) to take these decisions; the host parses the same files after the process
 // exits, and its figures are the ones recorded.
@@ -47,8 +54,10 @@ var DEFAULTS = {
   maxIterations: 1e9,
   warmupBatches: null,
   warmupMinInstructions: 50e6,
+  warmupMinOperations: 50000,
+  warmupMaxInstructions: 500e6,
   warmupMaxBatches: 100,
-  warmupTolerance: 0.005,
+  warmupTolerance: 0.01,
   warmupWindow: 3,
   markerBatches: 3
 };
@@ -135,6 +144,7 @@ function measure(target, ctx, type, options, count, cb) {
   var calibrationBatches = 0;
   var warmupBatches = 0;
   var warmupInstructions = 0;
+  var warmupOperations = 0;
   var warmupRates = [];
   var warmupStable = false;
   var markerBatches = 0;
@@ -142,10 +152,12 @@ function measure(target, ctx, type, options, count, cb) {
   var operations = 0;
   var warmupStart = 0;
   var sampleStart = 0;
+  var sampleEnd = 0;
   var sampleStartUptimeMs = 0;
+  var sampleEndUptimeMs = 0;
 
   function finish() {
-    var sampleMs = clock.since(sampleStart) / 1e6;
+    var sampleMs = (sampleEnd - sampleStart) / 1e6;
     cb(null, {
       measure: 'instructions',
       iterationsPerSample: iterations,
@@ -156,11 +168,12 @@ function measure(target, ctx, type, options, count, cb) {
       warmup: {
         batches: warmupBatches,
         instructions: warmupInstructions,
+        operations: warmupOperations,
         stable: warmupStable,
         ms: (sampleStart - (warmupStart || sampleStart)) / 1e6
       },
       sampleMs: sampleMs,
-      window: { startUptimeMs: sampleStartUptimeMs, endUptimeMs: process.uptime() * 1000 },
+      window: { startUptimeMs: sampleStartUptimeMs, endUptimeMs: sampleEndUptimeMs },
       operations: operations,
       marks: count.marks(),
       sinkType: sampler.sinkType(),
@@ -193,23 +206,28 @@ function measure(target, ctx, type, options, count, cb) {
         warmupRates = [];
       }
       warmupStable = sampler.isSettled(warmupRates, opts.warmupWindow, opts.warmupTolerance);
+      warmupOperations += n;
       var done = opts.warmupBatches != null
         ? warmupBatches >= opts.warmupBatches
-        : (warmupStable && warmupInstructions >= opts.warmupMinInstructions) || warmupBatches >= opts.warmupMaxBatches;
-      if (done) phase = markerBatchCount > 0 ? 'marker' : 'sample';
+        : (warmupStable && warmupInstructions >= opts.warmupMinInstructions && warmupOperations >= opts.warmupMinOperations) ||
+          warmupInstructions >= opts.warmupMaxInstructions || warmupBatches >= opts.warmupMaxBatches;
+      if (done) phase = 'sample';
       return;
     }
-    if (phase === 'marker') {
-      markerBatches++;
-      if (markerBatches >= markerBatchCount) phase = 'sample';
+    if (phase === 'sample') {
+      samples++;
+      operations += n;
+      sampleEnd = clock.now();
+      sampleEndUptimeMs = process.uptime() * 1000;
+      if (samples >= opts.batches) phase = markerBatchCount > 0 ? 'marker' : 'done';
       return;
     }
-    samples++;
-    operations += n;
+    markerBatches++;
+    if (markerBatches >= markerBatchCount) phase = 'done';
   }
 
   function runBatch() {
-    if (phase === 'warmup' && opts.warmupBatches === 0) phase = markerBatchCount > 0 ? 'marker' : 'sample';
+    if (phase === 'warmup' && opts.warmupBatches === 0) phase = 'sample';
     if (phase === 'warmup' && !warmupStart) warmupStart = clock.now();
     if (phase === 'sample' && !sampleStart) {
       sampleStart = clock.now();
@@ -233,7 +251,7 @@ function measure(target, ctx, type, options, count, cb) {
         return cb(readErr);
       }
       onBatch(ran, part, instructions);
-      if (phase === 'sample' && samples >= opts.batches) return finish();
+      if (phase === 'done') return finish();
       setImmediate(runBatch);
     });
   }
