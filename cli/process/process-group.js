@@ -133,20 +133,23 @@ export function forget(pid) {
   if (running.delete(pid) && reaper) tellReaper(`-${pid}`);
 }
 
+// The executable `name` on PATH, or null (taskset here; valgrind and setarch in valgrind.js).
+export function onPath(name, env = process.env) {
+  return (env.PATH || '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, name)).find((file) => {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  }) ?? null;
+}
+
 // taskset (util-linux) pins a process to one core; where it is missing, pinning is not done and
 // the process record says so (cpu: null).
 let tasksetPath;
 function taskset() {
-  if (tasksetPath === undefined) {
-    tasksetPath = (process.env.PATH || '').split(path.delimiter).map((dir) => path.join(dir, 'taskset')).find((file) => {
-      try {
-        fs.accessSync(file, fs.constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    }) ?? null;
-  }
+  if (tasksetPath === undefined) tasksetPath = onPath('taskset');
   return tasksetPath;
 }
 

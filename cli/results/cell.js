@@ -34,7 +34,8 @@ export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess,
 // What the result file keeps of one finished worker process (timing or service).
 export function processRecord(round, result, wallMs, { rerunOf, startedAt, phasesMs, duetWith, pair, cpu } = {}) {
   const m = result.measurement;
-  const record = {
+  const started = startedAt !== undefined ? new Date(startedAt).toISOString() : undefined;
+  const record = m.measure === 'instructions' ? countedRecord(round, m, { memory: result.memory, wallMs, startedAt: started, phasesMs }) : {
     round,
     samplesNsPerOp: m.samplesNsPerOp,
     emptyNsPerOp: m.emptyNsPerOp,
@@ -47,7 +48,7 @@ export function processRecord(round, result, wallMs, { rerunOf, startedAt, phase
     memory: result.memory,
     clockResolutionNs: result.clockResolutionNs ?? null,
     wallMs,
-    startedAt: startedAt !== undefined ? new Date(startedAt).toISOString() : undefined,
+    startedAt: started,
     // When the timed samples ran, in ms of the process's own clock (process.uptime): lines the
     // samples up with what else happened on the machine (bench/suites.js's injected noise).
     sampleWindowMs: m.window ? [m.window.startUptimeMs, m.window.endUptimeMs] : undefined,
@@ -64,6 +65,31 @@ export function processRecord(round, result, wallMs, { rerunOf, startedAt, phase
   if (cpu !== undefined) record.cpu = cpu;
   if (result.service) record.service = result.service;
   if (result.command) record.command = result.command;
+  return record;
+}
+
+// A process measured in instructions (runner/instructions.js): instructions per operation of each
+// measured batch, never a time; how they were counted, so that a reader can repeat it.
+function countedRecord(round, m, { memory, wallMs, startedAt, phasesMs }) {
+  const record = {
+    round,
+    measure: 'instructions',
+    instructionsPerOp: m.instructionsPerOp,
+    instructionsPerSample: m.instructionsPerSample,
+    markerInstructions: m.markerInstructions,
+    iterationsPerSample: m.iterationsPerSample,
+    calibrationBatches: m.calibrationBatches,
+    warmup: m.warmup,
+    sampleMs: m.sampleMs,
+    timing: m.timing,
+    sinkType: m.sinkType,
+    valgrind: m.valgrind,
+    memory,
+    wallMs,
+    startedAt,
+    phasesMs
+  };
+  if (m.operationsPerSample) record.operationsPerSample = m.operationsPerSample;
   return record;
 }
 
