@@ -16,6 +16,8 @@ import { completeRun, samplerOptions } from './options.js';
 import { baselineColumn, grid } from './report/columns.js';
 import { detectableChange } from './stats/detectable.js';
 import { hostFingerprint } from './stats/host-speed.js';
+import { measureNamed } from './measure.js';
+import { findValgrind } from './process/valgrind.js';
 import { fitSuites, describeFits } from './stats/covariate.js';
 import { hostInfo, loadWarning, governorWarning, runOwnLoad } from './results/host.js';
 import { writeResult, readResult, SCHEMA_VERSION } from './results/file.js';
@@ -101,6 +103,8 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
   const log = (m) => progress.log(m);
 
   const { prepared } = signals;
+  // Counting instructions needs valgrind: said in one sentence before anything is installed or run.
+  if (run.measure === 'instructions') await prepared(findValgrind());
   const runtimes = await prepared(resolveRuntimes(matrix.runtimes, { log, refresh }));
   const suites = await prepared(describeSuites(matrix.suites, matrix.baseDir, { timeoutSec: run.timeoutSec }));
   if (matrix.commands?.length) suites.push(commandSuite(matrix.commands, { baseDir: matrix.baseDir }));
@@ -136,7 +140,9 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
     },
     cells
   };
-  const startWarnings = [...loadWarning(result.host.loadAverageStart, result.host.cores, resume ? 'when resumed' : 'at the start'), ...governorWarning(result.host.cpuGovernor)];
+  // Other programs and the CPU's clock move time, not instruction counts.
+  const timed = run.measure !== 'instructions';
+  const startWarnings = timed ? [...loadWarning(result.host.loadAverageStart, result.host.cores, resume ? 'when resumed' : 'at the start'), ...governorWarning(result.host.cpuGovernor)] : [];
   if (resume) {
     result = continueRun(result, resume, out);
     result.warnings.push(...startWarnings.filter((w) => w.code !== 'governor'));
@@ -190,11 +196,11 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
     // The host covariate's fit per suite (stats/covariate.js), as the finalised cells were adjusted.
     result.covariate = describeFits(fitSuites(result.cells.filter((c) => c.status === 'ok')));
     // The smallest change the run could have detected (stats/detectable.js), for whoever reads its verdicts.
-    result.schedule.detectableChange = detectableChange(grid(result, { baseline: run.baseline }), result.cells);
+    result.schedule.detectableChange = detectableChange(grid(result, { baseline: run.baseline }), result.cells, { equivalence: measureNamed(run.measure).equivalence });
     result.status = interrupted ? 'interrupted' : 'complete';
     result.finishedAt = new Date().toISOString();
     result.host.loadAverageEnd = os.loadavg();
-    result.warnings.push(...loadWarning(result.host.loadAverageEnd, result.host.cores, 'at the end', { ownLoad: runOwnLoad(run) }));
+    if (timed) result.warnings.push(...loadWarning(result.host.loadAverageEnd, result.host.cores, 'at the end', { ownLoad: runOwnLoad(run) }));
     await save();
   }
   return { result, interrupted };

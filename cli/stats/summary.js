@@ -132,12 +132,21 @@ function emptyCost(processes) {
   return evidence ? evidence.emptyNs : null;
 }
 
+// Processes of one cell whose counts differ by more than this did not do the same work: counts of
+// deterministic code repeated to 5-75 parts per million on Node 4 to 24 (2026-11-27).
+export const COUNT_VARIES = 0.001;
+
 // Hints that tell the user what to do, in the spirit of hyperfine's outlier warning, as data:
 // { code, message } (report/notes.js counts them by code).
 export function warningsFor(summary, processes) {
   const warnings = [];
+  const counted = summary.unit === MEASURES.instructions.unit;
   if (summary.outliers > 0 && summary.outliers / summary.samples > 0.05) {
-    warnings.push({ code: 'outliers', message: `${summary.outliers} of ${summary.samples} samples are far outliers: other programs were probably competing for the CPU; close them or rerun with more processes.` });
+    // Other programs cannot move a count: a batch that counts far more did more work (a GC, a
+    // compilation, a timer that fired in it).
+    warnings.push({ code: 'outliers', message: counted
+      ? `${summary.outliers} of ${summary.samples} batches counted far more instructions than the others: the runtime did extra work in them (a garbage collection, a compilation, a timer); the per-process median leaves them out.`
+      : `${summary.outliers} of ${summary.samples} samples are far outliers: other programs were probably competing for the CPU; close them or rerun with more processes.` });
   }
   const unstable = processes.filter((p) => p.warmup && !p.warmup.stable).length;
   if (unstable) {
@@ -147,7 +156,11 @@ export function warningsFor(summary, processes) {
   if (looksFolded(folding)) {
     warnings.push({ code: 'optimized-away', message: `runs at ${formatDuration(summary.estimate)} per operation, ${folding.ratio.toFixed(2)}x what an empty benchmark of its kind cost in the same processes (${formatDuration(folding.emptyNs)}; below ${FOLDED_RATIO}x counts as empty): the runtime has probably folded the work away or removed it, so this rate and its ratios measure the loop, not the operation; give it inputs that change from call to call and return the result (suites/README.md).` });
   }
-  if (summary.processCv !== null && summary.processCv > 0.05) {
+  const countSpread = counted && summary.processMedians.length >= 2 ? Math.max(...summary.processMedians) / Math.min(...summary.processMedians) - 1 : 0;
+  if (countSpread > COUNT_VARIES) {
+    // Counts of deterministic code repeat to parts per million: a spread this large is the code's.
+    warnings.push({ code: 'count-varies', message: `the instruction counts of its processes differ by ${(countSpread * 100).toFixed(2)}%, where deterministic code repeats to a few parts per million: the benchmark's work depends on time (timers, polling, setImmediate, Date) or on randomness, so its count is not exact; measure it in time, or make its work fixed.` });
+  } else if (!counted && summary.processCv !== null && summary.processCv > 0.05) {
     warnings.push({ code: 'processes-disagree', message: `processes disagree by ${(summary.processCv * 100).toFixed(1)}% (coefficient of variation); the machine is noisy or the benchmark depends on start-up state: use more processes.` });
   }
   return warnings;
