@@ -52,9 +52,12 @@ export function keptSamples(record) {
 // GC fell in).
 // hostAdjustment: the factor the run's host covariate gave this process (stats/covariate.js), where
 // its suite's fit was kept.
+// A counted process's value is its total over its batches (their mean, each batch of the same
+// operations): a batch's count depends on where a GC fell, the process's total repeats.
 export function processValue(record, perProcess = 'median') {
   const samples = keptSamples(record);
-  return (perProcess === 'throughput' ? mean(samples) : median(samples)) * (record.hostAdjustment ?? 1);
+  const total = perProcess === 'throughput' || record.measure === 'instructions';
+  return (total ? mean(samples) : median(samples)) * (record.hostAdjustment ?? 1);
 }
 
 // prior: the suite's variance prior (stats/moderate.js, results/cell.js variancePriors), or null.
