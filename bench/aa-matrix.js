@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { marginFigures } from './margins.js';
-import { grid } from '../cli/report/columns.js';
+import { grid } from '../cli/results/grid.js';
 import { detectableChange, describeDetectable } from '../cli/stats/detectable.js';
 import { EQUIVALENCE } from '../cli/stats/decision.js';
 

@@ -3,7 +3,7 @@
 // matrices of ../shared/evidence/2026-11-27, the second with the host in a slow mode):
 //   between the files   `diff A B --fail-on-regression 5` (the real CLI) passes; cells decided
 //                       faster/slower (target <= 2%);
-//   within each file    the ratios to the baseline column (the tables' ratios, report/columns.js grid)
+//   within each file    the ratios to the baseline column (the tables' ratios, results/grid.js grid)
 //                       of the one file against the other's: decided in both in opposite directions
 //                       (target 0) and pairs of 95% intervals that do not overlap (target 0);
 //   hosts               each file's host fingerprint (stats/host-speed.js) and B's against A's.
@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { readResult } from '../cli/results/file.js';
-import { grid } from '../cli/report/columns.js';
+import { grid } from '../cli/results/grid.js';
 import { judgeCell, finalizeCells } from '../cli/results/cell.js';
 import { quietReferences } from '../cli/stats/disturbance.js';
 import { hostFingerprint, compareHosts, describeFingerprint } from '../cli/stats/host-speed.js';

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { quantile, median, sd, mean } from '../cli/stats/basic.js';
 import { keptProcesses, perProcessOf } from '../cli/cell-identity.js';
 import { processValue, keptSamples } from '../cli/stats/summary.js';
-import { grid } from '../cli/report/columns.js';
+import { grid } from '../cli/results/grid.js';
 import { textTable } from '../cli/text/text-table.js';
 
 function distribution(values) {

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import YAML from 'yaml';
-import { grid } from '../cli/report/columns.js';
+import { grid } from '../cli/results/grid.js';
 import { median } from '../cli/stats/basic.js';
 import { textTable } from '../cli/text/text-table.js';
 import { log } from './preamble.js';

@@ -13,7 +13,7 @@ import { createRunDir } from './runner/run-dir.js';
 import { finalizeCells } from './results/cell.js';
 import { ORDER } from './runner/schedule.js';
 import { completeRun, samplerOptions } from './options.js';
-import { baselineColumn, grid } from './report/columns.js';
+import { baselineColumn, grid } from './results/grid.js';
 import { detectableChange } from './stats/detectable.js';
 import { hostFingerprint } from './stats/host-speed.js';
 import { measureNamed } from './measure.js';

@@ -161,7 +161,7 @@ test('an A/A explain calls no function changed by more than noise', { timeout: 1
   // of the operation (the planted 3x is two whole rounds of it); when none is called, the summary says so.
   const doc = await explain('16.20.2/--no-turbo-inlining', '16.20.2/--no-turbo-inlining', 'aa');
   assert.ok(doc.functions.rows.length >= 2);
-  const called = doc.functions.rows.filter((r) => r.change && r.change.verdict !== 'unclear');
+  const called = doc.functions.rows.filter((r) => r.change && r.change.verdict !== 'undecided');
   const whole = doc.functions.totals.a.estimate;
   for (const row of called) assert.ok(Math.abs(row.change.estimate) < 0.3 * whole, `${row.name} ${row.change.estimate} ns of ${whole} ns\n${renderExplainTerminal(doc)}`);
   if (!called.length) assert.match(doc.summary, /No function's change is clear of noise/);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { root, nodebench } from './helpers/cli.js';
 import { renderTerminal, renderChanges } from '../cli/report/terminal.js';
 import { CHANGES_SHOWN } from '../cli/report/changes.js';
-import { reportOverview } from '../cli/report/overview.js';
+import { reportOverview } from '../cli/render/overview.js';
 
 const planted = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'planted-result.json'), 'utf8'));
 // eslint-disable-next-line no-control-regex -- a raw control character is what must not be there
@@ -39,7 +39,7 @@ test('the terminal report ends with what changed, largest first; summary prints 
 
 test('what changed ends with the smallest change the run could detect, when the run recorded it', async () => {
   const { detectableChange } = await import('../cli/stats/detectable.js');
-  const { grid } = await import('../cli/report/columns.js');
+  const { grid } = await import('../cli/results/grid.js');
   const withDetectable = { ...planted, schedule: { ...planted.schedule, detectableChange: detectableChange(grid(planted), planted.cells) } };
   const last = renderChanges(withDetectable).trimEnd().split('\n').at(-1);
   assert.match(last, /^ {2}smallest change this run detects 80% of the time .*: a ratio to the baseline column changed by \d+\.\d% \(median over 3;/);

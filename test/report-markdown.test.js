@@ -10,10 +10,10 @@ import path from 'node:path';
 import { marked } from 'marked';
 import { root } from './helpers/cli.js';
 import { renderMarkdown } from '../cli/report/markdown.js';
-import { reportOverview } from '../cli/report/overview.js';
+import { reportOverview } from '../cli/render/overview.js';
 import { renderDiffMarkdown } from '../cli/diff/render.js';
 import { pairCells, diffResults } from '../cli/diff/compare.js';
-import { GITHUB_COMMENT_LIMIT } from '../cli/report/markdown-fit.js';
+import { GITHUB_COMMENT_LIMIT } from '../cli/render/markdown-parts.js';
 
 const planted = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'planted-result.json'), 'utf8'));
 

@@ -1,4 +1,4 @@
-// What a ratio is against (cli/report/columns.js referenceColumn): a flag set's column against the
+// What a ratio is against (cli/results/grid.js referenceColumn): a flag set's column against the
 // same runtime under the baseline's flag set, every other column against the baseline. Built from
 // test/fixtures/planted-result.json (one runtime, two flag sets, a real run) plus a copy of its
 // cells as a second runtime taking twice the time per operation: the second runtime's flag-set
@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { root } from './helpers/cli.js';
-import { grid } from '../cli/report/columns.js';
+import { grid } from '../cli/results/grid.js';
 import { renderTerminal, renderChanges } from '../cli/report/terminal.js';
 import { renderMarkdown } from '../cli/report/markdown.js';
-import { reportOverview } from '../cli/report/overview.js';
+import { reportOverview } from '../cli/render/overview.js';
 
 const planted = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'planted-result.json'), 'utf8'));
 const FLAG = planted.flagSets[1].name;

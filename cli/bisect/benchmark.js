@@ -7,6 +7,7 @@ import { createProgress } from '../progress.js';
 import { UserError } from '../errors.js';
 import { log, stepsLeft, runtimeOf, loadState, saveState, searchWithState } from './search.js';
 import { flagsDiffLines } from './flag.js';
+import { benchmarkName } from '../cell-identity.js';
 
 // Measures `candidate` interleaved with the good release in one run (so no drift between
 // invocations), with more processes each round while the interval straddles the midpoint.
@@ -105,7 +106,7 @@ export async function bisectMeasured({ suite, benchmark, flags, processes, maxPr
   const last = await runtimeOf(outcome.lastGood);
   const lines = [`first bad release: Node ${first.version} (V8 ${first.v8}); last good: Node ${last.version} (V8 ${last.v8})`];
   lines.push(pair.failed ? `  measuring the pair failed: ${pair.failed}`
-    : `  ${ctx.suite}/${ctx.benchmark} ops/s ${outcome.firstBad} / ${outcome.lastGood}: ${fmtRatio(pair.comparison)} (95% interval, ${pair.comparison.method}; ${path.basename(pair.out)})`);
+    : `  ${benchmarkName(ctx)} ops/s ${outcome.firstBad} / ${outcome.lastGood}: ${fmtRatio(pair.comparison)} (95% interval, ${pair.comparison.method}; ${path.basename(pair.out)})`);
   lines.push(...(await flagsDiffLines(outcome.lastGood, outcome.firstBad)));
   return lines;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { execa } from 'execa';
 import { runDoctor, checkSpec, DOCTOR_DEFAULTS } from '../doctor/run.js';
-import { renderDoctor } from '../doctor/render.js';
+import { renderDoctor } from '../doctor/table.js';
 import { projectRoot } from '../paths.js';
 import { UserError } from '../errors.js';
 import { terminalText } from '../text/escape.js';

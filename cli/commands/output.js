@@ -6,7 +6,7 @@ import { exitCodeFor, runEngine } from '../engine.js';
 import { checkOutput } from '../results/file.js';
 import { createProgress } from '../progress.js';
 import { list, flagSetsFrom, resultPathFrom, newResultsFolderNote } from './shared.js';
-import { runWarningLines } from '../report/run-warnings.js';
+import { runWarningLines } from '../render/run-warnings.js';
 
 // run and exec: the runtimes and flag sets from --node and --flags around the given suites or
 // commands, run into --out (or continued in the --resume file), printed.

@@ -12,7 +12,7 @@ import { metricComparisons } from './metrics.js';
 import { fastReferences, shiftBetween, hostFingerprint, compareHosts, sameBinary } from '../stats/host-speed.js';
 import { UserError } from '../errors.js';
 import { measureOfResult } from '../measure.js';
-import { diffRunWarningLines } from '../report/run-warnings.js';
+import { diffRunWarningLines } from '../render/run-warnings.js';
 
 function findColumn(result, name, file) {
   const { column, candidates } = lookupColumn(columnsOf(result), name);

@@ -4,18 +4,18 @@
 // over all the rows at one false discovery rate (diffResults); a cell whose benchmark ran at the cost
 // of an empty one carries FOLDED_MARK on its rate and on the change it takes part in.
 import { geomeanRatio } from '../stats/compare.js';
-import { formatRate, formatChange } from '../text/format.js';
+import { formatRate, formatChange, formatBand } from '../text/format.js';
 import { describeDrift } from '../stats/drift-estimate.js';
 import { describeHosts } from '../stats/host-speed.js';
 import { describeUndecided } from '../stats/detectable.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { terminalText, markdownCode, markdownText, markdownTable } from '../text/escape.js';
-import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../report/notes.js';
-import { diffOverview, countsText } from '../report/overview.js';
-import { overviewBlocks, overviewLegend } from '../report/markdown.js';
-import { fitMarkdown, GITHUB_COMMENT_LIMIT } from '../report/markdown-fit.js';
-import { htmlPage } from '../report/html.js';
-import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../report/html-parts.js';
+import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../render/marks.js';
+import { diffOverview, countsText } from '../render/overview.js';
+import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend } from '../render/markdown-parts.js';
+import { htmlPage } from '../render/html-page.js';
+import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
+import { rowKey } from '../cell-identity.js';
 
 export const DIFF_HEADER = ['benchmark', 'column', 'A ops/s', 'B ops/s', 'change', '95% CI', 'p', 'q', 'verdict'];
 
@@ -25,7 +25,7 @@ const mark = (text, on) => (on ? `${text}${FOLDED_MARK}` : text);
 
 // "same" carries its band, so that it never reads as "no change" without one.
 export function verdictText(c, equivalence) {
-  const word = c.verdict === 'same' && Number.isFinite(equivalence) ? `same ±${+(equivalence * 100).toFixed(2)}%` : c.verdict;
+  const word = c.verdict === 'same' && Number.isFinite(equivalence) ? `same ${formatBand(equivalence)}` : c.verdict;
   return word + (c.singleProcess ? ' (1 process)' : '');
 }
 
@@ -48,7 +48,7 @@ export function diffSummaryLines(rows, { runWarnings = true } = {}) {
   const lines = [];
   if (compared.length) {
     const count = (verdict) => compared.filter((c) => c.verdict === verdict).length;
-    const band = rows.verdicts ? ` within ±${+(rows.verdicts.equivalence * 100).toFixed(2)}%` : '';
+    const band = rows.verdicts ? ` within ${formatBand(rows.verdicts.equivalence)}` : '';
     lines.push(`geomean of rate ratios: ${formatChange(geomeanRatio(compared))} over ${compared.length} benchmarks; ` +
       `${count('faster')} faster, ${count('slower')} slower, ${count('same')} same${band}, ${count('undecided')} undecided`);
     if (rows.verdicts) lines.push(`verdicts: ${rows.verdicts.text}`);
@@ -87,8 +87,8 @@ function environmentRows(resultA, resultB) {
 
 // Benchmarks that stopped working (or started) first, then the changes decided faster or slower,
 // largest first; the rest (same within the band, or undecided) folded under <details>; with more
-// than one compared column, the compact overview per suite (report/markdown.js's); within GitHub's
-// comment limit (report/markdown-fit.js).
+// than one compared column, the compact overview per suite (render/markdown-parts.js); within GitHub's
+// comment limit (render/markdown-parts.js).
 const changeSize = (r) => (r.comparison ? Math.abs(Math.log(r.comparison.ratio)) : Infinity);
 
 export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failures = null, limit, gate = null, commentLimit = GITHUB_COMMENT_LIMIT } = {}) {
@@ -108,10 +108,7 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
     if (gate?.confirm) out.push(...gate.confirm.lines.map((line) => `${markdownText(line)}  `), '');
   }
   out.push(...diffSummaryLines(rows).map((line) => `${markdownText(line)}  `), '');
-  const table = (name, list, before, after) => {
-    const [head, rule, ...body] = markdownTable(DIFF_HEADER, list.map(cells));
-    return { name, head: [...before, head, rule], rows: body, tail: after };
-  };
+  const table = (name, list, before, after) => tableBlock(name, DIFF_HEADER, list.map(cells), { before, after });
   const blocks = [{ name: 'the gate and the summary', head: out }];
   blocks.push(notable.length
     ? table('the faster, slower and status changes', notable, [`### Faster, slower and status changes (${notable.length}, largest first)`, ''], [''])
@@ -182,7 +179,7 @@ export function renderDiffPage(rows, context) {
   const page = renderDiffHtml(rows, context);
   const overview = diffOverview(rows);
   const equivalence = rows.verdicts?.equivalence;
-  const byRow = new Map(overview.suites.flatMap((s) => s.rows.map((r) => [`${s.suite}\u0000${r.benchmark}`, r.id])));
+  const byRow = new Map(overview.suites.flatMap((s) => s.rows.map((r) => [rowKey({ suite: s.suite, benchmark: r.benchmark }), r.id])));
   const anchored = new Set();
   const tableRows = rows.map((r) => {
     const cells = diffRowCells(r, { equivalence });
@@ -193,7 +190,7 @@ export function renderDiffPage(rows, context) {
     }), c ? { text: cells[4], value: c.ratio } : cells[4], c ? { text: cells[5], value: c.ci.high / c.ci.low } : cells[5],
     c ? { text: cells[6], value: c.p } : cells[6], c ? { text: cells[7], value: c.q } : cells[7],
     { text: cells[8], className: c && isDecidedChange(r) ? c.verdict : '' }];
-    const id = byRow.get(`${r.a?.suite ?? r.label.split('/')[0]}\u0000${r.a?.benchmark ?? r.label}`);
+    const id = byRow.get(rowKey(r.a));
     if (id && !anchored.has(id)) {
       anchored.add(id);
       shaped.id = id;

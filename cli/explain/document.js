@@ -153,7 +153,7 @@ function summarize(doc) {
     parts.push(`Only ${other.column} could be profiled (${unavailable[0].column}: ${unavailable[0].profiling.unavailable}), so no change is split by function; on ${other.column} the most self time per operation is in ${top.map((r) => `${nameOf(r)} (${formatDuration(r[other.id].estimate)}, ${(r[other.id].share * 100).toFixed(0)}%)`).join(', ') || 'nothing measured'}.`);
   } else {
     const total = doc.functions.totals.change;
-    const called = doc.functions.rows.filter((r) => r.change && r.change.verdict !== 'unclear');
+    const called = doc.functions.rows.filter((r) => r.change && r.change.verdict !== 'undecided');
     if (total) {
       const decidedTotal = total.low > 0 || total.high < 0;
       parts.push(`Under the profiler an operation cost ${formatDuration(doc.functions.totals.a.estimate)} of CPU time on ${a.column} and ${formatDuration(doc.functions.totals.b.estimate)} on ${b.column} (${signed(total.estimate)}, 95% interval ${signed(total.low)} .. ${signed(total.high)}${decidedTotal ? '' : ': no clear change'}).`);
@@ -168,7 +168,7 @@ function summarize(doc) {
   }
   const gcTotal = doc.gc.rows.find((r) => r.kind === 'total');
   const scavenges = doc.gc.rows.find((r) => r.kind === 'scavenges');
-  const called = (row, words) => (row.change && row.change.verdict !== 'unclear' ? words[row.change.estimate > 0 ? 0 : 1] : `no clear change over ${doc.gc.processes.a} and ${doc.gc.processes.b} metrics processes`);
+  const called = (row, words) => (row.change && row.change.verdict !== 'undecided' ? words[row.change.estimate > 0 ? 0 : 1] : `no clear change over ${doc.gc.processes.a} and ${doc.gc.processes.b} metrics processes`);
   if (gcTotal?.a && gcTotal?.b && (gcTotal.a.estimate > 0 || gcTotal.b.estimate > 0)) {
     parts.push(`Main-thread GC: ${scavenges.a.estimate.toPrecision(3)} scavenges per 1000 operations on ${a.column} and ${scavenges.b.estimate.toPrecision(3)} on ${b.column} (${called(scavenges, ['more', 'fewer'])}); pauses of ${formatDuration(gcTotal.a.estimate)} and ${formatDuration(gcTotal.b.estimate)} per operation (wall clock, which a busy machine lengthens; ${called(gcTotal, ['longer', 'shorter'])}).`);
   }

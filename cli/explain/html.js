@@ -1,8 +1,9 @@
-// explain's HTML format: one offline page (report/html.js's htmlPage) with the two profiles side by
+// explain's HTML format: one offline page (render/html-page.js) with the two profiles side by
 // side, function by function, sorted by the change: each side's self time per operation as a bar
 // on one scale, then the other tables. Every string goes through escapeHtml.
-import { htmlPage, escapeHtml } from '../report/html.js';
-import { explainTables, sideLine, profileFiles } from './tables.js';
+import { htmlPage } from '../render/html-page.js';
+import { escapeHtml } from '../render/html-parts.js';
+import { explainTables, sideLine, profileFiles, benchmarkOf } from './tables.js';
 
 const STYLE = '<style>table.x{border-collapse:collapse;font-size:13px}table.x th,table.x td{padding:2px 8px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}'
   + 'td.num{text-align:right;white-space:nowrap}.bar{height:10px;display:inline-block;vertical-align:middle}.a{background:#4a78c2}.b{background:#e07b39}'
@@ -40,5 +41,5 @@ export function renderExplainHtml(doc) {
     ...others.map((t) => ({ title: t.title, html: plainTable(t) })),
     { title: 'Profiles', html: `<p>Open in Chrome DevTools (Performance, load profile) or speedscope.app:</p><ul>${files.map((f) => `<li><code>${escapeHtml(f)}</code></li>`).join('')}</ul><p class="note">${escapeHtml(`${doc.createdAt}: nodebench ${doc.command.join(' ')}`)}</p>` }
   ];
-  return htmlPage({ title: `nodebench explain: ${doc.benchmark.suite}/${doc.benchmark.name}`, intro: `Where the time went from ${doc.sides.a.column} to ${doc.sides.b.column}.`, charts: [], sections, script: '' });
+  return htmlPage({ title: `nodebench explain: ${benchmarkOf(doc)}`, intro: `Where the time went from ${doc.sides.a.column} to ${doc.sides.b.column}.`, charts: [], sections, script: '' });
 }

@@ -8,6 +8,7 @@ import { explainDocument } from './document.js';
 import { runtimeFlagsOrNull } from '../flags/index.js';
 import { samplerOptions, DEFAULT_RUN } from '../options.js';
 import { isUserError } from '../errors.js';
+import { columnKey } from '../cell-identity.js';
 
 // timeoutMs: each process's limit, run's --timeout default (run.timeoutSec).
 export const EXPLAIN_DEFAULTS = { processes: 3, metricsProcesses: 2, windowMs: 1000, intervalUs: 250, timeoutMs: DEFAULT_RUN.timeoutSec * 1000 };
@@ -37,7 +38,7 @@ export async function explainComparison(request, options = {}, { log = () => {},
 export async function explainComparisons(rows, { fileA, fileB, nodes }, options = {}, hooks = {}) {
   const out = [];
   for (const row of rows.filter((r) => r.comparison?.verdict === 'slower')) {
-    const [from, to] = [`${row.a.runtimeLabel}/${row.a.flagSet}`, `${row.b.runtimeLabel}/${row.b.flagSet}`];
+    const [from, to] = [columnKey(row.a), columnKey(row.b)];
     const dir = options.profileDir ? path.join(options.profileDir, row.label.replace(/[^A-Za-z0-9._-]+/g, '_')) : undefined;
     try {
       const document = await explainComparison({ resultFile: fileA, resultFileB: fileB, from, to, benchmark: row.label, nodes }, { ...options, profileDir: dir }, hooks);

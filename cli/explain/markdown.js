@@ -1,11 +1,11 @@
 // explain's Markdown format (a pull request, $GITHUB_STEP_SUMMARY): every name through
 // text/escape.js, so a function or benchmark name cannot add a column, a row or HTML.
 import { markdownTable, markdownCode, markdownText } from '../text/escape.js';
-import { explainTables, sideLine, profileFiles } from './tables.js';
+import { explainTables, sideLine, profileFiles, benchmarkOf } from './tables.js';
 
 export function renderExplainMarkdown(doc) {
   const lines = [
-    `## nodebench explain: ${markdownCode(`${doc.benchmark.suite}/${doc.benchmark.name}`)}`,
+    `## nodebench explain: ${markdownCode(benchmarkOf(doc))}`,
     '',
     `- ${markdownText(sideLine(doc, 'a'))}`,
     `- ${markdownText(sideLine(doc, 'b'))}`,

@@ -35,13 +35,14 @@ export function difference(a, b) {
   return { estimate, low: estimate - half, high: estimate + half, p: tTwoSidedP(estimate / se, df) };
 }
 
-// Adds q and verdict ('slower' | 'faster' | 'unclear') to each change (null stays null): a change
-// is called only when its q-value is below ALPHA, which needs its 95% interval to exclude 0.
+// Adds q and verdict ('slower' | 'faster' | 'undecided', the words of stats/decision.js) to each
+// change (null stays null): a change is called only when its q-value is below ALPHA, which needs its
+// 95% interval to exclude 0.
 export function judgeChanges(changes) {
   const qs = qValues(changes.map((c) => (c ? c.p : NaN)));
   return changes.map((c, i) => {
     if (!c) return null;
     const decided = qs[i] < ALPHA && (c.low > 0 || c.high < 0);
-    return { ...c, q: qs[i], verdict: decided ? (c.estimate > 0 ? 'slower' : 'faster') : 'unclear' };
+    return { ...c, q: qs[i], verdict: decided ? (c.estimate > 0 ? 'slower' : 'faster') : 'undecided' };
   });
 }

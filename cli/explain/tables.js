@@ -1,18 +1,22 @@
 // The explanation document as titled tables of plain strings, shared by the terminal, Markdown and
 // HTML formats (each escapes the strings for where it shows them: text/escape.js, escapeHtml).
-import { formatDuration, formatPct } from '../text/format.js';
+import { formatDuration, formatPct, formatFraction } from '../text/format.js';
+import { benchmarkName } from '../cell-identity.js';
 
 const dur = (ns) => (Number.isFinite(ns) ? formatDuration(ns) : '');
 const signed = (ns) => (Number.isFinite(ns) ? `${ns >= 0 ? '+' : '-'}${formatDuration(Math.abs(ns))}` : '');
-const share = (s) => (s && Number.isFinite(s.share) ? `${(s.share * 100).toFixed(1)}%` : '');
+const share = (s) => (s && Number.isFinite(s.share) ? formatFraction(s.share) : '');
 const margin = (s) => (s && s.low !== null && s.high !== null && s.estimate > 0 ? `±${formatPct(((s.high - s.low) / 2 / s.estimate) * 100)}` : '');
 const range = (c) => (c && Number.isFinite(c.low) ? `${signed(c.low)} .. ${signed(c.high)}` : '');
 
 function verdictText(row) {
-  if (row.only) return `only ${row.only.toUpperCase()}${row.change?.verdict !== 'unclear' && row.change ? `, ${row.change.verdict}` : ''}`;
+  if (row.only) return `only ${row.only.toUpperCase()}${row.change?.verdict !== 'undecided' && row.change ? `, ${row.change.verdict}` : ''}`;
   if (!row.change) return row.a && row.b ? 'no interval' : '';
-  return row.change.verdict === 'unclear' ? 'no clear change' : row.change.verdict;
+  return row.change.verdict === 'undecided' ? 'no clear change' : row.change.verdict;
 }
+
+// The benchmark explained, as every view names it: suite/benchmark.
+export const benchmarkOf = (doc) => benchmarkName({ suite: doc.benchmark.suite, benchmark: doc.benchmark.name });
 
 export function sideLine(doc, id) {
   const s = doc.sides[id];
@@ -48,7 +52,7 @@ function gcTable(doc) {
   const row = (r) => {
     const [show, showChange, unit] = r.unit === 'ns' ? [dur, signed, 'per operation'] : [count, signedCount, 'per 1000 operations'];
     if (r.a?.estimate === 0 && r.b?.estimate === 0) return [r.label, unit, '0', '', '0', '', '', '', 'none on either side'];
-    const verdict = r.change ? (r.change.verdict === 'unclear' ? 'no clear change' : r.unit === 'ns' ? r.change.verdict : r.change.estimate > 0 ? 'more' : 'fewer') : '';
+    const verdict = r.change ? (r.change.verdict === 'undecided' ? 'no clear change' : r.unit === 'ns' ? r.change.verdict : r.change.estimate > 0 ? 'more' : 'fewer') : '';
     return [r.label, unit, show(r.a?.estimate), margin(r.a), show(r.b?.estimate), margin(r.b), showChange(r.change?.estimate), r.change && Number.isFinite(r.change.low) ? `${showChange(r.change.low)} .. ${showChange(r.change.high)}` : '', verdict];
   };
   return {

@@ -2,11 +2,11 @@
 // every cell), then where the .cpuprofile files are.
 import { textTable } from '../text/text-table.js';
 import { terminalText } from '../text/escape.js';
-import { explainTables, sideLine, profileFiles } from './tables.js';
+import { explainTables, sideLine, profileFiles, benchmarkOf } from './tables.js';
 
 export function renderExplainTerminal(doc) {
   const lines = [
-    terminalText(`nodebench explain: ${doc.benchmark.suite}/${doc.benchmark.name}`),
+    terminalText(`nodebench explain: ${benchmarkOf(doc)}`),
     terminalText(sideLine(doc, 'a')),
     terminalText(sideLine(doc, 'b')),
     '',

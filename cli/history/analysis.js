@@ -8,6 +8,7 @@ import { firstSplitP, extraSpread, ALPHA, MIN_SEGMENT } from './changepoints.js'
 import { releasesBetween } from '../bisect/releases.js';
 import { builtInSuites } from '../matrix/discover-suites.js';
 import { shellWord } from '../text/escape.js';
+import { benchmarkName } from '../cell-identity.js';
 
 const setOf = (runs, fact) => new Set(runs.map(fact).filter((v) => v !== null && v !== undefined));
 
@@ -115,7 +116,7 @@ export function gateFailures(analysis, limit) {
   for (const s of analysis.series) {
     for (const change of s.changes) {
       if (!change.isNew || change.ratio >= 1 || (1 - change.ratio) * 100 <= limit) continue;
-      const label = `${s.suite}/${s.benchmark}`;
+      const label = benchmarkName(s);
       if (!byBenchmark.has(label)) byBenchmark.set(label, { label, changes: [] });
       byBenchmark.get(label).changes.push({ series: s, change });
     }

@@ -1,9 +1,10 @@
-// `history show --format html`: the report's offline page (report/html.js: Chart.js inlined, the
-// same style) with trend charts. One chart per benchmark (and host, and suite parameters when the
+// `history show --format html`: the offline page every view has (render/html-page.js: Chart.js
+// inlined, the same style) with trend charts. One chart per benchmark (and host, and suite parameters when the
 // history has several), one line per flag set (per runtime line and flag set by date), every point
 // with its 95% interval drawn as an error bar, every change point as a dashed line labelled with
 // its shift. The tables and change points in words follow, then the runs.
-import { htmlPage, escapeHtml } from '../report/html.js';
+import { htmlPage } from '../render/html-page.js';
+import { escapeHtml } from '../render/html-parts.js';
 import { formatChange } from '../text/format.js';
 import { compareVersions } from './series.js';
 import { seriesTitle, allChanges, changeLine, changeText } from './render.js';

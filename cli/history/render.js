@@ -2,10 +2,11 @@
 // the same series and change points (analysis.js).
 import { textTable } from '../text/text-table.js';
 import { formatRate, formatChange } from '../text/format.js';
-import { csvField as quote } from '../report/csv.js';
+import { csvField as quote } from '../render/csv-field.js';
 import { terminalText, markdownText, markdownCode, markdownFence, markdownHtmlText } from '../text/escape.js';
 import { describeHost, canonicalJson } from './entry.js';
 import { describeStoreDrift } from './drift.js';
+import { benchmarkName } from '../cell-identity.js';
 
 // Names come from suite files and result files someone else may have written: control characters
 // (a terminal escape sequence, say) are shown as escapes, never sent to the terminal.
@@ -15,7 +16,7 @@ const ORDER_WORDS = { version: 'runtime version (the runs of one version pooled)
 // Distinguishes series that share a benchmark name: their host and parameters when the history
 // has several of them, their runtime line when ordered by date.
 export function seriesTitle(s, analysis, { withBenchmark = true, withFlagSet = true, withLine = true } = {}) {
-  const parts = withBenchmark ? [`${s.suite}/${s.benchmark}`] : [];
+  const parts = withBenchmark ? [benchmarkName(s)] : [];
   if (withFlagSet) parts.push(`[${s.flagSet}]`);
   if (withLine && s.line !== null) parts.push(`on ${s.line}`);
   const sameSuite = analysis.series.filter((o) => o.suite === s.suite);

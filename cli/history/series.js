@@ -19,6 +19,7 @@ import { widenForHost } from '../stats/host-speed.js';
 import { changePoints, Z95 } from './changepoints.js';
 import { storeDrift } from './drift.js';
 import { canonicalJson } from './entry.js';
+import { benchmarkName } from '../cell-identity.js';
 
 export const ORDERS = ['version', 'date'];
 
@@ -61,7 +62,7 @@ export function selectCells(entries, { suites, benchmarks, flagSets } = {}) {
     const suiteOf = new Map(entry.suites.map((s) => [s.name, s]));
     const flagsOf = new Map(entry.flagSets.map((f) => [f.name, f.flags]));
     for (const cell of entry.cells) {
-      if (!matches(suites, cell.suite) || !matches(benchmarks, cell.benchmark, `${cell.suite}/${cell.benchmark}`) || !matches(flagSets, cell.flagSet)) continue;
+      if (!matches(suites, cell.suite) || !matches(benchmarks, cell.benchmark, benchmarkName(cell)) || !matches(flagSets, cell.flagSet)) continue;
       const suite = suiteOf.get(cell.suite);
       out.push({ entry, cell, params: canonicalJson(suite?.params ?? {}), suiteFile: suite?.file ?? null, flags: flagsOf.get(cell.flagSet) || [] });
     }

@@ -3,6 +3,7 @@
 // machine, so the ratios within a table row compare runtimes, not machines. Benchmarks are dealt
 // round-robin in plan order, so shards get similar amounts of work.
 import { UserError } from '../errors.js';
+import { benchmarkName } from '../cell-identity.js';
 
 // --shard auto: the runner's index and the number of runners, as each CI engine already says them.
 // Indexes are 0-based except GitLab's. GitHub Actions has no such variables, so its workflow passes
@@ -39,7 +40,7 @@ export function parseShard(text, env = process.env) {
 }
 
 export function selectShard(cells, { index, count }) {
-  const benchmarks = [...new Set(cells.map((c) => `${c.suite}/${c.benchmark}`))];
+  const benchmarks = [...new Set(cells.map(benchmarkName))];
   const mine = new Set(benchmarks.filter((_, i) => i % count === index - 1));
-  return cells.filter((c) => mine.has(`${c.suite}/${c.benchmark}`)).map((c, id) => ({ ...c, id }));
+  return cells.filter((c) => mine.has(benchmarkName(c))).map((c, id) => ({ ...c, id }));
 }

@@ -1,6 +1,8 @@
-// The one way a view's output leaves nodebench. A view (report, diff, history) is a lookup of its
-// formats, each a function of (document, options) -> text; this file owns what every command shares
-// around them: --format (one vocabulary, the same aliases everywhere), colour only on a terminal,
+// The one way a view's output leaves nodebench: every command prints through emit. A view (report,
+// diff, history, explain, flags, runtimes, doctor, bisect, the end of a run) is a lookup of its
+// formats, each a function of (document, options) -> text, one file per format beside it; this file
+// owns what every command shares around them: --format (one vocabulary, the same aliases
+// everywhere, --json for --format json), colour only on a terminal,
 // --out (fs-atomic.js's writer: a file replaced atomically, a device or FIFO written through) or
 // stdout, and the Markdown that GitHub Actions shows on a job's summary page.
 import fs from 'node:fs/promises';
@@ -21,6 +23,19 @@ export function chooseFormat(view, requested) {
   if (!name) throw new UserError(`--format "${requested}" is not known; use ${Object.keys(view).join(', ')}.`);
   return view[name];
 }
+
+// --format, and --json and --out where the command has them free, with the same words everywhere.
+// (run, matrix and exec take --out for their result file and --json from options.js; bisect takes
+// --out for its state file.)
+export function addFormatOptions(command, view, { json = true, out = true } = {}) {
+  command.option('--format <format>', `one of ${Object.keys(view).join(', ')}`, 'table');
+  if (json && view.json) command.option('--json', 'same as --format json');
+  if (out) command.option('--out <file>', 'write to this file instead of stdout');
+  return command;
+}
+
+// The format the options ask for: --json wins over --format, as it always has.
+export const formatFrom = (view, opts) => chooseFormat(view, opts.json ? 'json' : opts.format);
 
 // Colour for a table shown on a terminal that asked for it; never in a file or a pipe.
 export const wantsColor = ({ color = true, out } = {}) => Boolean(color && !out && process.stdout.isTTY && !process.env.NO_COLOR);

@@ -1,5 +1,5 @@
 // CSV: one row per cell, for spreadsheets: every summary figure, runtime metric and service figure.
-import { terminalText } from '../text/escape.js';
+import { csvField } from '../render/csv-field.js';
 
 const COLUMNS = [
   ['suite', (c) => c.suite], ['benchmark', (c) => c.benchmark], ['runtime', (c) => c.runtime], ['v8', (c, v8) => v8.get(c.runtimeLabel)],
@@ -19,22 +19,6 @@ const COLUMNS = [
   // Warning codes (e.g. optimized-away: the rate is that of an empty benchmark), space-separated.
   ['warnings', (c) => (c.warnings || []).map((w) => (typeof w === 'string' ? w : w.code)).join(' ')], ['error', (c) => c.error]
 ];
-
-// A text field's control characters are shown escaped, as on a terminal (escape.js: ESC as \x1b, a
-// newline as \n): a CSV is also read with cat and less, and a name or an error from a result file
-// must not move the cursor or retitle the window there. Then, a field that starts with = + - @ (or a
-// tab or carriage return) is a formula to a spreadsheet ("=cmd|' /C calc'!A0" runs a program): it
-// is prefixed with ' as OWASP's CSV injection guidance recommends, and quoted. Numbers are written
-// as numbers, so a negative figure stays a number.
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-export function csvField(value) {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return String(value);
-  const text = terminalText(value);
-  const safe = FORMULA_START.test(text) ? `'${text}` : text;
-  return /[",\n\r']/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 export function renderCsv(result) {
   const v8 = new Map(result.runtimes.map((r) => [r.label, r.v8]));

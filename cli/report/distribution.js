@@ -3,8 +3,8 @@
 // shows as two humps where a mean ± margin would hide it.
 import { formatRate } from '../text/format.js';
 import { textTable } from '../text/text-table.js';
-import { keptProcesses, perProcessOf, benchmarkName, columnKey } from '../cell-identity.js';
-import { processValue } from '../stats/summary.js';
+import { benchmarkName, columnKey } from '../cell-identity.js';
+import { processRates } from '../results/grid.js';
 
 const BLOCKS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
@@ -20,9 +20,6 @@ export function sparkline(values, width = 12) {
   const top = Math.max(...bins);
   return bins.map((n) => (n === 0 ? ' ' : BLOCKS[Math.max(0, Math.ceil((n / top) * BLOCKS.length) - 1)])).join('');
 }
-
-// The processes that count (set-aside ones are left out, as in the estimate), each as its own value.
-export const processRates = (cell) => keptProcesses(cell).map((p) => 1e9 / processValue(p, perProcessOf(cell)));
 
 // One line per ok cell: the glyph of its process rates, their range and how many.
 export function renderDistributions(result) {

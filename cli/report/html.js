@@ -1,38 +1,22 @@
-// A self-contained HTML report: one file that opens offline. Chart.js (its UMD build, read from
-// node_modules at report time) is inlined with the data, so there is no CDN and no network.
-// The overview comes first (overview.js, drawn by html-parts.js): the verdict counts, the decided
-// changes largest first, and per suite a heat map of the ratios to the baseline. Then the detail
-// per suite: each benchmark's chart of its ratios with their intervals (raw ops/s on request), a
+// The HTML report: one offline page (render/html-page.js, Chart.js inlined, no network).
+// The overview comes first (render/overview.js, drawn by render/html-parts.js): the verdict
+// counts, the decided changes largest first, and per suite a heat map of the ratios to the
+// baseline. Then the detail per suite: each benchmark's chart of its ratios with their intervals (raw ops/s on request), a
 // table sortable by any column, the runtime metrics as small charts beside their table; the service
 // and command tables and the environment follow. Charts are drawn when they scroll into view, so
 // that a result of 10,000 cells opens in seconds (bench/report-render.js).
-import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import { columnsWithCells, cellsBySuite, suiteIndex } from './columns.js';
-import { columnsOf } from '../cell-identity.js';
+import { columnsWithCells, cellsBySuite, suiteIndex, processRates } from '../results/grid.js';
+import { columnsOf, columnKey } from '../cell-identity.js';
 import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';
-import { processRates } from './distribution.js';
-import { isOptimizedAway, FOLDED_MARK } from './notes.js';
-import { formatRate, formatPct, formatRatio } from '../text/format.js';
-import { reportOverview, spreadText, countsText, againstText } from './overview.js';
-import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable, SORT_SCRIPT, PAGE_STYLE } from './html-parts.js';
+import { isOptimizedAway, FOLDED_MARK } from '../render/marks.js';
+import { formatRate, formatPct, formatRatio, formatFraction } from '../text/format.js';
+import { reportOverview, spreadText, countsText, againstText } from '../render/overview.js';
+import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
+import { htmlPage, chartFigure } from '../render/html-page.js';
 import { terminalText } from '../text/escape.js';
 import { summarizeMetricRuns, METRICS } from '../stats/metrics.js';
-import { runWarningLines } from './run-warnings.js';
-
-export { escapeHtml };
-
-const require = createRequire(import.meta.url);
-let chartSource;
-// The package exports only its module entry points; the UMD build sits beside them in dist/.
-const chartLibrary = () => (chartSource ??= fs.readFileSync(path.join(path.dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8'));
-
-// JSON inside <script>: "</script>" or "<!--" in a benchmark name must not end the element; the
-// control and bidirectional characters JSON.stringify leaves raw are written as \u escapes too, so
-// that the page holds none (output-safety.test.js).
-const scriptJson = (value) => JSON.stringify(value).replace(/[<\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+import { runWarningLines } from '../render/run-warnings.js';
 
 // Per benchmark: one point per column with the interval and the per-process rates (ops/s).
 export function chartData(result) {
@@ -78,79 +62,6 @@ const wideSpan = (values) => {
   const positive = values.filter((v) => v > 0 && Number.isFinite(v));
   return positive.length > 1 && Math.max(...positive) / Math.min(...positive) > 10;
 };
-
-// The report's charts: a chart spec has `views` (ratio and raw, or one), each with intervals,
-// values, points, the axis unit and whether it is logarithmic; `view` is the one drawn first. The
-// words many views share (unit, legend labels) are said once, in data.shared[view.kind].
-// Charts are made when their canvas nears the viewport; window.nodebenchDrawAll() draws the rest.
-const PAGE_SCRIPT = `
-const data = JSON.parse(document.getElementById('nodebench-data').textContent);
-const specs = new Map(data.charts.map((spec) => [spec.id, spec]));
-const drawn = new Map();
-const charts = [];
-let wanted = 'ratio';
-function config(spec) {
-  const view = spec.views[wanted] || spec.views[spec.view];
-  const v = Object.assign({}, data.shared[view.kind], view);
-  const datasets = [
-    { type: 'bar', label: v.intervalLabel, data: v.intervals, backgroundColor: 'rgba(84,39,136,0.28)', borderColor: 'rgba(84,39,136,0.9)', borderWidth: 1, barPercentage: 0.35 },
-    { type: 'scatter', label: v.valueLabel, data: v.values, backgroundColor: 'rgb(45,0,75)', pointRadius: 6 },
-    { type: 'scatter', label: v.pointsLabel, data: v.points, backgroundColor: 'rgba(224,130,20,0.85)', pointRadius: 3 }
-  ];
-  if (!v.points.length) datasets.pop();
-  if (v.reference !== undefined) datasets.push({ type: 'line', label: v.referenceLabel, data: spec.labels.map((x) => ({ x, y: v.reference })), borderColor: '#777', borderDash: [4, 4], borderWidth: 1, pointRadius: 0 });
-  return { data: { labels: spec.labels, datasets }, options: { animation: false, responsive: false, plugins: { legend: { labels: { boxWidth: 14 } } }, scales: { x: { type: 'category' }, y: { type: v.log ? 'logarithmic' : 'linear', beginAtZero: v.reference === undefined, title: { display: true, text: v.unit } } } } };
-}
-function draw(canvas) {
-  if (!canvas || drawn.has(canvas.id)) return;
-  const chart = new Chart(canvas, config(specs.get(canvas.id)));
-  drawn.set(canvas.id, chart);
-  charts.push(chart);
-}
-const seen = new IntersectionObserver((entries) => {
-  for (const entry of entries) if (entry.isIntersecting) { seen.unobserve(entry.target); draw(entry.target); }
-}, { rootMargin: '600px 0px' });
-for (const spec of data.charts) if (!spec.empty) seen.observe(document.getElementById(spec.id));
-window.nodebenchCharts = charts;
-window.nodebenchDrawAll = () => { for (const spec of data.charts) draw(document.getElementById(spec.id)); return charts.length; };
-const toggle = document.getElementById('raw-toggle');
-if (toggle) toggle.addEventListener('change', () => {
-  wanted = toggle.checked ? 'raw' : 'ratio';
-  charts.forEach((chart, i) => {
-    const canvas = chart.canvas;
-    chart.destroy();
-    charts[i] = new Chart(canvas, config(specs.get(canvas.id)));
-    drawn.set(canvas.id, charts[i]);
-  });
-});
-`;
-
-// script: the page's own chart code (default: the report's charts; history/html.js draws trends);
-// it reads the charts from #nodebench-data. A chart may set its own width and height, and an anchor
-// (the id of its figure). A section has a title, optionally an id, `lead` (HTML before its charts)
-// and `html` (after them), and `height`, its estimated height in pixels: such a section is laid out
-// only when it nears the viewport (CSS content-visibility), which is what lets a page of 10,000
-// cells open in seconds. introHtml: markup the caller built (escaped already) after the intro.
-// A chart with nothing to draw (`empty`: no column of the benchmark ran) is its caption and note.
-const chartFigure = (c) => `<figure${c.anchor ? ` id="${c.anchor}" class="bench"` : ''}><figcaption>${nameHtml(c.title, 120)}</figcaption>${c.empty ? '' : `<canvas id="${c.id}" width="${c.width ?? Math.max(420, 120 * c.labels.length)}" height="${c.height ?? 300}"></canvas>`}${c.note ? `<p class="note">${escapeHtml(c.note)}</p>` : ''}</figure>`;
-
-export function htmlPage({ title, intro, introHtml = '', charts, shared = {}, sections, script = PAGE_SCRIPT }) {
-  const chartBlocks = new Map(charts.map((c) => [c.id, chartFigure(c)]));
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>${PAGE_STYLE}</style>
-</head><body>
-<h1>${nameHtml(title, 200)}</h1>
-<p>${escapeHtml(intro)}</p>
-${introHtml}
-${sections.map((s) => `<section${s.id ? ` id="${s.id}"` : ''}${s.height ? ` class="deferred" style="contain-intrinsic-block-size:auto ${Math.round(s.height)}px"` : ''}><h2>${nameHtml(s.title, 200)}</h2>${s.lead || ''}${(s.chartIds || []).map((id) => chartBlocks.get(id)).join('\n')}${s.html || ''}</section>`).join('\n')}
-<script>${chartLibrary()}</script>
-<script type="application/json" id="nodebench-data">${scriptJson({ charts, shared })}</script>
-<script>${script}</script>
-<script>${SORT_SCRIPT}</script>
-</body></html>
-`;
-}
 
 const okColumns = (b) => b.columns.filter((c) => c.status === 'ok');
 
@@ -221,8 +132,8 @@ const DRAWN_METRICS = ['gc-share', 'loop-delay-p99', 'peak-rss'];
 // The terminal metrics table's columns (metrics-table.js), with its short headings.
 const TABLE_METRICS = [['GC share', 'gc-share'], ['scavenge ms/s', 'scavenge-ms'], ['mark-compact ms/s', 'mark-compact-ms'], ['CPU/wall', 'cpu-wall'], ['loop delay p99 ms', 'loop-delay-p99'], ['peak RSS', 'peak-rss']];
 const METRIC_FORMAT = {
-  'gc-share': (x) => `${(x * 100).toFixed(1)}%`,
-  'cpu-wall': (x) => `${(x * 100).toFixed(1)}%`,
+  'gc-share': (x) => formatFraction(x),
+  'cpu-wall': (x) => formatFraction(x),
   'peak-rss': (x) => `${(x / 1048576).toFixed(0)} MB`
 };
 const metricFormat = (id) => METRIC_FORMAT[id] ?? ((x) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(1)));
@@ -238,7 +149,7 @@ function metricsOf(cell) {
 function metricsSection(suite, cells, charts) {
   const measured = cells.map((cell) => ({ cell, intervals: metricsOf(cell) })).filter((x) => x.intervals);
   if (!measured.length) return '';
-  const label = (cell) => chartLabel(`${cell.benchmark} ${cell.runtimeLabel}/${cell.flagSet}`);
+  const label = (cell) => chartLabel(`${cell.benchmark} ${columnKey(cell)}`);
   const figures = DRAWN_METRICS.map((id) => {
     const points = measured.filter((x) => x.intervals[id]);
     if (!points.length) return null;
@@ -265,7 +176,7 @@ function metricsSection(suite, cells, charts) {
     return chartFigure(chart);
   }).filter(Boolean);
   const header = ['benchmark', 'column', ...TABLE_METRICS.map(([heading]) => heading)];
-  const rows = measured.map(({ cell, intervals }) => [cell.benchmark, `${cell.runtimeLabel}/${cell.flagSet}`, ...TABLE_METRICS.map(([, id]) => {
+  const rows = measured.map(({ cell, intervals }) => [cell.benchmark, columnKey(cell), ...TABLE_METRICS.map(([, id]) => {
     const interval = intervals[id];
     if (!interval) return { text: 'n/a' };
     const format = metricFormat(id);

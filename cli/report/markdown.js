@@ -1,18 +1,19 @@
 // Markdown for a pull request or an issue: the decided changes first, largest first, with ratio,
 // interval and verdict; the other ratios folded; a compact overview table per suite with the marks
 // of the terminal tables; then, folded, the full tables (ops/s ±margin and ratios), the metrics and
-// the service latencies. Within GitHub's comment limit (markdown-fit.js). The overview is
-// overview.js's, as in the HTML report; every name goes through escape.js.
-import { grid } from './columns.js';
+// the service latencies. Within GitHub's comment limit (render/markdown-parts.js). The overview is
+// render/overview.js's, as in the HTML report; every name goes through escape.js.
+import { grid } from '../results/grid.js';
 import { formatRate, formatRatio, formatPct } from '../text/format.js';
 import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
-import { markdownText, markdownFence, markdownTable, markdownCode } from '../text/escape.js';
+import { markdownText, markdownFence, markdownCode } from '../text/escape.js';
 import { valueMarks, markNotes, referenceFolded } from './table.js';
-import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from './overview.js';
-import { fitMarkdown, GITHUB_COMMENT_LIMIT } from './markdown-fit.js';
-import { runWarningLines } from './run-warnings.js';
+import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from '../render/overview.js';
+import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend } from '../render/markdown-parts.js';
+import { runWarningLines } from '../render/run-warnings.js';
+import { benchmarkName } from '../cell-identity.js';
 
 // The terminal table's marks (table.js): "!" optimized away, "=" same, "?" undecided.
 function text(value, isBaseline, baseFolded) {
@@ -27,36 +28,9 @@ function text(value, isBaseline, baseFolded) {
 const CHANGE_HEADER = ['ratio', 'verdict', 'benchmark', 'column', '95% interval'];
 const ALIGN_CHANGES = ['---:', '---', '---', '---', '---'];
 
-// A table as a fitMarkdown block: its header lines as head, one line per row.
-function tableBlock(name, header, rows, { align, before = [], after = [] } = {}) {
-  const [head, rule, ...body] = markdownTable(header, rows, { align });
-  return { name, head: [...before, head, rule], rows: body, tail: after };
-}
-
-// One cell of the compact overview: the ratio with its mark (bold when decided), "base", or the
-// cell's status.
-function overviewCell(cell) {
-  if (cell.status === 'absent') return '';
-  if (cell.status !== 'ok') return cell.status;
-  if (cell.isBaseline) return `base${cell.folded ? '!' : ''}`;
-  if (!Number.isFinite(cell.ratio)) return 'n/a';
-  const ratio = `${formatRatio(cell.ratio)}${cell.mark}`;
-  return cell.verdict === 'faster' || cell.verdict === 'slower' ? `**${ratio}**` : ratio;
-}
-
-export const overviewLegend = 'Ratios of ops/s (above 1x faster); bold: decided faster or slower; = same within the band; ? undecided; ! optimized away (the value measures the loop, not the operation).';
-
-// Per suite: benchmarks x columns of ratio and mark (report and diff share it).
-export function overviewBlocks(overview, { heading = '####' } = {}) {
-  return overview.suites.map((suite) => tableBlock(`the overview of ${markdownText(suite.suite)}`,
-    ['benchmark', ...suite.columns.map((c) => c.key)],
-    suite.rows.map((row) => [row.benchmark, ...row.cells.map(overviewCell)]),
-    { align: ['---', ...suite.columns.map(() => '---:')], before: [`${heading} ${markdownText(suite.suite)}`, ''], after: [''] }));
-}
-
 // The changes decided faster or slower, largest first; the other ratios folded.
 export function changeBlocks(overview) {
-  const row = (c) => [`${formatRatio(c.ratio)}${c.mark}`, c.verdict, `${c.suite}/${c.benchmark}`, columnText(c), intervalText(c)];
+  const row = (c) => [`${formatRatio(c.ratio)}${c.mark}`, c.verdict, benchmarkName(c), columnText(c), intervalText(c)];
   const blocks = [];
   if (overview.changes.length) {
     blocks.push(tableBlock('the decided changes', CHANGE_HEADER, overview.changes.map(row),

@@ -4,12 +4,12 @@
 // metrics processes with its 95% interval in brackets when there are two or more
 // (cli/stats/metrics.js).
 import { textTable } from '../text/text-table.js';
+import { formatFraction } from '../text/format.js';
 import { summarizeMetricRuns } from '../stats/metrics.js';
 import { terminalText } from '../text/escape.js';
-import { cellsBySuite } from './columns.js';
+import { cellsBySuite } from '../results/grid.js';
 import { columnKey } from '../cell-identity.js';
 
-const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : 'n/a');
 const num = (x) => (Number.isFinite(x) ? (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(1)) : 'n/a');
 const mb = (x) => (Number.isFinite(x) ? `${(x / 1048576).toFixed(0)}MB` : 'n/a');
 
@@ -21,10 +21,10 @@ function withInterval(interval, format) {
 }
 
 const COLUMNS = [
-  ['GC share', 'gc-share', pct],
+  ['GC share', 'gc-share', formatFraction],
   ['scavenge ms/s', 'scavenge-ms', num],
   ['mark-compact ms/s', 'mark-compact-ms', num],
-  ['CPU/wall', 'cpu-wall', pct],
+  ['CPU/wall', 'cpu-wall', formatFraction],
   ['loop delay p99 ms', 'loop-delay-p99', num],
   ['peak RSS', 'peak-rss', mb]
 ];

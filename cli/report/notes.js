@@ -4,12 +4,7 @@
 // Cell warnings are { code, message } (results/cell.js, stats/summary.js); files of schema version 1
 // kept plain strings, which count under their own text.
 import { terminalText } from '../text/escape.js';
-// A cell whose benchmark runs at the cost of an empty one (stats/folding.js): its value and every
-// ratio it takes part in carry FOLDED_MARK in every format, with foldedNote under the table.
-export const OPTIMIZED_AWAY = 'optimized-away';
-export const FOLDED_MARK = '!';
-export const isOptimizedAway = (warnings) => (warnings || []).some((w) => (typeof w === 'string' ? w : w.code) === OPTIMIZED_AWAY);
-export const foldedNote = (count) => `${FOLDED_MARK} optimized away: ${count} cell${count === 1 ? '' : 's'} ran no slower than an empty benchmark in the same processes (the runtime folded or removed the work): the value and every ratio marked ${FOLDED_MARK} measure the loop, not the operation; see --warnings, and suites/README.md to keep the work alive.`;
+import { OPTIMIZED_AWAY } from '../render/marks.js';
 
 const WARNING_LABELS = {
   [OPTIMIZED_AWAY]: 'ran no slower than an empty benchmark (optimized away, marked !)',
@@ -25,7 +20,7 @@ const WARNING_LABELS = {
 const asWarning = (w) => (typeof w === 'string' ? { code: w, message: w } : w);
 
 // "unsupported on Node 4.9.1 (...)" already says its status; "threw: boom" does not. An unfinished
-// cell's reason comes from the grid (columns.js unfinishedReason), which knows how its run resumes.
+// cell's reason comes from the grid (results/grid.js unfinishedReason), which knows how its run resumes.
 function describe(v) {
   if (!v.error) return v.status;
   return String(v.error).startsWith(v.status) ? v.error : `${v.status}: ${v.error}`;

@@ -5,19 +5,19 @@
 // band, "?" undecided, none for faster or slower. A cell that ran no faster than an empty benchmark
 // carries "!" on its rate and on every ratio it takes part in (its row's, when it is the baseline).
 import chalk from 'chalk';
-import { grid, referenceNote } from './columns.js';
+import { grid } from '../results/grid.js';
+import { referenceNote } from '../render/overview.js';
 import { textTable } from '../text/text-table.js';
 import { terminalText } from '../text/escape.js';
-import { formatRate, formatRatio, formatPct, formatDuration } from '../text/format.js';
-import { reasonNotes, warningSummary, suiteFormLabel, timingNotes, isOptimizedAway, FOLDED_MARK, foldedNote } from './notes.js';
+import { formatRate, formatRatio, formatPct, formatDuration, formatBand } from '../text/format.js';
+import { reasonNotes, warningSummary, suiteFormLabel, timingNotes } from './notes.js';
+import { isOptimizedAway, foldedNote, FOLDED_MARK, VERDICT_MARKS, ratioMark } from '../render/marks.js';
 
 const SHORT_STATUS = { failed: 'FAILED', timeout: 'TIMEOUT', unsupported: 'n/s', skipped: 'skipped', pending: 'unfinished', running: 'unfinished', absent: '' };
-export const VERDICT_MARKS = { same: '=', undecided: '?', faster: '', slower: '' };
-
 export const folded = (value) => value.status === 'ok' && isOptimizedAway(value.warnings);
 
 // Whether the cell value i's ratio is against (its column's reference: the baseline, or for a flag
-// set its own runtime's column, columns.js referenceColumn) ran no faster than an empty benchmark.
+// set its own runtime's column, results/grid.js referenceColumn) ran no faster than an empty benchmark.
 export function referenceFolded(table, row, i) {
   const j = table.columns.findIndex((c) => c.key === table.references[i].key);
   return j >= 0 && j !== i && folded(row.values[j]);
@@ -26,8 +26,8 @@ export function referenceFolded(table, row, i) {
 // The marks of an ok value (every format shows the same): `rate` after its ops/s, `ratio` after its
 // ratio. baseFolded: the cell its ratio is against ran no faster than an empty benchmark.
 export function valueMarks(value, baseFolded = false) {
-  const own = folded(value) ? FOLDED_MARK : '';
-  return { rate: own, ratio: `${own || (baseFolded ? FOLDED_MARK : '')}${VERDICT_MARKS[value.ratioVerdict] ?? ''}` };
+  const own = folded(value);
+  return { rate: own ? FOLDED_MARK : '', ratio: ratioMark(value.ratioVerdict, own || baseFolded) };
 }
 
 // perRun: a whole command's cell reads as the time of one run, not as runs per second.
@@ -51,8 +51,8 @@ function colour(text, value, isBaseline, useColor) {
   return text;
 }
 
-// What a ratio's mark says, from the tables' judgeAll summary (report/columns.js).
-export const ratioLegend = (v) => `ratios: unmarked = faster or slower (${v.alpha * 100}% false discovery rate over ${v.comparisons} ratios, ${v.method}); ${VERDICT_MARKS.same} same within ±${+(v.equivalence * 100).toFixed(2)}%; ${VERDICT_MARKS.undecided} undecided`;
+// What a ratio's mark says, from the tables' judgeAll summary (results/grid.js).
+export const ratioLegend = (v) => `ratios: unmarked = faster or slower (${v.alpha * 100}% false discovery rate over ${v.comparisons} ratios, ${v.method}); ${VERDICT_MARKS.same} same within ${formatBand(v.equivalence)}; ${VERDICT_MARKS.undecided} undecided`;
 
 // The lines under a table that say what its marks mean.
 export function markNotes(table) {
@@ -85,7 +85,7 @@ function tableWidth(table, columnIndexes) {
   return columnIndexes.reduce((sum, i) => sum + 2 + Math.max(terminalText(table.columns[i].key).length, ...table.rows.map((r) => cellText(r.values[i], false).length + 7)), benchWidth);
 }
 
-// tables: columns.js grid's, when the caller has them.
+// tables: results/grid.js grid's, when the caller has them.
 export function renderTables(result, { baseline, color = false, width = process.stdout.columns || 160, verbose = false, tables = grid(result, { baseline }) } = {}) {
   const out = [];
   for (const table of tables) {

@@ -2,16 +2,16 @@
 // tables, the notes on V8 flag defaults that differ between its runtimes, the metrics grid (for
 // suites whose findings are metrics, or every suite with `metrics`), the service tables, and last
 // "what changed" (changes.js), where a reader's eye lands when the command ends, and under it the
-// run's warnings about its machine (run-warnings.js); `summary` prints only those two.
+// run's warnings about its machine (render/run-warnings.js); `summary` prints only those two.
 import { renderTables } from './table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';
 import { flagDefaultNotes } from './flag-notes.js';
 import { renderChanges } from './changes.js';
-import { grid } from './columns.js';
-import { reportOverview } from './overview.js';
-import { runWarningLines } from './run-warnings.js';
+import { grid } from '../results/grid.js';
+import { reportOverview } from '../render/overview.js';
+import { runWarningLines } from '../render/run-warnings.js';
 import { terminalText } from '../text/escape.js';
 
 export { renderChanges };

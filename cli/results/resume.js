@@ -4,9 +4,11 @@
 // that one result file never mixes two matrices, two machines, two nodebench versions or two
 // parameter sets.
 import { UserError } from '../errors.js';
+import { benchmarkName } from '../cell-identity.js';
 
 const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-const cellKey = (c) => `${c.runtimeLabel} (Node ${c.runtime}) ${c.flagSet} ${c.suite}/${c.benchmark}`;
+// A cell in words, to say where a file and a new plan part.
+const describeCell = (c) => `${c.runtimeLabel} (Node ${c.runtime}) ${c.flagSet} ${benchmarkName(c)}`;
 
 // The first way in which `previous` (the file) and `fresh` (the new plan's result) differ, in words.
 function firstDifference(previous, fresh) {
@@ -35,8 +37,8 @@ function firstDifference(previous, fresh) {
     if (!same(old.sampler, suite.sampler) || old.perProcess !== suite.perProcess) return `suite ${suite.name} samples differently now`;
   }
   if (previous.cells.length !== fresh.cells.length) return `it has ${previous.cells.length} cells, the matrix now ${fresh.cells.length}`;
-  const moved = fresh.cells.find((c, i) => cellKey(c) !== cellKey(previous.cells[i]) || !same(c.flags, previous.cells[i].flags));
-  if (moved) return `its cell ${moved.id} is ${cellKey(previous.cells[moved.id])}, now ${cellKey(moved)}`;
+  const moved = fresh.cells.find((c, i) => describeCell(c) !== describeCell(previous.cells[i]) || !same(c.flags, previous.cells[i].flags));
+  if (moved) return `its cell ${moved.id} is ${describeCell(previous.cells[moved.id])}, now ${describeCell(moved)}`;
   return null;
 }
 

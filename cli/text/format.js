@@ -1,4 +1,4 @@
-// Number formatting shared by the report formats.
+// Number formatting shared by every view: rates, durations, ratios, changes, percentages, sizes.
 export function formatRate(opsPerSec) {
   if (!Number.isFinite(opsPerSec)) return 'n/a';
   const units = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
@@ -34,6 +34,14 @@ export function formatSeconds(seconds) {
   if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
+
+// A fraction as a percentage: 0.123 -> "12.3%" (a share of time, of a core; digits after the point).
+export function formatFraction(fraction, digits = 1) {
+  return Number.isFinite(fraction) ? `${(fraction * 100).toFixed(digits)}%` : 'n/a';
+}
+
+// An equivalence band: 0.02 -> "±2%" (at most two decimals, none when they are zeros).
+export const formatBand = (fraction) => `±${+(fraction * 100).toFixed(2)}%`;
 
 // A margin in percent: one decimal below 10%, none above (the digits would be noise).
 export function formatPct(pct) {

@@ -56,15 +56,13 @@ export function ratioColour(cell) {
   return scaleColour(position);
 }
 
-const VERDICT_WORDS = { faster: 'faster', slower: 'slower', same: 'same', undecided: 'undecided' };
-
 // What a heat-map cell says on hover and focus (and to a screen reader).
 export function cellDescription(suite, row, column, cell) {
   const where = `${terminalText(row.benchmark)} on ${terminalText(column.key)}${cell.against ? ` against ${terminalText(cell.against)}` : ''}`;
   if (cell.status !== 'ok') return `${where}: ${terminalText(cell.status)}${cell.note ? ` (${terminalText(cell.note)})` : ''}`;
   if (column.isBaseline) return `${where}: the baseline, ${formatRate(cell.opsPerSec)} ops/s ±${formatPct(cell.rme)}${cell.spread.length ? `; ${spreadText(cell.spread)}` : ''}`;
   if (!Number.isFinite(cell.ratio)) return `${where}: ${formatRate(cell.opsPerSec)} ops/s, no ratio (the baseline did not run)`;
-  return `${where}: ${formatRatio(cell.ratio)} ${VERDICT_WORDS[cell.verdict]}${cell.folded ? ', optimized away (!)' : ''}; 95% interval ${intervalText(cell)}${Number.isFinite(cell.q) ? `, q ${cell.q < 0.001 ? '<0.001' : cell.q.toFixed(3)}` : ''}${cell.spread.length ? `; ${spreadText(cell.spread)}` : ''}`;
+  return `${where}: ${formatRatio(cell.ratio)} ${cell.verdict}${cell.folded ? ', optimized away (!)' : ''}; 95% interval ${intervalText(cell)}${Number.isFinite(cell.q) ? `, q ${cell.q < 0.001 ? '<0.001' : cell.q.toFixed(3)}` : ''}${cell.spread.length ? `; ${spreadText(cell.spread)}` : ''}`;
 }
 
 function heatCell(suite, row, column, cell) {

@@ -1,7 +1,6 @@
 // The doctor's report as text for a terminal (data on stdout; progress went to stderr).
-import { formatDuration } from '../text/format.js';
+import { formatDuration, formatFraction } from '../text/format.js';
 
-const pct = (fraction, digits = 1) => (Number.isFinite(fraction) ? `${(fraction * 100).toFixed(digits)}%` : 'n/a');
 const gb = (bytes) => `${(bytes / 2 ** 30).toFixed(1)} GB`;
 
 function wrap(text, width, indent) {
@@ -34,10 +33,10 @@ export function renderDoctor(report, { width = 100 } = {}) {
     '',
     row('timer resolution', timer.ns === null ? 'n/a' : `${timer.ns} ns`, timer.method),
     row('harness overhead', `${overhead.nsPerOp.toFixed(2)} ns/op`, `${overhead.method}; per process ${overhead.processMedians.map((x) => x.toFixed(2)).join(', ')} ns/op`),
-    row('run-to-run variability', pct(variability.cv, 2), `${variability.method}; within one process the samples vary by ${pct(variability.withinProcessCv, 2)}`),
-    row('CPU share', variability.cpuShare === null ? 'n/a' : `${(variability.cpuShare * 100).toFixed(0)}%`, `${variability.cpuShareMethod}; lowest ${variability.cpuShareMin === null ? 'n/a' : `${(variability.cpuShareMin * 100).toFixed(0)}%`} (below ~95% means other programs took the core)`),
-    row('smallest detectable', detectable ? pct(detectable.fraction) : 'n/a', detectable ? `slowdown nodebench diff finds 80% of the time at the default ${detectable.processesPerCell} processes per cell; ${detectable.method}` : 'needs at least 2 processes per cell'),
-    ...(detectable?.atMaxProcesses ? [row('', pct(detectable.atMaxProcesses.fraction), `at ${detectable.atMaxProcesses.processesPerCell} processes per cell; ${detectable.adaptive.text}`)] : []),
+    row('run-to-run variability', formatFraction(variability.cv, 2), `${variability.method}; within one process the samples vary by ${formatFraction(variability.withinProcessCv, 2)}`),
+    row('CPU share', variability.cpuShare === null ? 'n/a' : formatFraction(variability.cpuShare, 0), `${variability.cpuShareMethod}; lowest ${variability.cpuShareMin === null ? 'n/a' : formatFraction(variability.cpuShareMin, 0)} (below ~95% means other programs took the core)`),
+    row('smallest detectable', detectable ? formatFraction(detectable.fraction) : 'n/a', detectable ? `slowdown nodebench diff finds 80% of the time at the default ${detectable.processesPerCell} processes per cell; ${detectable.method}` : 'needs at least 2 processes per cell'),
+    ...(detectable?.atMaxProcesses ? [row('', formatFraction(detectable.atMaxProcesses.fraction), `at ${detectable.atMaxProcesses.processesPerCell} processes per cell; ${detectable.adaptive.text}`)] : []),
     ''
   ];
   if (report.warnings.length) {

@@ -2,23 +2,16 @@
 // computed once: per suite, benchmarks in rows and runtime/flag-set columns, each cell the ratio to
 // the baseline with its 95% interval, its per-process spread and its verdict mark; a summary of the
 // verdicts with the geometric mean per column; and the decided changes, largest first.
-// The statistics are the tables' own (columns.js grid: stats/compare.js pairedRatio judged together
+// The statistics are the tables' own (results/grid.js grid: stats/compare.js pairedRatio judged together
 // by stats/decision.js judgeAll) and, for diff, diff's comparisons (diff/compare.js diffResults):
 // this file only arranges them.
-import { grid, cellsBySuite, suiteIndex, referenceNote } from './columns.js';
-import { processRates } from './distribution.js';
-import { formatRatio } from '../text/format.js';
-import { FOLDED_MARK, isOptimizedAway } from './notes.js';
-import { VERDICT_MARKS } from './table.js';
+import { grid, cellsBySuite, suiteIndex, processRates } from '../results/grid.js';
+import { formatRatio, formatChange, formatBand } from '../text/format.js';
+import { isOptimizedAway, ratioMark } from './marks.js';
 import { geomeanRatio, pairedLogs } from '../stats/compare.js';
-
-export const VERDICTS = ['faster', 'slower', 'same', 'undecided'];
+import { DECISIONS } from '../stats/decision.js';
 
 const foldedCell = (cell) => Boolean(cell) && cell.status === 'ok' && isOptimizedAway(cell.warnings);
-
-// The mark after a ratio, as the terminal tables print it: "!" when either side ran no faster than
-// an empty benchmark, "=" same, "?" undecided; faster and slower carry none (the ratio says which).
-export const ratioMark = (verdict, folded) => `${folded ? FOLDED_MARK : ''}${VERDICT_MARKS[verdict] ?? ''}`;
 
 // How far the processes behind a value scatter: [{ label, low, high, n }] as ratios (per-block
 // ratios of a paired comparison; otherwise each process's rate over the cell's estimate).
@@ -37,11 +30,10 @@ export function spreadText(spread) {
   if (!spread?.length) return '';
   return spread.map((s) => {
     if (s.label === 'per-block ratios') return `${s.label} ${formatRatio(s.low)}..${formatRatio(s.high)} (${s.n} block${s.n === 1 ? '' : 's'})`;
-    return s.n === 1 ? `${s.label}: one, no spread` : `${s.label} ${signedPct(s.low)}..${signedPct(s.high)} of the estimate (${s.n})`;
+    return s.n === 1 ? `${s.label}: one, no spread` : `${s.label} ${formatChange(s.low)}..${formatChange(s.high)} of the estimate (${s.n})`;
   }).join('; ');
 }
 
-const signedPct = (r) => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(1)}%`;
 
 // Per column of a suite, the geometric mean of its ratios (folded ones left out), or null.
 function suiteGeomeans(suite) {
@@ -54,7 +46,7 @@ function suiteGeomeans(suite) {
 // The summary and the changes of a set of suites whose cells have { ratio, verdict, folded }.
 function summarise(suites) {
   for (const suite of suites) suite.geomeans = suiteGeomeans(suite);
-  const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0]));
+  const counts = Object.fromEntries(DECISIONS.map((v) => [v, 0]));
   const byColumn = new Map();
   const changes = [];
   let foldedRatios = 0;
@@ -78,17 +70,23 @@ function summarise(suites) {
   }
   changes.sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)));
   const columns = [...byColumn].map(([key, cells]) => ({ key, geomean: geomeanRatio(cells), n: cells.length }));
-  return { summary: { counts, compared: VERDICTS.reduce((n, v) => n + counts[v], 0), columns, foldedRatios }, changes };
+  return { summary: { counts, compared: DECISIONS.reduce((n, v) => n + counts[v], 0), columns, foldedRatios }, changes };
+}
+
+// The words every legend adds when some column's ratios are not against the baseline ('' if none).
+export function referenceNote(tables) {
+  const table = tables.find((t) => t.references.some((ref) => ref.key !== t.baseline.key));
+  return table ? `; a flag set's column against the same runtime's ${table.baseline.flagSet} column` : '';
 }
 
 // A change's column as a reader needs it: with the column it is against when that is not the
-// baseline (a flag set's column, columns.js referenceColumn).
+// baseline (a flag set's column, results/grid.js referenceColumn).
 export const columnText = (change) => (change.against ? `${change.column} vs ${change.against}` : change.column);
 
 // What the ratios are against, in words: the baseline, and the rule for flag sets' columns.
 export const againstText = (overview) => `${overview.baseline ?? 'the baseline'}${overview.referenceNote ?? ''}`;
 
-// A result file against its baseline column. tables: columns.js grid's, when the caller has them
+// A result file against its baseline column. tables: results/grid.js grid's, when the caller has them
 // (a report draws both, and the grid is most of its time).
 export function reportOverview(result, { baseline, tables = grid(result, { baseline }) } = {}) {
   const cellsOf = new Map([...cellsBySuite(result.cells)].map(([suite, cells]) => [suite, suiteIndex(cells)]));
@@ -109,7 +107,7 @@ export function reportOverview(result, { baseline, tables = grid(result, { basel
             const isBaseline = i === baseIndex;
             if (value.status !== 'ok') return { status: value.status, note: value.error || '', isBaseline };
             const cell = cellAt(row.benchmark, table.columns[i]);
-            // A flag set's column is against its own runtime's column (columns.js referenceColumn).
+            // A flag set's column is against its own runtime's column (results/grid.js referenceColumn).
             const reference = table.references[i];
             const refCell = cellAt(row.benchmark, reference);
             const folded = foldedCell(cell) || (!isBaseline && foldedCell(refCell));
@@ -133,11 +131,11 @@ export function reportOverview(result, { baseline, tables = grid(result, { basel
 export function diffOverview(rows) {
   const suites = new Map();
   for (const row of rows) {
-    const suiteName = row.a?.suite ?? row.label.split('/')[0];
+    const suiteName = row.a.suite;
     if (!suites.has(suiteName)) suites.set(suiteName, { columns: new Map(), rows: new Map() });
     const suite = suites.get(suiteName);
     if (!suite.columns.has(row.column)) suite.columns.set(row.column, suite.columns.size);
-    const benchmark = row.a?.benchmark ?? row.label;
+    const benchmark = row.a.benchmark;
     if (!suite.rows.has(benchmark)) suite.rows.set(benchmark, new Map());
     suite.rows.get(benchmark).set(row.column, row);
   }
@@ -181,7 +179,7 @@ export function diffOverview(rows) {
 // "3 faster, 2 slower, 10 same within ±2%, 5 undecided" (every format's summary line).
 export function countsText({ summary, verdicts }) {
   const c = summary.counts;
-  const band = verdicts ? ` within ±${+(verdicts.equivalence * 100).toFixed(2)}%` : '';
+  const band = verdicts ? ` within ${formatBand(verdicts.equivalence)}` : '';
   return `${c.faster} faster, ${c.slower} slower, ${c.same} same${band}, ${c.undecided} undecided of ${summary.compared} ratio${summary.compared === 1 ? '' : 's'}`;
 }
 

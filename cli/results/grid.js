@@ -1,14 +1,15 @@
-// The comparison grid every report format shares: per suite, rows = benchmarks, columns =
-// runtime x flag set, with a ratio to a baseline column and that ratio's margin, from the processes
-// that ran in the same block (stats/compare.js pairedRatio).
+// The comparison grid of a result: per suite, rows = benchmarks, columns = runtime x flag set, each
+// value a cell's rate with a ratio to its reference column and that ratio's margin, from the
+// processes that ran in the same block (stats/compare.js pairedRatio), every ratio judged with the
+// others (stats/decision.js). Data about a result, not a drawing: the engine asks it for the
+// run's detectable change, and every view (report, the overview, bench/ scripts) draws from it.
 import { UserError } from '../errors.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { fastReferences, shiftBetween } from '../stats/host-speed.js';
 import { measureOfResult } from '../measure.js';
 import { judgeAll } from '../stats/decision.js';
-import { columnKey, columnsOf, benchmarkInColumn, isUnfinished, unfinishedReason, lookupColumn, ambiguousColumn } from '../cell-identity.js';
-
-// history/entry.js and report/html.js take them from here.
+import { processValue } from '../stats/summary.js';
+import { columnKey, columnsOf, benchmarkInColumn, isUnfinished, unfinishedReason, keptProcesses, perProcessOf, lookupColumn, ambiguousColumn } from '../cell-identity.js';
 
 // Every report reads each cell once through these, so that a report is linear in cells (a result
 // of a million cells is a few seconds, not hours of find() in a loop; bench/scale.js).
@@ -39,6 +40,10 @@ export function columnsWithCells(columns, cells) {
   return columns.filter((col) => present.has(columnKey(col)));
 }
 
+// A cell's processes that count (set-aside ones are left out, as in the estimate), each as its own
+// rate: the spread the overview shows, the points of the charts, the --distribution glyphs.
+export const processRates = (cell) => keptProcesses(cell).map((p) => 1e9 / processValue(p, perProcessOf(cell)));
+
 // Default: the first runtime with the flag set called "baseline" (or the first flag set).
 export function baselineColumn(result, requested) {
   const columns = columnsOf(result);
@@ -58,12 +63,6 @@ export function baselineColumn(result, requested) {
 export function referenceColumn(column, base, columns) {
   if (column.flagSet === base.flagSet || column.runtimeLabel === base.runtimeLabel) return base;
   return columns.find((c) => c.runtimeLabel === column.runtimeLabel && c.flagSet === base.flagSet) || base;
-}
-
-// The words every legend adds when some column's ratios are not against the baseline ('' if none).
-export function referenceNote(tables) {
-  const table = tables.find((t) => t.references.some((ref) => ref.key !== t.baseline.key));
-  return table ? `; a flag set's column against the same runtime's ${table.baseline.flagSet} column` : '';
 }
 
 export function grid(result, { baseline } = {}) {
