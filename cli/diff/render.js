@@ -4,7 +4,7 @@
 // over all the rows at one false discovery rate (diffResults); a cell whose benchmark ran at the cost
 // of an empty one carries FOLDED_MARK on its rate and on the change it takes part in.
 import { geomeanRatio } from '../stats/compare.js';
-import { formatRate, formatChange, formatBand } from '../text/format.js';
+import { formatChange, formatBand } from '../text/format.js';
 import { describeDrift } from '../stats/drift-estimate.js';
 import { describeHosts } from '../stats/host-speed.js';
 import { describeUndecided } from '../stats/detectable.js';
@@ -16,8 +16,18 @@ import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overview
 import { htmlPage } from '../render/html-page.js';
 import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
 import { rowKey } from '../cell-identity.js';
+import { measureOfCell, rateOf } from '../measure.js';
+
+// A side's value as its measure reads: ops/s, or instructions per operation (cli/measure.js).
+const valueOf = (cell) => measureOfCell(cell).valueText(cell.summary);
 
 export const DIFF_HEADER = ['benchmark', 'column', 'A ops/s', 'B ops/s', 'change', '95% CI', 'p', 'q', 'verdict'];
+
+// The header for these rows: its value columns in their measure's unit (diff never mixes measures).
+export function diffHeader(rows) {
+  const measure = measureOfCell(rows.find((r) => r.a)?.a);
+  return measure.id === 'time' ? DIFF_HEADER : DIFF_HEADER.map((h) => (h === 'A ops/s' ? `A ${measure.valueHeader}` : h === 'B ops/s' ? `B ${measure.valueHeader}` : h === 'change' ? 'change in rate' : h));
+}
 
 const pValue = (p) => (!Number.isFinite(p) ? '' : p < 0.001 ? '<0.001' : p.toFixed(3));
 const folded = (cell) => Boolean(cell) && isOptimizedAway(cell.warnings);
@@ -33,10 +43,10 @@ export function diffRowCells(r, { equivalence } = {}) {
   const aFolded = r.before === 'ok' && folded(r.a);
   const bFolded = r.after === 'ok' && folded(r.b);
   if (!r.comparison) {
-    return [r.label, r.column, r.before === 'ok' ? mark(formatRate(r.a.summary.opsPerSec), aFolded) : r.before, r.after === 'ok' ? mark(formatRate(r.b.summary.opsPerSec), bFolded) : r.after, '', '', '', '', r.note];
+    return [r.label, r.column, r.before === 'ok' ? mark(valueOf(r.a), aFolded) : r.before, r.after === 'ok' ? mark(valueOf(r.b), bFolded) : r.after, '', '', '', '', r.note];
   }
   const c = r.comparison;
-  return [r.label, r.column, mark(formatRate(r.a.summary.opsPerSec), aFolded), mark(formatRate(r.b.summary.opsPerSec), bFolded), mark(formatChange(c.ratio), aFolded || bFolded),
+  return [r.label, r.column, mark(valueOf(r.a), aFolded), mark(valueOf(r.b), bFolded), mark(formatChange(c.ratio), aFolded || bFolded),
     `${formatChange(c.ci.low)} .. ${formatChange(c.ci.high)}`, pValue(c.p), pValue(c.q), verdictText(c, equivalence)];
 }
 
@@ -108,7 +118,7 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
     if (gate?.confirm) out.push(...gate.confirm.lines.map((line) => `${markdownText(line)}  `), '');
   }
   out.push(...diffSummaryLines(rows).map((line) => `${markdownText(line)}  `), '');
-  const table = (name, list, before, after) => tableBlock(name, DIFF_HEADER, list.map(cells), { before, after });
+  const table = (name, list, before, after) => tableBlock(name, diffHeader(rows), list.map(cells), { before, after });
   const blocks = [{ name: 'the gate and the summary', head: out }];
   blocks.push(notable.length
     ? table('the faster, slower and status changes', notable, [`### Faster, slower and status changes (${notable.length}, largest first)`, ''], [''])
@@ -186,7 +196,7 @@ export function renderDiffPage(rows, context) {
     const c = r.comparison;
     const shaped = [cells[0], cells[1], ...cells.slice(2, 4).map((text, i) => {
       const cell = i === 0 ? r.a : r.b;
-      return (i === 0 ? r.before : r.after) === 'ok' ? { text, value: cell.summary.opsPerSec } : text;
+      return (i === 0 ? r.before : r.after) === 'ok' ? { text, value: rateOf(cell.summary) } : text;
     }), c ? { text: cells[4], value: c.ratio } : cells[4], c ? { text: cells[5], value: c.ci.high / c.ci.low } : cells[5],
     c ? { text: cells[6], value: c.p } : cells[6], c ? { text: cells[7], value: c.q } : cells[7],
     { text: cells[8], className: c && isDecidedChange(r) ? c.verdict : '' }];
@@ -207,7 +217,7 @@ export function renderDiffPage(rows, context) {
     sections: [
       { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against: 'A', runWarnings: rows.runWarnings || [] }) },
       { title: 'Changes', lead: `<p class="note">Dot: estimated ratio of operations per second, B over A; bar: its 95% interval; orange: changes decided faster or slower${rows.verdicts ? ` (${escapeHtml(rows.verdicts.text)})` : ''}.</p>`, chartIds: page.charts.map((c) => c.id) },
-      { title: 'Table', height: 200 + tableRows.length * 22, html: `${summary.map((line) => `<p class="note">${escapeHtml(line)}</p>`).join('')}${sortableTable(DIFF_HEADER, tableRows, { className: 'cells' })}` },
+      { title: 'Table', height: 200 + tableRows.length * 22, html: `${summary.map((line) => `<p class="note">${escapeHtml(line)}</p>`).join('')}${sortableTable(diffHeader(rows), tableRows, { className: 'cells' })}` },
       ...metrics,
       { title: 'Environment of A and B', html: sortableTable(['', 'A', 'B'], environment) }
     ]

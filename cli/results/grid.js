@@ -6,7 +6,7 @@
 import { UserError } from '../errors.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { fastReferences, shiftBetween } from '../stats/host-speed.js';
-import { measureOfResult } from '../measure.js';
+import { measureOfResult, measureOfCell } from '../measure.js';
 import { judgeAll } from '../stats/decision.js';
 import { processValue } from '../stats/summary.js';
 import { columnKey, columnsOf, benchmarkInColumn, isUnfinished, unfinishedReason, keptProcesses, perProcessOf, lookupColumn, ambiguousColumn } from '../cell-identity.js';
@@ -98,6 +98,8 @@ export function grid(result, { baseline } = {}) {
           return {
             status: 'ok',
             opsPerSec: cell.summary.opsPerSec,
+            // The value as its measure reads (cli/measure.js): ops/s, or instructions per operation.
+            valueText: measureOfCell(cell).valueText(cell.summary),
             rme: cell.summary.rme,
             ratio: ratio ? ratio.ratio : null,
             ratioRme: ratio && Number.isFinite(ratio.rme) ? ratio.rme : null,
