@@ -177,6 +177,9 @@ export function variancePriors(cells) {
   const bySuite = new Map();
   for (const cell of cells) {
     if ((cell.status !== 'pending' && cell.status !== 'ok') || !cell.processes.length) continue;
+    // A count's spread is its own benchmark's (exact code repeats to ppm, clock-driven code does
+    // not): a suite's other benchmarks say nothing about it, so counted cells borrow no variance.
+    if (measureOfCell(cell).id === 'instructions') continue;
     const logs = keptProcesses(cell).map((p) => Math.log(processValue(p, perProcessOf(cell))));
     if (logs.length < 2) continue;
     if (!bySuite.has(cell.suite)) bySuite.set(cell.suite, []);

@@ -54,7 +54,7 @@ export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, 
   }
   // A count's own repeatability (cli/measure.js) stays in every interval, as drift does for time.
   const floor = Math.max(measureOfCell(a).repeatability, measureOfCell(b).repeatability);
-  const test = yuen(ua.logs, ub.logs, driftCv ** 2 + floor ** 2, { priorA, priorB });
+  const test = yuen(ua.logs, ub.logs, driftCv ** 2, { priorA, priorB, knownVariance: floor ** 2 });
   const diff = test.meanA - test.meanB;
   const t = test.se > 0 ? diff / test.se : (diff === 0 ? 0 : Infinity * Math.sign(diff));
   let p = test.se > 0 ? tTwoSidedP(t, test.df) : (diff === 0 ? 1 : 0);
@@ -112,7 +112,8 @@ export function pairedLogs(base, cell) {
 
 // The variance prior of a suite's paired ratios (stats/moderate.js): pairs: [[base, cell], ...].
 export function pairedPrior(pairs) {
-  return logVariancePrior(pairs.map(([base, cell]) => pairedLogs(base, cell)), MIN_PAIRS);
+  const timed = pairs.filter(([base, cell]) => measureOfCell(base).id === 'time' && measureOfCell(cell).id === 'time');
+  return logVariancePrior(timed.map(([base, cell]) => pairedLogs(base, cell)), MIN_PAIRS);
 }
 
 // The rate ratio of `cell` to `base` from processes that ran in the same block (same round): each

@@ -117,17 +117,20 @@ function yuenSide(t, prior) {
 // Yuen's test for two groups of logs: { meanA, meanB (their trimmed means), se, df }; extraVariance is added to
 // each side (a drift between invocations: it widens the interval and adds no degrees of freedom);
 // priorA/priorB: each side's suite variance prior, as the table's intervals use.
-export function yuen(logsA, logsB, extraVariance = 0, { priorA = null, priorB = null } = {}) {
+// knownVariance: a variance per side known exactly (a measure's repeatability, cli/measure.js): it
+// widens the interval and, being known, adds degrees of freedom as Welch-Satterthwaite says.
+export function yuen(logsA, logsB, extraVariance = 0, { priorA = null, priorB = null, knownVariance = 0 } = {}) {
   const a = trimmedMean(logsA);
   const b = trimmedMean(logsB);
   const sa = yuenSide(a, priorA);
   const sb = yuenSide(b, priorB);
-  const total = sa.d + sb.d + 2 * extraVariance;
+  const total = sa.d + sb.d + 2 * extraVariance + 2 * knownVariance;
   const se = Math.sqrt(total);
   // Welch-Satterthwaite would give the drift term infinite df, as if it were known exactly, and so
   // raise the df above the cells' own: adding drift could then make a verdict more confident. The
   // drift is a rough figure (a default or an estimate from a few dozen cells), so it widens the
   // interval but never adds degrees of freedom.
-  const df = sa.d + sb.d > 0 ? (sa.d + sb.d) ** 2 / ((sa.d ** 2) / sa.df + (sb.d ** 2) / sb.df) : Infinity;
+  const estimated = sa.d + sb.d;
+  const df = estimated > 0 ? (estimated + 2 * knownVariance) ** 2 / ((sa.d ** 2) / sa.df + (sb.d ** 2) / sb.df) : Infinity;
   return { meanA: a.estimate, meanB: b.estimate, se, df };
 }

@@ -147,7 +147,7 @@ export function warningsFor(summary, processes) {
   if (summary.outliers > 0 && summary.outliers / summary.samples > 0.05) {
     // Other programs cannot move a count: a batch that counts far more did more work (a GC, a
     // compilation, a timer that fired in it).
-    warnings.push({ code: 'outliers', message: counted
+    warnings.push({ code: counted ? 'batches-vary' : 'outliers', message: counted
       ? `${summary.outliers} of ${summary.samples} batches counted far more instructions than the others: the runtime did extra work in them (a garbage collection, a compilation, a timer); the per-process median leaves them out.`
       : `${summary.outliers} of ${summary.samples} samples are far outliers: other programs were probably competing for the CPU; close them or rerun with more processes.` });
   }
