@@ -209,9 +209,10 @@ function planFor(change, a, b, entries, { run, processes, cost, specs }) {
       suites: [...suites.values()],
       commands: [...commands.values()],
       // Every process of both sides in the same rounds, no top-ups (a fixed, known cost, and no
-      // optional stopping), no metrics processes (only timings decide). The minutes bound the run
-      // from outside (runEngine stopAfterMin), not as a run option: a confirmation stopped at one
-      // bound is the same confirmation when the next diff gives it more time to finish.
+      // optional stopping), no metrics processes (only timings decide). The minutes stop the run
+      // (runEngine stopAfterMin) and, as its time budget (timeBudgetMin, set when it runs), keep
+      // replacements of disturbed processes from crowding out the planned rounds: without it, a
+      // busy host spent a 10-minute bound on 6 of 30 rounds and their replacements (2026-11-27).
       run: { ...kept, processes, maxProcesses: processes, metrics: false, baseline: `${labelA}/${flagSetA}` },
       baseDir: process.cwd()
     }
@@ -283,7 +284,8 @@ function planDifference(previous, plan, host) {
   if (was.hostname !== host.hostname || was.cpuModel !== host.cpuModel || was.cores !== host.cores) return `it was measured on ${was.hostname} (${was.cpuModel}, ${was.cores} cores)`;
   const { matrix } = plan;
   if (!isDeepStrictEqual(previous.run.processes, matrix.run.processes)) return `it has ${previous.run.processes} processes per cell, now ${matrix.run.processes}`;
-  const otherOption = Object.keys(matrix.run).find((k) => !isDeepStrictEqual(previous.run[k], matrix.run[k]));
+  // The time budget is the bound of whichever diff started it: more minutes, the same confirmation.
+  const otherOption = Object.keys(matrix.run).filter((k) => k !== 'timeBudgetMin').find((k) => !isDeepStrictEqual(previous.run[k], matrix.run[k]));
   if (otherOption) return `its run option ${otherOption} is ${JSON.stringify(previous.run[otherOption])}, now ${JSON.stringify(matrix.run[otherOption])}`;
   const columns = (versions, flagSets) => versions.flatMap((v) => flagSets.map((f) => JSON.stringify([...v, f.name, f.flags])));
   if (!isDeepStrictEqual(columns(previous.runtimes.map((r) => [r.label, r.version]), previous.flagSets), columns(plan.versions, matrix.flagSets))) {
@@ -334,8 +336,24 @@ async function placeFor(base, plan, { log, after = 0 }) {
 }
 
 const shown = (file) => path.relative(process.cwd(), file) || file;
+
+// The progress line with the bound beside its estimate of the time left ("time budget ends in"):
+// the bound's clock starts with the first process, as runEngine's stopAfterMin does.
+function boundedProgress(progress, minutes) {
+  let endsAt = null;
+  return {
+    log: (m) => progress.log(m),
+    done: () => progress.done(),
+    update: (p) => {
+      endsAt ??= Date.now() + minutes * 60_000;
+      progress.update({ ...p, budgetEndsAt: endsAt });
+    }
+  };
+}
 const roundsDone = (cell) => cell.processes.filter((p) => !p.rerun).length;
 const processesOf = (result) => result.cells.reduce((n, c) => n + c.processes.length, 0);
+// The processes of the planned rounds, without replacements of disturbed ones.
+const roundsOf = (result) => result.cells.reduce((n, c) => n + roundsDone(c), 0);
 
 // Runs the plans one after the other (a plan beyond the first writes `out` with -2, -3 before .json),
 // each resuming or reusing what an earlier diff measured of it. Returns [{ plan, file, result, measured }].
@@ -345,6 +363,9 @@ export async function runConfirmation(plans, { out, minutes = null, progress = c
   for (const [i, plan] of plans.entries()) {
     // The plans share the bound: a later one gets what the earlier ones left.
     const stopAfterMin = minutes === null ? null : Math.max(0.01, minutes - (Date.now() - startedAt) / 60_000);
+    const bounded = () => (stopAfterMin === null ? progress : boundedProgress(progress, stopAfterMin));
+    // A resumed run keeps the run options it was started with (results/resume.js), the budget too.
+    const matrixFor = (previous) => ({ ...plan.matrix, run: { ...plan.matrix.run, timeBudgetMin: previous ? previous.run.timeBudgetMin : stopAfterMin ?? undefined } });
     const base = i === 0 ? out : out.replace(/(\.json)?$/i, `-${i + 1}.json`);
     let place = await placeFor(base, plan, { log });
     let measured = place.previous ? (place.previous.status === 'complete' ? 'reused' : 'resumed') : 'new';
@@ -361,14 +382,14 @@ export async function runConfirmation(plans, { out, minutes = null, progress = c
         log(`nodebench: ${shown(place.file)} holds ${processesOf(place.previous)} processes of this confirmation (${place.previous.status}): resuming it, ${toRun} to run, about ${formatSeconds((toRun * perProcess) / 1000)}`);
       }
       try {
-        ({ result, interrupted, timeUp } = await runEngine(plan.matrix, { out: place.file, progress, command, resume: measured === 'resumed', stopAfterMin }));
+        ({ result, interrupted, timeUp } = await runEngine(matrixFor(place.previous), { out: place.file, progress: bounded(), command, resume: measured === 'resumed', stopAfterMin }));
       } catch (err) {
         // Planned otherwise in a way the check above does not see (a suite file edited since): kept.
         if (!(err instanceof ResumeMismatch)) throw err;
         log(`nodebench: ${shown(place.file)} is kept (${err.difference})`);
         place = await placeFor(base, plan, { log, after: place.k });
         measured = 'new';
-        ({ result, interrupted, timeUp } = await runEngine(plan.matrix, { out: place.file, progress, command, stopAfterMin }));
+        ({ result, interrupted, timeUp } = await runEngine(matrixFor(null), { out: place.file, progress: bounded(), command, stopAfterMin }));
       }
       if (interrupted && !timeUp) throw new UserError(`The confirmation was interrupted; the ${processesOf(result)} processes it measured are kept in ${shown(place.file)}, and the same diff --confirm continues it.`, { exitCode: 130 });
     }
@@ -457,7 +478,7 @@ export function confirmationLines(confirmation, { limit, processes, files }) {
   const some = remeasured < confirmation.candidates.length ? `${remeasured} of them (as many as fit in --confirm-minutes ${confirmation.minutes})` : 'them';
   const lines = [`confirm: ${confirmation.candidates.length} comparison(s) could not be cleared (a slowdown beyond ${limit}% not ruled out); re-measured ${some}, both sides interleaved in one run (${processes} processes per cell, ${files.join(', ')}), and asked "slower?" together at a ${v.alpha * 100}% false discovery rate (${v.method}, one-sided, weighted by the first look):`];
   for (const run of (confirmation.runs || []).filter((r) => r.stoppedAtLimit)) {
-    lines.push(`  (${shown(run.file)} stopped at --confirm-minutes ${confirmation.minutes} with ${run.processes} of its ${run.planned} processes: the machine ran slower than the files' process times; the same diff --confirm continues it)`);
+    lines.push(`  (${shown(run.file)} stopped at --confirm-minutes ${confirmation.minutes} with ${run.processes} of its ${run.planned} planned processes${run.replacements ? ` and ${run.replacements} replacements of disturbed ones` : ''}: the machine ran slower than the files' process times; the same diff --confirm continues it)`);
   }
   for (const run of (confirmation.runs || []).filter((r) => r.measured !== 'new')) {
     lines.push(`  (${shown(run.file)}: ${run.measured === 'reused' ? 'a complete confirmation of these comparisons from an earlier diff, judged as it is' : 'resumed from an earlier diff, its processes kept'})`);
@@ -499,7 +520,7 @@ export async function confirmRows(rows, { resultA, resultB, fileA, fileB, nodes,
     confirmation = {
       ...judgeConfirmation(runs, { alpha, equivalence, left, leftOut }),
       files: runs.map((r) => r.file),
-      runs: runs.map((r) => ({ file: r.file, measured: r.measured, processes: processesOf(r.result), planned: 2 * r.plan.cellsPerSide * processes, stoppedAtLimit: r.timeUp })),
+      runs: runs.map((r) => ({ file: r.file, measured: r.measured, processes: roundsOf(r.result), replacements: processesOf(r.result) - roundsOf(r.result), planned: 2 * r.plan.cellsPerSide * processes, stoppedAtLimit: r.timeUp })),
       processes, minutes,
       estimate: { processes: planned, minutes: Math.round(estimateMs / 6000) / 10 }
     };
