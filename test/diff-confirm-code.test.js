@@ -213,6 +213,45 @@ test('--confirm-minutes is a hard bound: a confirmation slower than the files sa
   assert.ok(read(out).cells.every((c) => c.processes.filter((p) => !p.rerun).length === 30));
 });
 
+test('whole commands: one checkout measured at two commits records one folder; --confirm-a-cwd and --confirm-b-cwd name each side\'s code, re-measured as two rows', { timeout: 300_000 }, async (t) => {
+  const script = (n) => `var x = 0; for (var i = 0; i < ${n}; i++) x = (x * 31 + i) | 0; console.log(x);\n`;
+  const folder = (name, n) => {
+    fs.mkdirSync(path.join(tmp, name), { recursive: true });
+    fs.writeFileSync(path.join(tmp, name, 'work.js'), script(n));
+    return path.join(tmp, name);
+  };
+  const checkout = folder('checkout', 2e6);
+  const exec = async (out) => {
+    const run = await nodebench(['exec', '--node', process.versions.node, '--processes', '3', '--max-processes', '3', '--name', 'work', '--out', out, '--', 'node', 'work.js'], { cwd: checkout });
+    assert.equal(run.exitCode, 0, run.stderr);
+    return out;
+  };
+  const a = await exec(path.join(tmp, 'cmd-a.json'));
+  fs.writeFileSync(path.join(checkout, 'work.js'), script(2e8));
+  const b = await exec(path.join(tmp, 'cmd-b.json'));
+  // A hundred times the loop: the command takes several times as long, even on a loaded host where
+  // a run of the unchanged command spreads ±40% (2026-11-27, load average 7 on 2 cores).
+  const gate = ['--fail-on-regression', '20', '--confirm', '--confirm-processes', '8'];
+  const refused = await nodebench(['diff', a, b, ...gate]);
+  assert.equal(refused.exitCode, 2, refused.stderr);
+  assert.match(refused.stderr, new RegExp(`^nodebench: --confirm cannot re-measure commands/work \\(${process.versions.node.replace(/\./g, '\\.')}/baseline\\): A and B ran it on the same runtime \\(Node [\\d.]+\\), flags and command \\(node work\\.js in \\S+checkout\\), so nothing differs that could be re-measured side by side; if the code there changed between the two runs, give each side's folder with --confirm-a-cwd <folder> and --confirm-b-cwd <folder>, otherwise compare without --confirm\\.$`));
+  noStack(refused.stderr);
+  const main = folder('cmd-main', 2e6);
+  const pr = folder('cmd-pr', 2e8);
+  const confirmed = await nodebench(['diff', a, b, ...gate, '--confirm-a-cwd', main, '--confirm-b-cwd', pr, '--json']);
+  const [work] = JSON.parse(confirmed.stdout).gate.confirm.candidates;
+  assert.deepEqual(work.code, { a: `node work.js in ${main}`, b: `node work.js in ${pr}` });
+  const again = read(b.replace(/\.json$/, '.confirm.json'));
+  assert.deepEqual(again.suites[0].benchmarks.map((x) => [x.name, x.command.cwd]), [['work@A', main], ['work@B', pr]]);
+  if (!work.confirmation) {
+    assert.match(work.problem, /^the machine was too busy to re-measure it/);
+    t.diagnostic(`not checked further: ${work.problem}`);
+    return;
+  }
+  assert.equal(work.confirmation.verdict, 'slower', JSON.stringify(work.confirmation));
+  assert.equal(confirmed.exitCode, 1, confirmed.stderr);
+});
+
 test('what --confirm cannot do for a code change: one sentence naming the fix, exit 2', { timeout: 120_000 }, async () => {
   const cases = [];
   const expect = async (args, pattern) => {
