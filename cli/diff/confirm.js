@@ -405,11 +405,13 @@ const quiet = (cell) => cell.processes.filter((p) => !p.setAside).length;
 
 // What the re-measurement of a candidate gave: an ok pair of cells with enough quiet processes, or
 // why not. `keep`: the first comparison stands (the benchmark did not run), else it is not confirmed.
-function usable(a, b) {
+// sides: the two cells share a column (a code change), so the side is named too.
+function usable(a, b, { sides = false } = {}) {
   if (a?.status !== 'ok' || b?.status !== 'ok') return { problem: `re-measuring gave ${a ? a.status : 'no cell'} / ${b ? b.status : 'no cell'}${b?.error ? ` (${b.error})` : ''}`, keep: true };
   const few = [a, b].find((c) => quiet(c) < MIN_QUIET);
-  if (few) return { problem: `the machine was too busy to re-measure it: ${few.processes.length - quiet(few)} of ${few.processes.length} processes of ${columnKey(few)} ran while other programs held the CPU`, keep: false };
-  return null;
+  if (!few) return null;
+  const which = sides ? ` (side ${few === a ? 'A' : 'B'})` : '';
+  return { problem: `the machine was too busy to re-measure it: ${few.processes.length - quiet(few)} of ${few.processes.length} processes of ${columnKey(few)}${which} ran while other programs held the CPU`, keep: false };
 }
 
 // The confirmation asks one question, "is B slower?": the p-value of "not slower", from the
@@ -439,7 +441,7 @@ export function judgeConfirmation(runs, { alpha, equivalence, left = [], leftOut
   const entries = [];
   for (const { plan, file, result } of runs) {
     const pairs = plan.pairs.map((p) => ({ ...p, cellA: cellOf(result, p.a), cellB: cellOf(result, p.b) }))
-      .map((p) => ({ ...p, unusable: usable(p.cellA, p.cellB) }));
+      .map((p) => ({ ...p, unusable: usable(p.cellA, p.cellB, { sides: Boolean(p.code) }) }));
     const okPairs = pairs.filter((p) => !p.unusable);
     const priors = new Map([...new Set(okPairs.map((p) => p.row.a.suite))].map((suite) => [suite, pairedPrior(okPairs.filter((p) => p.row.a.suite === suite).map((p) => [p.cellA, p.cellB]))]));
     for (const p of pairs) {
