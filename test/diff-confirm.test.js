@@ -81,7 +81,7 @@ function syntheticRun(name, { factorB = 1, flagsB = ['--title=nodebench-marked']
     return { runtime: process.versions.node, runtimeLabel: 'host', flagSet, flags, suite: 'marked', benchmark: 'steady', status: 'ok', benchmarkType: 'sync', processes, summary: summarize(processes) };
   };
   const result = resultObject([cell('baseline', [], 1), cell('marked', flagsB, factorB)], {
-    runtimes: [{ ...runtimeRecord('host', process.versions.node), provider: 'path', source: process.execPath }]
+    runtimes: [{ ...runtimeRecord('host', process.versions.node), provider: 'system', source: process.execPath }]
   });
   result.flagSets = [{ name: 'baseline', flags: [] }, { name: 'marked', flags: flagsB }];
   result.suites = [{ name: 'marked', file, params: {}, benchmarks: [] }];

@@ -38,6 +38,7 @@ import { COMMAND_SUITE } from '../matrix/commands.js';
 import { suspicious, beyond } from './gate.js';
 import { columnKey } from '../cell-identity.js';
 import { rerunSpec, namedBinaries } from '../runtimes/recorded.js';
+import { shellWord } from '../text/escape.js';
 
 // What --format json records of the rule (gate.confirm), so the decision reads from the files.
 export const CONFIRM_RULE = 'comparisons the first measurement cannot clear (not faster, not same, 95% interval reaching past -threshold%) are measured again: both sides (two runtimes or flag sets, or two versions of the code on one runtime), interleaved in one run, as many as fit in the time budget (those the first measurement fails first, then the slowest-looking); the gate fails only on those that run decides slower by more than the threshold, and on those left out that the first measurement decided so';
@@ -97,14 +98,16 @@ async function suitesByName(files, result, { option, resultFile }) {
 }
 
 // What nodebench can run again of one side of a comparison: its runtime and flags, and its code —
-// the suite file (recorded, or the one the user gave for it) with its parameters, or the command.
+// the suite file (recorded, or the one the user gave for it) with its parameters, or the command:
+// the one the user named after -- (checked against the recorded one in changeOf), never the
+// program, shell line or environment a result file names, in the side's folder.
 function sideOf(result, cell, given) {
   const runtime = result.runtimes.find((r) => r.label === cell.runtimeLabel);
   const suite = result.suites.find((s) => s.name === cell.suite);
   const side = { runtime, flags: cell.flags || [], flagSet: cell.flagSet, suite, benchmark: cell.benchmark };
   if (suite?.kind === 'command') {
-    const recorded = suite.benchmarks?.find((b) => b.name === cell.benchmark)?.command;
-    if (recorded) side.command = { ...recorded, cwd: given.cwd || recorded.cwd };
+    side.recorded = suite.benchmarks?.find((b) => b.name === cell.benchmark)?.command;
+    if (side.recorded) side.command = { name: side.recorded.name, argv: given.command, shell: false, cwd: given.cwd || side.recorded.cwd, env: {}, warmupRuns: side.recorded.warmupRuns };
   } else if (suite) {
     side.file = given.files.get(suite.name) || suite.file;
     side.params = suite.params || {};
@@ -116,9 +119,26 @@ function sideOf(result, cell, given) {
 // binary the user named with --node; never a path the files name).
 const sameRuntime = (a, b, specs) => (a.sha256 && b.sha256 ? a.sha256 === b.sha256 : a.version === b.version && specs.get(a) === specs.get(b));
 const commandCode = ({ argv, shell, cwd, env, warmupRuns }) => ({ argv, shell, cwd, env, warmupRuns });
-const sameCode = (a, b) => (a.command ? isDeepStrictEqual(commandCode(a.command), commandCode(b.command)) : a.file === b.file && isDeepStrictEqual(a.params, b.params));
-const commandText = (c) => `${c.argv.join(' ')} in ${c.cwd}`;
-const codeText = (s) => (s.command ? commandText(s.command) : s.file);
+const sameCode = (a, b) => (a.recorded ? isDeepStrictEqual(commandCode(a.command), commandCode(b.command)) : a.file === b.file && isDeepStrictEqual(a.params, b.params));
+const line = (argv) => argv.map(shellWord).join(' ');
+const commandText = (c) => `${line(c.argv)} in ${c.cwd}`;
+const codeText = (s) => (s.recorded ? commandText(s.command) : s.file);
+
+// A whole command is re-measured only as the user names it (after --), and only when that is what
+// both files measured: an argument array, without a shell line or variables of its own, which would
+// let a result file choose what runs (a shell line, NODE_OPTIONS or LD_PRELOAD in --env).
+function checkNamedCommand(where, a, b, argv) {
+  const [ra, rb] = [a.recorded, b.recorded];
+  if ([ra, rb].some((c) => c.shell || Object.keys(c.env || {}).length)) {
+    throw new UserError(`--confirm cannot re-measure ${where}: its command ran through a shell or with variables of its own (exec --shell or --env), which --confirm does not take from a result file; compare without --confirm.`);
+  }
+  if (!isDeepStrictEqual(ra.argv, rb.argv)) throw new UserError(`--confirm cannot re-measure ${where}: A and B ran different commands (${line(ra.argv)}; ${line(rb.argv)}); it re-measures one command, named after --, in each side's folder, so compare without --confirm.`);
+  if (!argv) throw new UserError(`--confirm cannot re-measure ${where}: it is the whole command ${line(ra.argv)}, and nodebench does not run a command a result file names; if you trust it, name it yourself after -- (... --confirm -- ${line(ra.argv)}), or compare without --confirm.`);
+  if (!isDeepStrictEqual(argv, ra.argv)) throw new UserError(`--confirm cannot re-measure ${where}: A and B measured the command ${line(ra.argv)}, not the one after -- (${line(argv)}); name the command they measured, or compare without --confirm.`);
+  if (![ra, rb].every((c) => Number.isInteger(c.warmupRuns ?? 0) && (c.warmupRuns ?? 0) >= 0 && (c.warmupRuns ?? 0) <= 100)) {
+    throw new UserError(`--confirm cannot re-measure ${where}: its result files record a warm-up count nodebench does not write (0 to 100 runs); compare without --confirm.`);
+  }
+}
 
 // Which change a candidate re-measures: 'column' (runtime or flags, the same code) or 'code' (the
 // same runtime and flags, two versions of the code). Throws a UserError for one nodebench cannot
@@ -126,9 +146,10 @@ const codeText = (s) => (s.command ? commandText(s.command) : s.file);
 function changeOf(row, a, b, specs) {
   const where = `${row.label} (${row.column})`;
   const command = a.suite?.kind === 'command';
-  if (!a.runtime || !b.runtime || !a.suite || !b.suite || (command && (!a.command || !b.command))) {
+  if (!a.runtime || !b.runtime || !a.suite || !b.suite || (command && (!a.recorded || !b.recorded))) {
     throw new UserError(`--confirm cannot re-measure ${where}: its result files do not describe its runtime and ${command ? 'command' : 'suite'}; compare without --confirm.`);
   }
+  if (command) checkNamedCommand(where, a, b, a.command.argv);
   const column = !sameRuntime(a.runtime, b.runtime, specs) || !isDeepStrictEqual(a.flags, b.flags);
   const code = !sameCode(a, b);
   const [optionA, optionB, what] = command ? ['--confirm-a-cwd <folder>', '--confirm-b-cwd <folder>', 'folder'] : ['--confirm-a <suite-file>', '--confirm-b <suite-file>', 'version'];
@@ -178,7 +199,7 @@ function planFor(change, a, b, entries, { run, processes, cost, specs }) {
   const commands = new Map();
   const pairs = entries.map(({ row, a: sa, b: sb }) => {
     const sides = [['A', sa], ['B', sb]].slice(0, change === 'code' ? 2 : 1).map(([side, s]) => {
-      if (s.command) {
+      if (s.recorded) {
         const name = tag(s.command.name, side);
         commands.set(name, { ...s.command, name });
         return { suite: COMMAND_SUITE, benchmark: name };
@@ -495,7 +516,8 @@ export function confirmationLines(confirmation, { limit, processes, files }) {
 }
 
 // --confirm: re-measures the suspicious comparisons of `rows` into `out` (default beside B).
-// given: { a: { files: [suite files], cwd }, b: ... } from --confirm-a/-b and --confirm-a-cwd/-b-cwd.
+// given: { a: { files: [suite files], cwd }, b: ..., command: [argv] or null } from --confirm-a/-b,
+// --confirm-a-cwd/-b-cwd and the words after --.
 // Returns the confirmation (byRow: row -> its re-measured comparison) with the `lines` to print,
 // or one without candidates.
 export async function confirmRows(rows, { resultA, resultB, fileA, fileB, nodes, limit, alpha, equivalence, processes: asked, minutes = DEFAULT_CONFIRM_MINUTES, given = {}, out, command }) {
@@ -505,7 +527,8 @@ export async function confirmRows(rows, { resultA, resultB, fileA, fileB, nodes,
   if (candidates.length) {
     const side = async (name, result, resultFile) => ({
       files: await suitesByName(given[name]?.files || [], result, { option: `--confirm-${name}`, resultFile }),
-      cwd: given[name]?.cwd || null
+      cwd: given[name]?.cwd || null,
+      command: given.command || null
     });
     const sides = { a: await side('a', resultA, fileA), b: await side('b', resultB, fileB) };
     const specs = await rerunSpecs(candidates, resultA, resultB, { fileA, fileB, nodes });
