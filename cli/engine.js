@@ -84,19 +84,22 @@ function watchSignals(out, log) {
 
 // matrix: { runtimes, flagSets, suites, run, baseDir }; run options already merged with CLI options.
 // resume: continue the interrupted or killed run in `out` (results/resume.js) instead of starting one.
-export async function runEngine(matrix, { out, progress, command = process.argv.slice(2), refresh = false, resume: resuming = false }) {
+// stopAfterMin: a hard bound on measuring (diff --confirm's --confirm-minutes), where run.timeBudgetMin
+// only stops extra processes: when it passes, the run ends as an interrupted one does (what finished
+// is kept, the file says 'interrupted', so a later --resume continues it) and returns timeUp.
+export async function runEngine(matrix, { out, progress, command = process.argv.slice(2), refresh = false, resume: resuming = false, stopAfterMin = null }) {
   const release = lockResultFile(out);
   const signals = watchSignals(out, (m) => progress.log(m));
   try {
     const resume = resuming ? await signals.prepared(readResult(out)) : null;
-    return await lockedRun(matrix, { out, progress, command, refresh, resume, signals });
+    return await lockedRun(matrix, { out, progress, command, refresh, resume, signals, stopAfterMin });
   } finally {
     signals.remove();
     release();
   }
 }
 
-async function lockedRun(matrix, { out, progress, command, refresh, resume, signals }) {
+async function lockedRun(matrix, { out, progress, command, refresh, resume, signals, stopAfterMin }) {
   const run = completeRun(matrix.run);
   // A resumed run keeps its launch order, unless --seed says otherwise (and is then refused).
   if (run.seed === undefined) run.seed = resume ? resume.run.seed : Math.floor(Math.random() * 2 ** 31);
@@ -163,6 +166,11 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
 
   // Counted from the first process: installing runtimes is not measuring.
   const budget = createBudget(run.timeBudgetMin);
+  const stopAt = stopAfterMin ? Date.now() + stopAfterMin * 60_000 : Infinity;
+  let timeUp = false;
+  // Checked by the run loop before each launch and after each process; a process that ends after
+  // the bound is not recorded, as under an interrupt (at most one process's time is lost).
+  const shouldStop = () => signals.interrupted() || (timeUp ||= Date.now() >= stopAt);
   const runDir = await createRunDir(process.env, { warn: (message) => log(`warning: ${message}`) });
   let interrupted;
   try {
@@ -177,7 +185,7 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
       cores: result.host.cores,
       save,
       progress: (p) => progress.update(p),
-      shouldStop: signals.interrupted
+      shouldStop
     });
   } finally {
     runDir.remove();
@@ -189,7 +197,10 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
         log(`time budget of ${budget.state.budgetMin} min (run.timeBudgetMin) reached: ${topUps} top-up and ${replacements} replacement process(es) not run; the cells left above the target say so`);
       }
     }
-    interrupted = signals.interrupted();
+    // The bound passed with nothing left to run is a complete run.
+    timeUp &&= !signals.interrupted() && result.cells.some((c) => c.status === 'pending');
+    if (timeUp) log(`time limit of ${stopAfterMin} min reached: stopped; ${path.relative(process.cwd(), out) || out} keeps what finished`);
+    interrupted = signals.interrupted() || timeUp;
     finalizeCells(result.cells, { interrupted, processesPerCell: run.processes });
     // How the host ran (stats/host-speed.js): diff compares two files' fingerprints before it believes a time ratio.
     result.hostSpeed = hostFingerprint(result.cells) ?? undefined;
@@ -203,7 +214,7 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
     if (timed) result.warnings.push(...loadWarning(result.host.loadAverageEnd, result.host.cores, 'at the end', { ownLoad: runOwnLoad(run) }));
     await save();
   }
-  return { result, interrupted };
+  return { result, interrupted, timeUp };
 }
 
 export function exitCodeFor(result, interrupted) {

@@ -144,6 +144,11 @@ export function diffJson(rows, { fileA, fileB, failures, limit, gate }) {
         rule: confirmation.rule,
         evidence: confirmation.evidence,
         processes: confirmation.processes,
+        // The bound, what was planned within it, and for each file whether this diff measured it
+        // anew, resumed it or judged an earlier complete one.
+        minutes: confirmation.minutes,
+        estimate: confirmation.estimate,
+        runs: confirmation.runs,
         files: confirmation.files,
         verdicts: confirmation.verdicts,
         candidates: confirmation.candidates

@@ -97,7 +97,9 @@ export async function describeSuites(entries, baseDir, { timeoutSec } = {}) {
     if (missing.length) {
       throw new UserError(`Suite "${described.name}" has no benchmark ${missing.map((m) => `"${m}"`).join(', ')}; it has ${names.join(', ')}.`);
     }
-    suites.push({ ...described, file, params: { ...described.params, ...entry.params }, selected: wanted });
+    // `as`: a name the host gives the suite (diff --confirm runs two versions of one suite, whose
+    // files name themselves alike, side by side); matrix files cannot set it (matrix/load.js).
+    suites.push({ ...described, name: entry.as || described.name, file, params: { ...described.params, ...entry.params }, selected: wanted });
   }
   return suites;
 }
