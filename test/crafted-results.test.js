@@ -80,3 +80,15 @@ test('keptSamples that point past a process\'s samples are refused, so no gate p
   fs.writeFileSync(file, JSON.stringify(data));
   refused(await run(['report', file]), ['report'], /process 2 keeps sample 1 twice \(keptSamples\)/);
 });
+
+// What the deep file did to explain underneath: the request the worker waits for on stdin could
+// not be serialised, the throw left the worker waiting, and its open stdin kept nodebench alive
+// after "internal error". A request that cannot be sent now ends its worker.
+test('a worker whose request cannot be serialised is ended, so nothing waits for it', { timeout: 60_000 }, async () => {
+  const { launchWorker } = await import('../cli/process/launch.js');
+  const { taggedBy, settled } = await import('./helpers/processes.js');
+  const request = { mode: 'describe' };
+  request.self = request;
+  await assert.rejects(launchWorker(process.execPath, [], request, { timeoutMs: 30_000 }), /circular/);
+  assert.deepEqual(await settled(() => taggedBy(process.pid)), [], 'the worker is still waiting for its request');
+});
