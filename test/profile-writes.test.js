@@ -12,6 +12,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { nodebench, root } from './helpers/cli.js';
 import { testRuntime } from './helpers/runtimes.js';
+import { workersOf, running, settled } from './helpers/processes.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-profile-writes-'));
 const suite = path.join(root, 'test', 'fixtures', 'suites', 'planted', 'index.js');
@@ -44,4 +45,47 @@ test('explain replaces a link or a FIFO at a profile\'s name instead of writing 
   }
   // No temporary file is left beside them.
   assert.deepEqual(fs.readdirSync(profiles).filter((f) => !f.endsWith('.cpuprofile')), []);
+});
+
+// Issue 40, item 5: with a FIFO at a profile's name the Node 6 path hung in the host's own
+// writeFileSync, where neither --timeout nor SIGTERM could reach it (only SIGKILL ended it). A FIFO
+// at every name of both sides: the Node 20 worker's and the Node 6 host's writes replace them all.
+test('explain with a FIFO at every profile name of both sides finishes within --timeout, on Node 20 and on Node 6', { timeout: 300_000 }, async () => {
+  await Promise.all([testRuntime('20.20.2'), testRuntime('6.17.1')]);
+  const profiles = path.join(dir, 'fifos');
+  fs.mkdirSync(profiles);
+  const names = ['a-20.20.2_baseline-1', 'a-20.20.2_baseline-2', 'b-6.17.1_baseline-1', 'b-6.17.1_baseline-2'].map((n) => `${n}.cpuprofile`);
+  for (const name of names) await execa('mkfifo', [path.join(profiles, name)]);
+  const run = await nodebench(['explain', '--suite', suite, '--from', '20.20.2', '--to', '6.17.1', '--benchmark', 'slower', '--timeout', '30',
+    '--processes', '2', '--metrics-processes', '0', '--duration', '0.3', '--profile-dir', profiles, '--format', 'json'], { cwd: dir, timeout: 240_000 });
+  assert.equal(run.timedOut, false, 'explain hung on a FIFO');
+  assert.equal(run.exitCode, 0, run.stderr);
+  const doc = JSON.parse(run.stdout);
+  for (const side of ['a', 'b']) assert.equal(doc.sides[side].profiling.unavailable, null, `side ${side}`);
+  for (const name of names) assert.ok(fs.lstatSync(path.join(profiles, name)).isFile(), `${name} is still a FIFO`);
+});
+
+// SIGTERM while the Node 6 side is being profiled over its --inspect port ends explain with 130 and
+// the sentence; its worker goes with it.
+test('SIGTERM while the Node 6 side is profiled ends explain with 130, its worker gone', { timeout: 300_000 }, async () => {
+  await Promise.all([testRuntime('20.20.2'), testRuntime('6.17.1')]);
+  const profiles = path.join(dir, 'sigterm');
+  fs.mkdirSync(profiles);
+  await execa('mkfifo', [path.join(profiles, 'b-6.17.1_baseline-1.cpuprofile')]);
+  const child = nodebench(['explain', '--suite', suite, '--from', '20.20.2', '--to', '6.17.1', '--benchmark', 'slower',
+    '--processes', '2', '--metrics-processes', '0', '--duration', '5', '--profile-dir', profiles, '--format', 'json'], { cwd: dir, timeout: 240_000 });
+  let stderr = '';
+  await new Promise((resolve) => child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+    if (/profiling 6\.17\.1\/baseline, process 1/.test(stderr)) resolve();
+  }));
+  // Progress is said before the process starts: signalled once it runs.
+  while (!workersOf(child.pid).length) await new Promise((resolve) => setTimeout(resolve, 50));
+  const workers = workersOf(child.pid);
+  child.kill('SIGTERM');
+  const run = await child;
+  assert.equal(run.timedOut, false, 'explain ignored SIGTERM');
+  assert.equal(run.exitCode, 130, run.stderr);
+  assert.match(run.stderr, /explain was interrupted \(SIGTERM\); the profiles written so far are in /);
+  assert.deepEqual(await settled(() => workers.filter(running)), [], 'a worker outlived explain');
 });

@@ -322,7 +322,22 @@ export const workerEnded = (child) => child.nodebenchEnded;
 export function sendRequest(child, request, { keepOpen = false } = {}) {
   child.nodebenchNonce = randomBytes(16).toString('hex');
   child.stdin.on('error', () => {}); // EPIPE when the worker is already gone (or never started)
-  child.stdin.write(`${JSON.stringify({ request, nonce: child.nodebenchNonce })}\n`);
+  let line;
+  try {
+    line = `${JSON.stringify({ request, nonce: child.nodebenchNonce })}\n`;
+  } catch (err) {
+    // A worker left waiting for its request would never exit, and its open stdin would keep
+    // nodebench alive after the throw.
+    killGroup(child.pid);
+    killWorker(child);
+    // Forgotten only once it has exited, as superviseWorker does: its id is not reused before.
+    child.nodebenchEnded?.then(() => {
+      forget(child.pid);
+      killLeftovers(child);
+    });
+    throw err;
+  }
+  child.stdin.write(line);
   if (!keepOpen) child.stdin.end();
 }
 
