@@ -1,9 +1,9 @@
-// Where nodebench's hold on a benchmark's processes ends (issue 40, item 9; README's threat model).
+// Where nodebench's hold on a benchmark's processes ends (issue 40, item 9; docs/reliability.md's threat model).
 // Inside: the workers die with nodebench even when a benchmark keeps killing the reaper and
 // nodebench is then killed with kill -9 (the kernel's parent-death signal, set through setpriv); what
 // the benchmark left in their cgroups goes when the next nodebench starts. Outside, documented: as
 // root, a process that leaves its cgroup as well as its session, environment and pipes outlives the
-// run. These tests fail when either side of that line moves, so that README moves with it.
+// run. These tests fail when either side of that line moves, so that docs/reliability.md moves with it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -59,7 +59,7 @@ test('kill -9 of nodebench while a benchmark\'s helper kills every reaper: the h
   child.kill('SIGKILL');
   await child;
   assert.deepEqual(await settled(() => workers.filter(running)), [], 'the hanging worker outlived nodebench');
-  if (!cgroupsHere()) return t.skip('no cgroups here: the helper lives on (README: the limit without cgroups)');
+  if (!cgroupsHere()) return t.skip('no cgroups here: the helper lives on (docs/reliability.md: the limit without cgroups)');
   // The next nodebench that starts a worker empties the cgroups of runs that are gone.
   const next = await nodebench(['run', SMOKE, '--node', 'system', '--quick', '--benchmarks', 'sum-loop', '--out', path.join(tmp, 'next.json')]);
   assert.equal(next.exitCode, 0, next.stderr);
@@ -76,5 +76,5 @@ test('as root, a process that leaves its cgroup, session, environment and pipes 
   assert.deepEqual(await settled(() => probes(tag, 'stay')), [], 'the daemon that stayed in its cgroup outlived the run');
   // Beyond reach: no group, tag, pipe or cgroup of the worker's leads to it any more.
   await sleep(2000);
-  assert.ok(probes(tag, 'leave').length >= 1, 'the daemon that left its cgroup was caught: README\'s threat model says it is not');
+  assert.ok(probes(tag, 'leave').length >= 1, 'the daemon that left its cgroup was caught: docs/reliability.md says it is not');
 });
