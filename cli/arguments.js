@@ -1,8 +1,10 @@
 // The command line's values, parsed once for every command: lists, whole and positive numbers, the
 // runtimes and flag sets of run and exec, --resume and the result file it names.
+import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from './errors.js';
 import { defaultResultPath } from './results/file.js';
+import { runOptionsFrom as fileAndCommandLine, addRunOptions } from './options.js';
 
 export const list = (value) => String(value).split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -62,4 +64,26 @@ export function flagSetsFrom(values) {
   return sets;
 }
 
-export { runOptionsFrom, addRunOptions } from './options.js';
+export { addRunOptions };
+
+// The run options: the command line over a file's (options.js), and what two options on the
+// command line mean that the file's would otherwise overrule (issue 39):
+//   --processes N without --max-processes: N processes a cell, as said; the file's or the default
+//     maxProcesses topped cells up past it (--processes 3 kept 8);
+//   --quick: a fast look, without the file's time budget ("time budget ends in 18m30s" on a run of
+//     seconds); --time-budget keeps one.
+export function runOptionsFrom(fileRun, opts) {
+  const { timeBudgetMin, ...withoutBudget } = fileRun || {};
+  const run = fileAndCommandLine(opts.quick && timeBudgetMin !== undefined ? withoutBudget : fileRun || {}, opts);
+  if (opts.processes !== undefined && opts.maxProcesses === undefined) run.maxProcesses = opts.processes;
+  return run;
+}
+
+// A sentence for a run that makes the default result folder (./results/) in the current folder, said
+// before it does: run and exec are run inside a user's own project. null when --out or --resume
+// names the file, or the folder is there already.
+export function newResultsFolderNote(opts, out) {
+  const folder = path.dirname(out);
+  if (opts.out || opts.resume || fs.existsSync(folder)) return null;
+  return `writing the result to ${path.relative(process.cwd(), out)}: a new folder ${path.relative(process.cwd(), folder)}/ in ${process.cwd()}; --out FILE writes elsewhere`;
+}

@@ -35,6 +35,28 @@ export function columnsOf(result) {
   return columns;
 }
 
+// The column `name` names among `columns`: its key (16.20.2/baseline), its runtime's label or version
+// (16.20.2: its first flag set), or, where the run has one runtime of that major, the major with or
+// without the flag set (16/baseline, 16), which is what a CI snippet can name before it knows the
+// patch release the registry will give. Returns { column }, { candidates } when the major names
+// several runtimes, or {} when nothing matches.
+export function lookupColumn(columns, name) {
+  const exact = columns.find((c) => c.key === name || c.runtimeLabel === name || c.runtime === name);
+  if (exact) return { column: exact };
+  const major = /^(\d+)(?:\/(.+))?$/.exec(name);
+  if (!major) return {};
+  const matching = columns.filter((c) => String(c.runtime).split('.')[0] === major[1] && (major[2] === undefined || c.flagSet === major[2]));
+  const runtimes = new Set(matching.map((c) => c.runtimeLabel));
+  if (runtimes.size === 1) return { column: matching[0] };
+  return runtimes.size ? { candidates: matching } : {};
+}
+
+// The sentence for a major that names several runtimes (lookupColumn's candidates) in `where`.
+export function ambiguousColumn(name, where, candidates) {
+  const keys = candidates.map((c) => c.key);
+  return `Column "${name}" in ${where} could be ${keys.slice(0, -1).join(', ')} or ${keys.at(-1)}; give the version.`;
+}
+
 export const inColumn = (cell, column) => cell.runtimeLabel === column.runtimeLabel && cell.flagSet === column.flagSet;
 
 // A cell still pending (or running) when the file was last written: the run was killed or

@@ -16,6 +16,8 @@ import { completeRun, samplerOptions } from './options.js';
 import { baselineColumn, grid } from './results/grid.js';
 import { detectableChange } from './stats/detectable.js';
 import { hostFingerprint } from './stats/host-speed.js';
+import { measureNamed } from './measure.js';
+import { findValgrind } from './process/valgrind.js';
 import { fitSuites, describeFits } from './stats/covariate.js';
 import { hostInfo, loadWarning, governorWarning, runOwnLoad } from './results/host.js';
 import { writeResult, readResult, SCHEMA_VERSION } from './results/file.js';
@@ -82,29 +84,34 @@ function watchSignals(out, log) {
 
 // matrix: { runtimes, flagSets, suites, run, baseDir }; run options already merged with CLI options.
 // resume: continue the interrupted or killed run in `out` (results/resume.js) instead of starting one.
-export async function runEngine(matrix, { out, progress, command = process.argv.slice(2), refresh = false, resume: resuming = false }) {
+// stopAfterMin: a hard bound on measuring (diff --confirm's --confirm-minutes), where run.timeBudgetMin
+// only stops extra processes: when it passes, the run ends as an interrupted one does (what finished
+// is kept, the file says 'interrupted', so a later --resume continues it) and returns timeUp.
+export async function runEngine(matrix, { out, progress, command = process.argv.slice(2), refresh = false, resume: resuming = false, stopAfterMin = null }) {
   const release = lockResultFile(out);
   const signals = watchSignals(out, (m) => progress.log(m));
   try {
     const resume = resuming ? await signals.prepared(readResult(out)) : null;
-    return await lockedRun(matrix, { out, progress, command, refresh, resume, signals });
+    return await lockedRun(matrix, { out, progress, command, refresh, resume, signals, stopAfterMin });
   } finally {
     signals.remove();
     release();
   }
 }
 
-async function lockedRun(matrix, { out, progress, command, refresh, resume, signals }) {
+async function lockedRun(matrix, { out, progress, command, refresh, resume, signals, stopAfterMin }) {
   const run = completeRun(matrix.run);
   // A resumed run keeps its launch order, unless --seed says otherwise (and is then refused).
   if (run.seed === undefined) run.seed = resume ? resume.run.seed : Math.floor(Math.random() * 2 ** 31);
   const log = (m) => progress.log(m);
 
   const { prepared } = signals;
+  // Counting instructions needs valgrind: said in one sentence before anything is installed or run.
+  if (run.measure === 'instructions') await prepared(findValgrind());
   const runtimes = await prepared(resolveRuntimes(matrix.runtimes, { log, refresh }));
   const suites = await prepared(describeSuites(matrix.suites, matrix.baseDir, { timeoutSec: run.timeoutSec }));
   if (matrix.commands?.length) suites.push(commandSuite(matrix.commands, { baseDir: matrix.baseDir }));
-  const planned = await prepared(buildPlan({ runtimes, flagSets: matrix.flagSets, suites, log }));
+  const planned = await prepared(buildPlan({ runtimes, flagSets: matrix.flagSets, suites, measure: run.measure, log }));
   const cells = matrix.shard ? selectShard(planned, matrix.shard) : planned;
   if (!cells.length) {
     throw new UserError(matrix.shard ? `Shard ${matrix.shard.index}/${matrix.shard.count} has no benchmarks (the matrix has fewer benchmarks than shards); use fewer shards.`
@@ -136,7 +143,9 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
     },
     cells
   };
-  const startWarnings = [...loadWarning(result.host.loadAverageStart, result.host.cores, resume ? 'when resumed' : 'at the start'), ...governorWarning(result.host.cpuGovernor)];
+  // Other programs and the CPU's clock move time, not instruction counts.
+  const timed = run.measure !== 'instructions';
+  const startWarnings = timed ? [...loadWarning(result.host.loadAverageStart, result.host.cores, resume ? 'when resumed' : 'at the start'), ...governorWarning(result.host.cpuGovernor)] : [];
   if (resume) {
     result = continueRun(result, resume, out);
     result.warnings.push(...startWarnings.filter((w) => w.code !== 'governor'));
@@ -157,6 +166,11 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
 
   // Counted from the first process: installing runtimes is not measuring.
   const budget = createBudget(run.timeBudgetMin);
+  const stopAt = stopAfterMin ? Date.now() + stopAfterMin * 60_000 : Infinity;
+  let timeUp = false;
+  // Checked by the run loop before each launch and after each process; a process that ends after
+  // the bound is not recorded, as under an interrupt (at most one process's time is lost).
+  const shouldStop = () => signals.interrupted() || (timeUp ||= Date.now() >= stopAt);
   const runDir = await createRunDir(process.env, { warn: (message) => log(`warning: ${message}`) });
   let interrupted;
   try {
@@ -171,7 +185,7 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
       cores: result.host.cores,
       save,
       progress: (p) => progress.update(p),
-      shouldStop: signals.interrupted
+      shouldStop
     });
   } finally {
     runDir.remove();
@@ -183,21 +197,24 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
         log(`time budget of ${budget.state.budgetMin} min (run.timeBudgetMin) reached: ${topUps} top-up and ${replacements} replacement process(es) not run; the cells left above the target say so`);
       }
     }
-    interrupted = signals.interrupted();
+    // The bound passed with nothing left to run is a complete run.
+    timeUp &&= !signals.interrupted() && result.cells.some((c) => c.status === 'pending');
+    if (timeUp) log(`time limit of ${stopAfterMin} min reached: stopped; ${path.relative(process.cwd(), out) || out} keeps what finished`);
+    interrupted = signals.interrupted() || timeUp;
     finalizeCells(result.cells, { interrupted, processesPerCell: run.processes });
     // How the host ran (stats/host-speed.js): diff compares two files' fingerprints before it believes a time ratio.
     result.hostSpeed = hostFingerprint(result.cells) ?? undefined;
     // The host covariate's fit per suite (stats/covariate.js), as the finalised cells were adjusted.
     result.covariate = describeFits(fitSuites(result.cells.filter((c) => c.status === 'ok')));
     // The smallest change the run could have detected (stats/detectable.js), for whoever reads its verdicts.
-    result.schedule.detectableChange = detectableChange(grid(result, { baseline: run.baseline }), result.cells);
+    result.schedule.detectableChange = detectableChange(grid(result, { baseline: run.baseline }), result.cells, { equivalence: measureNamed(run.measure).equivalence });
     result.status = interrupted ? 'interrupted' : 'complete';
     result.finishedAt = new Date().toISOString();
     result.host.loadAverageEnd = os.loadavg();
-    result.warnings.push(...loadWarning(result.host.loadAverageEnd, result.host.cores, 'at the end', { ownLoad: runOwnLoad(run) }));
+    if (timed) result.warnings.push(...loadWarning(result.host.loadAverageEnd, result.host.cores, 'at the end', { ownLoad: runOwnLoad(run) }));
     await save();
   }
-  return { result, interrupted };
+  return { result, interrupted, timeUp };
 }
 
 export function exitCodeFor(result, interrupted) {

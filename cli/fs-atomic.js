@@ -340,12 +340,41 @@ export async function writeFileAtomic(file, data, { shownAs = file } = {}) {
   await folder?.close();
 }
 
+// What is not a regular file is never read: a FIFO would block the read (and a stream of it) for
+// ever, a device never ends (/dev/zero, /dev/urandom) or answers something else each time. It is
+// looked at before it is opened, and opened without waiting (O_NONBLOCK: a FIFO put there in between
+// opens at once, and the handle's own stat sees it), so nothing swapped in between can block. The
+// error for anything else has code ENOTREGULAR and `kind` ("a FIFO", "a character device") for the
+// caller's sentence. Returns an open FileHandle.
+export async function openRegularFile(file) {
+  const refuse = (stat) => Object.assign(new Error(`${file} is ${kindOf(stat)}, not a regular file`), { code: 'ENOTREGULAR', kind: kindOf(stat), path: file });
+  const stat = await fs.stat(file);
+  if (!stat.isFile()) throw refuse(stat);
+  const handle = await fs.open(file, fsSync.constants.O_RDONLY | fsSync.constants.O_NONBLOCK);
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile()) throw refuse(opened);
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+  return handle;
+}
+
+// The whole of a regular file (openRegularFile), as text with `encoding`, else a Buffer.
+export async function readRegularFile(file, encoding) {
+  const handle = await openRegularFile(file);
+  try {
+    return await handle.readFile(encoding);
+  } finally {
+    await handle.close();
+  }
+}
+
+// Callers take a throw (ENOTREGULAR included) as a damaged entry: fetched again, or named.
 export async function readJsonIfExists(file) {
   try {
-    // What is not a regular file is never read: a FIFO planted in a cache would block for ever, a
-    // device never ends. Callers take the throw as a damaged entry (fetched again, or named).
-    if (!(await fs.stat(file)).isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTREGULAR' });
-    return JSON.parse(await fs.readFile(file, 'utf8'));
+    return JSON.parse(await readRegularFile(file, 'utf8'));
   } catch (err) {
     if (err.code === 'ENOENT') return null;
     throw err;

@@ -50,8 +50,15 @@ export const RUN_OPTIONS = [
   { name: 'metricsMs', type: 'number', min: 50, max: 600000, default: 1000, quick: 300,
     help: 'length of the metrics window in ms' },
   { name: 'metricsProcesses', type: 'integer', min: 1, max: 50, default: 1,
-    help: 'metrics processes per cell (a suite whose findings are its metrics, such as gc, asks for more); two or more give each metric a 95% interval' }
+    help: 'metrics processes per cell (a suite whose findings are its metrics, such as gc, asks for more); two or more give each metric a 95% interval' },
+  { name: 'measure', type: 'string', values: ['time', 'instructions'], default: 'time', cli: '--measure <measure>',
+    help: 'what a cell\'s value is: time (ns per operation, what users feel; the host moves it) or instructions (counted under valgrind, Linux only: exact on any host, blind to the kernel, waiting and concurrency); docs/instructions.md' }
 ];
+
+// Under --measure instructions a count repeats to a few parts per million, so two processes per cell
+// catch one that varies; replacements, top-ups, a time budget and metrics windows are time's answers
+// to a noisy host. These replace the file's run options; options given on the command line still win.
+export const INSTRUCTIONS_RUN = { processes: 2, maxProcesses: 2, rerunDisturbed: false, metrics: false, timeBudgetMin: undefined, samples: 5, timeoutSec: 1200, pairing: 'concurrent' };
 
 const BY_NAME = new Map(RUN_OPTIONS.map((o) => [o.name, o]));
 
@@ -138,9 +145,12 @@ export function addHistoryOption(command) {
   return command.option('--history <dir>', 'when the run is complete, add its result file to this history store (nodebench history; created on first use; the commit is $GITHUB_SHA when that is set)');
 }
 
-// CLI options win over the file's run options; --quick sits between the two.
+// CLI options win over the file's run options; --quick sits between the two, and so do the
+// instruction counts' own defaults (INSTRUCTIONS_RUN) when the run counts instructions.
 export function runOptionsFrom(fileRun, opts) {
-  const run = { ...fileRun, ...(opts.quick ? QUICK_RUN : {}) };
+  const measure = opts.measure ?? fileRun.measure;
+  const run = { ...fileRun, ...(opts.quick ? QUICK_RUN : {}), ...(measure === 'instructions' ? INSTRUCTIONS_RUN : {}) };
+  if (run.timeBudgetMin === undefined) delete run.timeBudgetMin;
   for (const option of RUN_OPTIONS.filter((o) => o.cli)) {
     const value = opts[commanderKey(option)];
     if (value !== undefined) run[option.name] = value;

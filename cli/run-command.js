@@ -6,7 +6,7 @@ import { formatFrom, emit, wantsColor, addFormatOptions } from './output/emit.js
 import { exitCodeFor, runEngine } from './engine.js';
 import { checkOutput } from './results/file.js';
 import { createProgress } from './progress.js';
-import { list, flagSetsFrom, resultPathFrom } from './arguments.js';
+import { list, flagSetsFrom, resultPathFrom, newResultsFolderNote } from './arguments.js';
 import { runWarningLines } from './render/run-warnings.js';
 
 // run and exec: the runtimes and flag sets from --node and --flags around the given suites or
@@ -22,8 +22,11 @@ export async function runFromCommandLine(opts, { suites = [], commands = [], run
   };
   const render = runEndFormat(opts);
   const out = resultPathFrom(opts);
+  // Before checkOutput, which makes the folder.
+  const note = newResultsFolderNote(opts, out);
   checkOutput(out, { force: opts.force, resume: Boolean(opts.resume) });
   const progress = createProgress();
+  if (note) progress.log(note);
   const outcome = await runEngine(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
   process.exitCode = await printOutcome(outcome, { render, out, baseline: opts.baseline, color: opts.color, progress });
 }

@@ -81,7 +81,7 @@ function syntheticRun(name, { factorB = 1, flagsB = ['--title=nodebench-marked']
     return { runtime: process.versions.node, runtimeLabel: 'host', flagSet, flags, suite: 'marked', benchmark: 'steady', status: 'ok', benchmarkType: 'sync', processes, summary: summarize(processes) };
   };
   const result = resultObject([cell('baseline', [], 1), cell('marked', flagsB, factorB)], {
-    runtimes: [{ ...runtimeRecord('host', process.versions.node), provider: 'path', source: process.execPath }]
+    runtimes: [{ ...runtimeRecord('host', process.versions.node), provider: 'system', source: process.execPath }]
   });
   result.flagSets = [{ name: 'baseline', flags: [] }, { name: 'marked', flags: flagsB }];
   result.suites = [{ name: 'marked', file, params: {}, benchmarks: [] }];
@@ -126,14 +126,14 @@ test('--confirm user errors: one sentence, exit 2', { timeout: 120_000 }, async 
   assert.match(processes.stderr, /--confirm-processes takes a whole number from 3 to 100, not "many"/);
   const stray = await nodebench(['diff', looked, ...COLUMNS, '--fail-on-regression', '5', '--confirm-out', 'x.json']);
   assert.equal(stray.exitCode, 2);
-  assert.match(stray.stderr, /--confirm-processes and --confirm-out go with --confirm/);
+  assert.match(stray.stderr, /^nodebench: --confirm-out goes with --confirm; add it, or leave it out\.$/);
   // Both columns the same runtime, flags and suite file: what made B slower is not something nodebench can run.
   const same = await nodebench(['diff', syntheticRun('same-sides.json', { factorB: 2, flagsB: [] }), ...COLUMNS, '--fail-on-regression', '5', '--confirm']);
   assert.equal(same.exitCode, 2, same.stdout);
-  assert.match(same.stderr, /^nodebench: --confirm cannot re-measure marked\/steady \(host\/baseline -> host\/marked\): A and B ran it on the same runtime \(Node [\d.]+\), flags and suite file/);
+  assert.match(same.stderr, /^nodebench: --confirm cannot re-measure marked\/steady \(host\/baseline -> host\/marked\): A and B ran it on the same runtime \(Node [\d.]+\), flags and suite file \([^)]*marked\/index\.js\), so nothing differs that could be re-measured side by side; if the code there changed between the two runs, give each side's version with --confirm-a <suite-file> and --confirm-b <suite-file>, otherwise compare without --confirm\.$/);
   assert.doesNotMatch(same.stderr, /\n\s+at /);
   const other = syntheticRun('other-file.json', { file: path.join(root, 'test', 'fixtures', 'suites', 'smoke', 'index.js') });
   const files = await nodebench(['diff', other, looked, ...COLUMNS.slice(0, 2), '--to', 'host/marked', '--fail-on-regression', '5', '--confirm']);
   assert.equal(files.exitCode, 2, files.stdout);
-  assert.match(files.stderr, /ran suite "marked" from different files/);
+  assert.match(files.stderr, /^nodebench: --confirm cannot re-measure marked\/steady \(host\/baseline -> host\/marked\): A and B differ in runtime or flags and also in suite file or parameters \([^;]*smoke\/index\.js; [^)]*marked\/index\.js\); it re-measures one change at a time/);
 });

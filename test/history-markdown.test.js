@@ -18,6 +18,8 @@ function analysisWith([suite, benchmark, flagSet, version, command, also]) {
     by: 'version',
     entries: [{ createdAt: '2026-11-24T00:00:00Z' }],
     hosts: [],
+    drift: { byHost: new Map() },
+    search: { alpha: 0.05, tested: 1, selected: 1, level: 0.05 },
     series: [{ suite, benchmark, flagSet, line: null, params: '{}', host: 'h', points, changes: [change] }]
   };
 }

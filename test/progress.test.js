@@ -42,3 +42,35 @@ test('a resumed run estimates from the processes it runs, not from those it foun
   // 4 s for the one it ran, 99 left: 6m36s (not 9 s / 101 x 99 = 9 s).
   assert.match(lines.at(-1), /~6m36s left\)$/);
 });
+
+// Issue 39: the time left is what the run loop expects of the rest (runner/policy.js timeLeft,
+// replacements and top-ups included), a lower bound said as one; a process that joins after a
+// line that said all were done gets a line of its own ("[17/17] ~0s left" stood for 40 s).
+test('the time left the run loop expects is shown, a lower bound as "at least"', () => {
+  const { lines, progress, tick } = progressAt([0, 1_000, 4_000, 4_000]);
+  tick();
+  progress.update({ done: 0, total: 10, cell, starting: true, left: { ms: 999_000, atLeast: false } });
+  assert.doesNotMatch(lines.at(-1), /left/, 'nothing before a process has finished');
+  tick();
+  progress.update({ done: 1, total: 10, cell, outcome: { status: 'ok' }, left: { ms: 125_000, atLeast: false } });
+  assert.match(lines.at(-1), /\(4s elapsed, ~2m05s left\)$/);
+  tick();
+  progress.update({ done: 1, total: 10, cell, starting: true, left: { ms: 60_000, atLeast: true } });
+  assert.match(lines.at(-1), /\(4s elapsed, at least ~1m00s left\)$/);
+});
+
+test('in plain output, a process that starts after "all done" gets its own line', () => {
+  const lines = [];
+  let now = 0;
+  const progress = createProgress({ stream: { isTTY: false, write: (text) => lines.push(text) }, live: false, clock: () => now });
+  progress.update({ done: 0, total: 1, cell, starting: true });
+  now = 2_000;
+  progress.update({ done: 1, total: 1, cell, outcome: { status: 'ok' }, left: { ms: 0, atLeast: false } });
+  assert.match(lines.at(-1), /^\[1\/1\] .*~0s left/);
+  progress.update({ done: 1, total: 2, cell, starting: true, left: { ms: 40_000, atLeast: false } });
+  assert.match(lines.at(-1), /^\[1\/2\] .*~40s left\)\n$/);
+  // An ordinary start in between says nothing (a heartbeat every 10 s does).
+  const count = lines.length;
+  progress.update({ done: 1, total: 3, cell, starting: true, left: { ms: 40_000, atLeast: false } });
+  assert.equal(lines.length, count);
+});

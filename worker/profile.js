@@ -99,6 +99,25 @@ function optimizationStatus(fn) {
   }
 }
 
+// explain's profile names are predictable, in a folder the user names and others may write to: the
+// profile goes to a fresh name made with O_EXCL ('wx' fails on whatever is there, a link included,
+// and follows none), then is renamed over the name, which replaces a link or a FIFO planted there
+// instead of writing through it (cli/fs-atomic.js does the same on the host).
+function writeProfile(file, text) {
+  var tmp = file + '.' + process.pid + '.' + Date.now() + '.tmp';
+  fs.writeFileSync(tmp, text, { flag: 'wx' });
+  try {
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    try {
+      fs.unlinkSync(tmp);
+    } catch (ignored) {
+      // Never made, or gone already.
+    }
+    throw err;
+  }
+}
+
 function copy(object, over) {
   var out = {};
   Object.keys(object || {}).forEach(function (key) { out[key] = object[key]; });
@@ -132,8 +151,12 @@ function run(request, withBenchmark, withType) {
             stopProfiler(session, request, function (stopErr, profile) {
               if (stopErr) return common.fail(new Error('the inspector Profiler did not stop: ' + (stopErr.message || stopErr)), 'run');
               if (session) {
-                fs.writeFileSync(request.profileFile, JSON.stringify(profile));
                 session.disconnect();
+                try {
+                  writeProfile(request.profileFile, JSON.stringify(profile));
+                } catch (writeErr) {
+                  return common.fail(new Error('the profile could not be written to ' + request.profileFile + ': ' + writeErr.message), 'run');
+                }
               }
               cleanup(function (teardownErr) {
                 if (teardownErr) return common.fail(teardownErr, 'teardown');

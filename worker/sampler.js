@@ -297,10 +297,11 @@ var DEFAULTS = {
   emptyBatches: 5
 };
 
-function withDefaults(options) {
+// The keys of `defaults` (DEFAULTS here, worker/instructions.js its own), each from options when given.
+function withDefaults(options, defaults) {
   var merged = {};
-  Object.keys(DEFAULTS).forEach(function (key) {
-    merged[key] = options && options[key] != null ? options[key] : DEFAULTS[key];
+  Object.keys(defaults).forEach(function (key) {
+    merged[key] = options && options[key] != null ? options[key] : defaults[key];
   });
   return merged;
 }
@@ -330,7 +331,7 @@ function timingOf(target, ctx, type) {
 // Measures one benchmark; cb(err, report) with per-sample ns/op and how they were obtained.
 // target: the function to time, or a managed or per-call target (top of this file).
 function measure(target, ctx, type, options, cb) {
-  var opts = withDefaults(options);
+  var opts = withDefaults(options, DEFAULTS);
   var minSampleNs = opts.minSampleMs * 1e6;
   var timed;
   try {
@@ -480,6 +481,9 @@ function cpuTimeNs() {
 
 module.exports = {
   measure: measure,
+  timingOf: timingOf,
+  withDefaults: withDefaults,
+  sinkType: function () { return typeof sink[0]; },
   batchFor: batchFor,
   PER_CALL_CLOCK_SHARE: PER_CALL_CLOCK_SHARE,
   detectType: detectType,

@@ -254,6 +254,80 @@ function actAsMain(file) {
   process.argv.length = 2;
 }
 
+// A file often takes its library through a helper of its own (nodejs-bench-operations'
+// bench/*.mjs import createBenchmarkSuite from ../common.mjs, which imports bench-node): the
+// libraries are looked for in the entry and in the modules it imports by a relative path, and in
+// theirs, this many levels deep and at most MAX_HELPERS files. Looking in the entry alone let the
+// real library load, and bench-node refused the file with its own error (issue 39).
+var HELPER_DEPTH = 3;
+var MAX_HELPERS = 64;
+var RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)(['"])(\.{1,2}\/[^'"\n]+)\1/g;
+
+// The file a relative specifier of `fromFile` names, as Node would find it (an ES module's exact
+// path, CommonJS's extensions and index files, a TypeScript file's './x.js' for ./x.ts), or null.
+function relativeModule(specifier, fromFile) {
+  var target = path.resolve(path.dirname(fromFile), specifier.split(/[?#]/)[0]);
+  try {
+    if (fs.statSync(target).isFile()) return target;
+  } catch (err) {
+    // Not a file by that exact name: CommonJS's resolution, or a TypeScript sibling.
+  }
+  var sibling = typescriptPaths.typescriptSibling(target, fromFile);
+  if (sibling) return sibling;
+  try {
+    return require.resolve(target);
+  } catch (err) {
+    return null;
+  }
+}
+
+// The benchmark libraries the entry (file, source) imports, itself or through its relative imports.
+function librariesImported(file, source) {
+  var found = formats.importedBy(source);
+  var seen = {};
+  seen[file] = true;
+  var level = [{ file: file, source: source }];
+  var read = 0;
+  for (var depth = 0; depth < HELPER_DEPTH && level.length; depth++) {
+    var next = [];
+    level.forEach(function (importer) {
+      var match;
+      RELATIVE_IMPORT.lastIndex = 0;
+      while ((match = RELATIVE_IMPORT.exec(importer.source)) !== null) {
+        var helper = relativeModule(match[2], importer.file);
+        if (!helper || seen[helper] || /[\\/]node_modules[\\/]/.test(helper) || read >= MAX_HELPERS) continue;
+        seen[helper] = true;
+        read++;
+        var text;
+        try {
+          text = fs.readFileSync(helper, 'utf8');
+        } catch (err) {
+          continue;
+        }
+        formats.importedBy(text).forEach(function (name) {
+          if (found.indexOf(name) === -1) found.push(name);
+        });
+        next.push({ file: helper, source: text });
+      }
+    });
+    level = next;
+  }
+  return found;
+}
+
+// A load that failed inside a real benchmark library (its own files in the error's stack): nodebench
+// stands in for a library only where it finds the import (librariesImported), so one that came
+// through a module it does not look into ran for real. The sentence says so and what to do.
+function realLibraryNote(err, libraries) {
+  var stack = err && typeof err.stack === 'string' ? err.stack : '';
+  var real = formats.NAMES.filter(function (name) {
+    return libraries.indexOf(name) === -1 && stack.indexOf(path.sep + 'node_modules' + path.sep + name + path.sep) !== -1;
+  })[0];
+  if (!real) return null;
+  return 'the real ' + real + ' ran, not nodebench\'s stand-in: the file imports it through a module nodebench does not look into (it follows relative imports ' + HELPER_DEPTH +
+    ' levels deep, not packages); add import \'' + real + '\' (or require(\'' + real + '\')) to the file itself';
+}
+
 var loading = null;
 
 // While a library file is loading: an error its code throws after one of its run() calls is the
@@ -279,7 +353,7 @@ function load(suitePath, cb, wanted) {
     file = require.resolve(path.resolve(suitePath));
     kind = moduleKind(file);
     source = fs.readFileSync(file, 'utf8');
-    libraries = formats.importedBy(source);
+    libraries = librariesImported(file, source);
   } catch (err) {
     return cb(err);
   }
@@ -332,6 +406,12 @@ function load(suitePath, cb, wanted) {
   }
   function failed(err) {
     if (registry.ranBy() && absorbs(err)) return;
+    var note = realLibraryNote(err, libraries);
+    try {
+      if (note) err.message = err.message + ' (' + note + ')';
+    } catch (frozen) {
+      // A frozen error keeps its own message.
+    }
     finish(err);
   }
 

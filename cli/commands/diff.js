@@ -11,7 +11,7 @@ import { compareResults } from '../diff/compare.js';
 import { DIFF_FORMATS } from '../diff/formats.js';
 import { chooseFormat, emit, wantsColor } from '../output/emit.js';
 import { gateFailures, gateMessage } from '../diff/gate.js';
-import { confirmRows } from '../diff/confirm.js';
+import { confirmRows, givenSuiteFile, givenFolder, DEFAULT_CONFIRM_MINUTES } from '../diff/confirm.js';
 import { metricGateFailures } from '../diff/metrics.js';
 import { parseThreshold } from '../threshold.js';
 import { UserError } from '../errors.js';
@@ -21,20 +21,33 @@ import { EXPLAIN_FORMATS } from '../explain/formats.js';
 import { createProgress } from '../progress.js';
 import { list } from '../arguments.js';
 
+// The options that only mean something with --confirm (opts key, as written).
+const CONFIRM_OPTIONS = [['confirmProcesses', '--confirm-processes'], ['confirmMinutes', '--confirm-minutes'], ['confirmOut', '--confirm-out'],
+  ['confirmA', '--confirm-a'], ['confirmB', '--confirm-b'], ['confirmACwd', '--confirm-a-cwd'], ['confirmBCwd', '--confirm-b-cwd']];
+// A day: a bound past which a typo (600 for 60) would hold a CI runner, not a budget anyone means.
+const MAX_CONFIRM_MINUTES = 1440;
+const collect = (value, previous = []) => [...previous, value];
+
 export function register(program) {
   program.command('diff')
     .description('compare two result files (or two columns of one): ratio, 95% interval, p-value and verdict per benchmark')
     .argument('<a>', 'result file A (before)')
     .argument('[b]', 'result file B (after); default: A itself, with --from/--to')
+    .argument('[command...]', 'with --confirm, after --: the whole command (nodebench exec) to re-measure, as the files measured it; nodebench never runs one a result file names')
     .option('--from <column>', 'column of A to compare from, e.g. 14.21.3/baseline')
     .option('--to <column>', 'column of B to compare to, e.g. 16.20.2/baseline')
     .option('--fail-on-regression [percent]', 'exit 1 if a benchmark is decided slower by more than percent (default 0; at a 5% false discovery rate over all the comparisons), or was ok in A and failed, timed out or is missing in B')
     .option('--allow-missing', 'with --fail-on-regression: do not fail for benchmarks missing or unfinished in B')
     .option('--metric <id>', `with --fail-on-regression: also fail when this runtime metric is decided higher by more than the threshold (repeatable; ${METRIC_IDS.join(', ')}); needs two or more metrics processes per cell on each side`, (value, previous = []) => [...previous, value])
-    .option('--confirm', 'with --fail-on-regression: re-measure the comparisons the first measurement cannot clear of a slowdown beyond the threshold (both columns, interleaved, on this machine) and fail only on what that run decides slower')
+    .option('--confirm', 'with --fail-on-regression: re-measure the comparisons the first measurement cannot clear of a slowdown beyond the threshold (both sides interleaved on this machine: two runtimes or flag sets, or, between two files of one runtime and flags, each side\'s own suite file or command) and fail only on what that run decides slower')
     .option('--confirm-processes <n>', 'with --confirm: processes per cell of the re-measurement (default six times the files\' processes, at least 30)')
-    .option('--confirm-out <file>', 'with --confirm: result file of the re-measurement (default B.confirm.json beside B)')
-    .option('--equivalence <percent>', `a change whose 95% interval lies within ±percent is "same" (default ${EQUIVALENCE * 100}); one that is neither decided faster or slower nor same is "undecided"`)
+    .option('--confirm-minutes <minutes>', `with --confirm: the most the re-measurement may take, estimated from the files' process times before it starts; the comparisons that do not fit keep their first comparison, those the first measurement fails re-measured first (default ${DEFAULT_CONFIRM_MINUTES})`)
+    .option('--confirm-out <file>', 'with --confirm: result file of the re-measurement (default B.confirm.json beside B); an interrupted one is resumed by the same diff, a complete one of the same comparisons is judged again as it is, and a file holding anything else is kept and written beside')
+    .option('--confirm-a <suite-file>', 'with --confirm: side A\'s version of a suite on this machine, in place of the file A records (gone from this machine, or holding other code now, as when one checkout ran both); for a change of runtime or flags whose file is gone, give the same file to --confirm-b; repeatable, one per suite, matched by the name the suite gives itself', collect)
+    .option('--confirm-b <suite-file>', 'with --confirm: side B\'s version of a suite, as --confirm-a', collect)
+    .option('--confirm-a-cwd <folder>', 'with --confirm, for a whole command (nodebench exec) named after --: the folder side A runs it in, in place of the one A records')
+    .option('--confirm-b-cwd <folder>', 'with --confirm: the folder side B runs the command in, as --confirm-a-cwd')
+    .option('--equivalence <percent>', `a change whose 90% interval lies within ±percent (two one-sided tests at 5%) is "same" (default ${EQUIVALENCE * 100}); one that is neither decided faster or slower nor same is "undecided"`)
     .option('--drift <percent>', `drift between two separate runs to allow for, in percent, instead of the default "auto" for two files: estimated per suite from how the two files' cells scatter (from ${AUTO_MIN_CELLS} cells on, never below ${INVOCATION_DRIFT * 100}%; a shift all cells share stays a change); within one file there is none (measure your machine's with nodebench doctor --full)`)
     .option('--format <format>', `one of ${Object.keys(DIFF_FORMATS).join(', ')} (Markdown also goes to $GITHUB_STEP_SUMMARY when that is set)`, 'table')
     .option('--json', 'same as --format json')
@@ -43,8 +56,9 @@ export function register(program) {
     .option('--profile-dir <dir>', 'with --explain: where to keep the .cpuprofile files (default ./nodebench-explain-<time>)')
     .option('--node <binaries>', 'with --explain or --confirm: node binaries of yours to run for the path runtimes of the files, each standing in for the one of its version (comma-separated); a binary a result file names is never run')
     .option('--no-color', 'plain output')
-    .action(async (fileA, fileB, opts) => {
+    .action(async (first, second, rest, opts, command) => {
       // Every option is checked before any file is read, so a typo fails fast with exit 2.
+      const [fileA, fileB, named] = splitOperands([first, second, ...rest].filter((x) => x !== undefined), command.parent?.rawArgs || []);
       const limit = parseThreshold(opts.failOnRegression, { option: '--fail-on-regression' });
       const render = chooseFormat(DIFF_FORMATS, opts.json ? 'json' : opts.format);
       if (opts.explain && render !== DIFF_FORMATS.table && render !== DIFF_FORMATS.markdown) throw new UserError('--explain goes with --format table or markdown; for an HTML or JSON explanation run nodebench explain on the benchmark with --format html or json.');
@@ -52,13 +66,23 @@ export function register(program) {
       const nodes = opts.node === undefined ? [] : list(opts.node);
       if (opts.node !== undefined && !(opts.explain || opts.confirm)) throw new UserError('--node names binaries for what --explain and --confirm run again; add one of them, or leave --node out.');
       if (!fileB && !(opts.from && opts.to)) throw new UserError('Give a second result file, or --from and --to columns to compare within one file.');
-      if ((opts.confirm || opts.confirmProcesses !== undefined || opts.confirmOut !== undefined) && limit === undefined) throw new UserError('--confirm re-measures what would fail the gate; give --fail-on-regression too (e.g. --fail-on-regression 5 --confirm).');
-      if ((opts.confirmProcesses !== undefined || opts.confirmOut !== undefined) && !opts.confirm) throw new UserError('--confirm-processes and --confirm-out go with --confirm; add it, or leave them out.');
+      const confirmOptions = CONFIRM_OPTIONS.filter(([key]) => opts[key] !== undefined).map(([, option]) => option);
+      if ((opts.confirm || confirmOptions.length) && limit === undefined) throw new UserError('--confirm re-measures what would fail the gate; give --fail-on-regression too (e.g. --fail-on-regression 5 --confirm).');
+      if (named && !opts.confirm) throw new UserError(`The command after -- (${named.join(' ')}) is the one --confirm re-measures; add --confirm, or leave it out.`);
+      if (confirmOptions.length && !opts.confirm) throw new UserError(`${confirmOptions.join(', ')} ${confirmOptions.length > 1 ? 'go' : 'goes'} with --confirm; add it, or leave ${confirmOptions.length > 1 ? 'them' : 'it'} out.`);
       const unknownMetric = (opts.metric || []).find((id) => !METRIC_IDS.includes(id));
       if (unknownMetric) throw new UserError(`--metric "${unknownMetric}" is not a runtime metric; use one of ${METRIC_IDS.join(', ')}.`);
       if (opts.metric && limit === undefined) throw new UserError('--metric gates on a runtime metric; give --fail-on-regression too (e.g. --fail-on-regression 10 --metric gc-share).');
       const confirmProcesses = opts.confirmProcesses === undefined ? undefined : Number(opts.confirmProcesses);
       if (confirmProcesses !== undefined && !(Number.isInteger(confirmProcesses) && confirmProcesses >= 3 && confirmProcesses <= 100)) throw new UserError(`--confirm-processes takes a whole number from 3 to 100, not "${opts.confirmProcesses}".`);
+      const confirmMinutes = opts.confirmMinutes === undefined ? DEFAULT_CONFIRM_MINUTES : Number(opts.confirmMinutes);
+      if (!(Number.isFinite(confirmMinutes) && confirmMinutes > 0 && confirmMinutes <= MAX_CONFIRM_MINUTES) || String(opts.confirmMinutes).trim() === '') throw new UserError(`--confirm-minutes takes a number of minutes above 0 and at most ${MAX_CONFIRM_MINUTES}, like ${DEFAULT_CONFIRM_MINUTES}, not "${opts.confirmMinutes}".`);
+      // Paths are checked before any file is read; which suite each file is, once there is something to re-measure.
+      const given = {
+        a: { files: (opts.confirmA || []).map((f) => givenSuiteFile(f, '--confirm-a')), cwd: opts.confirmACwd === undefined ? null : givenFolder(opts.confirmACwd, '--confirm-a-cwd') },
+        b: { files: (opts.confirmB || []).map((f) => givenSuiteFile(f, '--confirm-b')), cwd: opts.confirmBCwd === undefined ? null : givenFolder(opts.confirmBCwd, '--confirm-b-cwd') },
+        command: named
+      };
       const separateRuns = Boolean(fileB) && path.resolve(fileA) !== path.resolve(fileB);
       // Two separate runs: the drift between them is estimated from the files, never below the 1%
       // measured on a quiet machine (stats/drift-estimate.js); a fixed --drift replaces the estimate.
@@ -70,12 +94,13 @@ export function register(program) {
         driftCv = Number(opts.drift) / 100;
         if (!Number.isFinite(driftCv) || driftCv < 0 || String(opts.drift).trim() === '') throw new UserError(`--drift takes a percentage like 1, or auto, not "${opts.drift}".`);
       }
-      const equivalence = opts.equivalence === undefined ? EQUIVALENCE : Number(opts.equivalence) / 100;
-      if (!Number.isFinite(equivalence) || equivalence < 0 || equivalence >= 1 || String(opts.equivalence).trim() === '') throw new UserError(`--equivalence takes a percentage from 0 to below 100, like 2, not "${opts.equivalence}".`);
+      // Without --equivalence, the band is the measure's (cli/measure.js: ±2% in time, ±1% in instructions).
+      const equivalence = opts.equivalence === undefined ? undefined : Number(opts.equivalence) / 100;
+      if (equivalence !== undefined && (!Number.isFinite(equivalence) || equivalence < 0 || equivalence >= 1 || String(opts.equivalence).trim() === '')) throw new UserError(`--equivalence takes a percentage from 0 to below 100, like 2, not "${opts.equivalence}".`);
       const resultA = await readResult(fileA);
       const resultB = fileB ? await readResult(fileB) : resultA;
       const rows = compareResults(resultA, resultB, { from: opts.from, to: opts.to, fileA, fileB: fileB || fileA, driftCv, equivalence });
-      const confirmation = opts.confirm ? await confirmRows(rows, { resultA, resultB, fileA, fileB: fileB || fileA, nodes, limit, alpha: ALPHA, equivalence, processes: confirmProcesses, out: opts.confirmOut, command: ['diff', '--confirm', ...process.argv.slice(2)] }) : null;
+      const confirmation = opts.confirm ? await confirmRows(rows, { resultA, resultB, fileA, fileB: fileB || fileA, nodes, limit, alpha: ALPHA, equivalence, processes: confirmProcesses, minutes: confirmMinutes, given, out: opts.confirmOut, command: ['diff', '--confirm', ...process.argv.slice(2)] }) : null;
       const failures = limit === undefined ? null : [
         ...gateFailures(rows, { limit, allowMissing: Boolean(opts.allowMissing), confirmed: confirmation ? confirmation.byRow : null }),
         ...metricGateFailures(rows.metrics, { metrics: opts.metric || [], limit })
@@ -95,6 +120,17 @@ export function register(program) {
         process.exitCode = 1;
       }
     });
+}
+
+// diff's operands: one or two result files, then, after --, the command --confirm may run (commander
+// cannot tell `diff R.json -- npm test` from `diff A.json B.json test`: the raw arguments can).
+function splitOperands(operands, raw) {
+  const dash = raw.indexOf('--');
+  const after = dash < 0 ? 0 : raw.length - dash - 1;
+  const files = operands.slice(0, operands.length - after);
+  if (files.length > 2) throw new UserError(`diff takes one or two result files, not ${files.length} (${files.join(', ')}); a command for --confirm to re-measure goes after --.`);
+  if (dash >= 0 && !after) throw new UserError('Nothing follows --; give the command for --confirm to re-measure after it (e.g. -- npm run build), or leave -- out.');
+  return [files[0], files[1], after ? operands.slice(-after) : null];
 }
 
 // One explanation per row decided slower, as text to print under the diff. A row that cannot be

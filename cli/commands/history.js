@@ -15,7 +15,7 @@ import { list } from '../arguments.js';
 
 function addSelection(command) {
   return command
-    .option('--store <dir>', `the history store (default ${DEFAULT_STORE})`, DEFAULT_STORE)
+    .option('--store <dir>', 'the history store', DEFAULT_STORE)
     .option('--suite <names>', 'only these suites (comma-separated)')
     .option('--benchmark <names>', 'only these benchmarks (comma-separated; name or suite/name)')
     .option('--flags <names>', 'only these flag sets (comma-separated names, e.g. baseline)')
@@ -64,7 +64,7 @@ Examples:
   history.command('add')
     .description('add result files to the history store (each once; a run on another host or with other suite parameters is refused unless allowed)')
     .argument('<files...>', 'result files written by nodebench matrix, run or merge')
-    .option('--store <dir>', `the history store (default ${DEFAULT_STORE}; created on first use)`, DEFAULT_STORE)
+    .option('--store <dir>', 'the history store (created on first use)', DEFAULT_STORE)
     .option('--label <text>', 'a name for these runs in charts and change points, e.g. v2.3.0 or "after the Bluebird upgrade"')
     .option('--commit <sha>', 'the commit the runs measured')
     .option('--allow-other-host', 'keep runs of another machine too (each host gets its own series)')

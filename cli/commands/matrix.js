@@ -5,7 +5,7 @@ import { runEngine } from '../engine.js';
 import { checkOutput } from '../results/file.js';
 import { createProgress } from '../progress.js';
 import { UserError } from '../errors.js';
-import { list, runOptionsFrom, addRunOptions, addResumeOption, resultPathFrom } from '../arguments.js';
+import { list, runOptionsFrom, addRunOptions, addResumeOption, resultPathFrom, newResultsFolderNote } from '../arguments.js';
 import { printOutcome, addRunEndFormat, runEndFormat } from '../run-command.js';
 import { parseShard } from '../matrix/shard.js';
 import { addHistoryOption } from '../options.js';
@@ -43,10 +43,13 @@ export function register(program) {
     matrix.baseDir = path.dirname(file);
     if (opts.shard) matrix.shard = parseShard(opts.shard);
     const out = resultPathFrom(opts);
+    // Before checkOutput, which makes the folder.
+    const note = newResultsFolderNote(opts, out);
     checkOutput(out, { force: opts.force, resume: Boolean(opts.resume) });
     // Before hours of measuring: a store this run could not be added to is refused now.
     if (opts.history) await checkStoreForRun(opts.history);
     const progress = createProgress();
+    if (note) progress.log(note);
     const outcome = await runEngine(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });
     process.exitCode = await printOutcome(outcome, { render, out, baseline: opts.baseline || matrix.run.baseline, color: opts.color, summary: opts.summary, progress });
     if (opts.history && outcome.interrupted) {

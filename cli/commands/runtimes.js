@@ -2,7 +2,7 @@
 // install what they need by themselves; this is for preparing a machine or cleaning up.
 import { ensureRuntime, listCached } from '../runtimes/index.js';
 import { CHOOSABLE_PROVIDERS, isChoosableProvider } from '../runtimes/providers.js';
-import { removeCached } from '../runtimes/cache.js';
+import { removeCached, diskUsage } from '../runtimes/cache.js';
 import { parseRuntimeSpec } from '../runtimes/spec.js';
 import { UserError } from '../errors.js';
 import { runtimesDir } from '../paths.js';
@@ -54,8 +54,10 @@ export function register(program) {
     .description('list the runtimes in the cache'), RUNTIME_LIST_FORMATS)
     .action(async (opts) => {
       const render = formatFrom(RUNTIME_LIST_FORMATS, opts);
-      const all = (await listCached()).sort((a, b) => a.version.localeCompare(b.version, undefined, { numeric: true }));
-      if (!all.length && render === RUNTIME_LIST_FORMATS.table) return log(`no runtimes cached in ${runtimesDir()} yet; nodebench matrix installs what it needs, or run nodebench runtimes install 16`);
+      const listed = (await listCached()).sort((a, b) => a.version.localeCompare(b.version, undefined, { numeric: true }));
+      if (!listed.length && render === RUNTIME_LIST_FORMATS.table) return log(`no runtimes cached in ${runtimesDir()} yet; nodebench matrix installs what it needs, or run nodebench runtimes install 16`);
+      // An entry is 25-150 MB (the binary, and the runtime's own npm once a command needed it).
+      const all = await Promise.all(listed.map(async (r) => ({ ...r, sizeBytes: await diskUsage(r.dir) })));
       await emit(render, all, { out: opts.out });
     });
 

@@ -7,14 +7,16 @@ import { judgeAll, EQUIVALENCE } from '../stats/decision.js';
 import { estimateDrift, describeDrift } from '../stats/drift-estimate.js';
 import { detectableInComparisons } from '../stats/detectable.js';
 import { variancePriors } from '../results/cell.js';
-import { columnsOf, cellKey, rowKey, columnKey, benchmarkName, inColumn, isUnfinished, unfinishedReason } from '../cell-identity.js';
+import { columnsOf, cellKey, rowKey, columnKey, benchmarkName, inColumn, isUnfinished, unfinishedReason, lookupColumn, ambiguousColumn } from '../cell-identity.js';
 import { metricComparisons } from './metrics.js';
 import { fastReferences, shiftBetween, hostFingerprint, compareHosts, sameBinary } from '../stats/host-speed.js';
 import { UserError } from '../errors.js';
+import { measureOfResult } from '../measure.js';
 import { diffRunWarningLines } from '../render/run-warnings.js';
 
 function findColumn(result, name, file) {
-  const column = columnsOf(result).find((c) => c.key === name || c.runtimeLabel === name);
+  const { column, candidates } = lookupColumn(columnsOf(result), name);
+  if (candidates) throw new UserError(ambiguousColumn(name, file, candidates));
   if (!column) throw new UserError(`Column "${name}" is not in ${file}; it has ${columnsOf(result).map((c) => c.key).join(', ')}.`);
   return column;
 }
@@ -102,8 +104,18 @@ export function diffResults(pairs, { alpha = ALPHA, driftCv = 0, equivalence = E
 
 // A against B (or two columns of one file) as diff shows it: the rows with their comparisons and,
 // where both sides ran two or more metrics processes per cell, the runtime metrics compared.
+// A file's measure (cli/measure.js) decides the defaults: instruction counts do not drift between
+// runs (their repeatability stays in every interval) and "same" is ±1%; time and counts never compare.
 export function compareResults(resultA, resultB, { from, to, fileA, fileB, driftCv, equivalence }) {
-  const rows = diffResults(pairCells(resultA, resultB, { from, to, fileA, fileB }), { driftCv, equivalence });
+  const [measureA, measureB] = [measureOfResult(resultA), measureOfResult(resultB)];
+  if (measureA !== measureB) {
+    throw new UserError(`${fileA} measured ${measureA.id} and ${fileB} measured ${measureB.id}; a ${measureA.unit} value cannot be compared with a ${measureB.unit} one: diff two files of the same measure (run both with --measure ${measureA.id}).`);
+  }
+  const counted = measureA.id === 'instructions';
+  const rows = diffResults(pairCells(resultA, resultB, { from, to, fileA, fileB }), {
+    driftCv: counted && driftCv === 'auto' ? 0 : driftCv,
+    equivalence: equivalence ?? measureA.equivalence
+  });
   rows.metrics = metricComparisons(rows, { equivalence });
   if (resultA !== resultB) {
     const a = hostFingerprint(resultA.cells);
@@ -132,6 +144,11 @@ export function diffJson(rows, { fileA, fileB, failures, limit, gate }) {
         rule: confirmation.rule,
         evidence: confirmation.evidence,
         processes: confirmation.processes,
+        // The bound, what was planned within it, and for each file whether this diff measured it
+        // anew, resumed it or judged an earlier complete one.
+        minutes: confirmation.minutes,
+        estimate: confirmation.estimate,
+        runs: confirmation.runs,
         files: confirmation.files,
         verdicts: confirmation.verdicts,
         candidates: confirmation.candidates

@@ -10,7 +10,7 @@ import { formatChange } from '../text/format.js';
 const MISSING = new Set(['missing', 'unfinished', 'skipped']);
 const WORDS = { missing: 'missing from B', unfinished: 'unfinished in B', timeout: 'timed out', failed: 'failed', unsupported: 'unsupported', skipped: 'skipped in B' };
 
-const beyond = (c, limit) => c.verdict === 'slower' && (1 - c.ratio) * 100 > limit;
+export const beyond = (c, limit) => c.verdict === 'slower' && (1 - c.ratio) * 100 > limit;
 const qText = (q) => (q < 0.001 ? 'q < 0.001' : `q = ${q.toFixed(3)}`);
 export const slowerText = (c, what = '95% CI') => `${formatChange(c.ratio)} slower (${what} ${formatChange(c.ci.low)} .. ${formatChange(c.ci.high)}, ${qText(c.q)})`;
 
@@ -19,7 +19,7 @@ function problem(row, limit, allowMissing, confirmed) {
     if (confirmed) {
       const again = confirmed.get(row);
       if (!again || !beyond(again, limit)) return null;
-      return again.notRemeasured ? `${slowerText(again)} (could not be re-measured)` : `${slowerText(again, 're-measured, 95% CI')}; first ${formatChange(row.comparison.ratio)}`;
+      return again.notRemeasured ? `${slowerText(again)} (${again.notRemeasured})` : `${slowerText(again, 're-measured, 95% CI')}; first ${formatChange(row.comparison.ratio)}`;
     }
     return beyond(row.comparison, limit) ? slowerText(row.comparison) : null;
   }

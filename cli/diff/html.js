@@ -5,8 +5,9 @@ import { htmlPage } from '../render/html-page.js';
 import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
 import { FOLDED_MARK } from '../render/marks.js';
 import { rowKey } from '../cell-identity.js';
+import { rateOf } from '../measure.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
-import { DIFF_HEADER, diffRowCells, diffSummaryLines, environmentRows, isDecidedChange, changeSize, folded } from './rows.js';
+import { diffHeader, diffRowCells, diffSummaryLines, environmentRows, isDecidedChange, changeSize, folded } from './rows.js';
 
 // The ratios with their intervals as one chart (B over A, 1 = no change), the table underneath.
 // A chart of more comparisons than this is unreadable: it shows the decided ones, largest first.
@@ -64,7 +65,7 @@ export function renderDiffPage(rows, context) {
     const c = r.comparison;
     const shaped = [cells[0], cells[1], ...cells.slice(2, 4).map((text, i) => {
       const cell = i === 0 ? r.a : r.b;
-      return (i === 0 ? r.before : r.after) === 'ok' ? { text, value: cell.summary.opsPerSec } : text;
+      return (i === 0 ? r.before : r.after) === 'ok' ? { text, value: rateOf(cell.summary) } : text;
     }), c ? { text: cells[4], value: c.ratio } : cells[4], c ? { text: cells[5], value: c.ci.high / c.ci.low } : cells[5],
     c ? { text: cells[6], value: c.p } : cells[6], c ? { text: cells[7], value: c.q } : cells[7],
     { text: cells[8], className: c && isDecidedChange(r) ? c.verdict : '' }];
@@ -85,7 +86,7 @@ export function renderDiffPage(rows, context) {
     sections: [
       { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against: 'A', runWarnings: rows.runWarnings || [] }) },
       { title: 'Changes', lead: `<p class="note">Dot: estimated ratio of operations per second, B over A; bar: its 95% interval; orange: changes decided faster or slower${rows.verdicts ? ` (${escapeHtml(rows.verdicts.text)})` : ''}.</p>`, chartIds: page.charts.map((c) => c.id) },
-      { title: 'Table', height: 200 + tableRows.length * 22, html: `${summary.map((line) => `<p class="note">${escapeHtml(line)}</p>`).join('')}${sortableTable(DIFF_HEADER, tableRows, { className: 'cells' })}` },
+      { title: 'Table', height: 200 + tableRows.length * 22, html: `${summary.map((line) => `<p class="note">${escapeHtml(line)}</p>`).join('')}${sortableTable(diffHeader(rows), tableRows, { className: 'cells' })}` },
       ...metrics,
       { title: 'Environment of A and B', html: sortableTable(['', 'A', 'B'], environment) }
     ]

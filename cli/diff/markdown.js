@@ -4,7 +4,7 @@ import { markdownCode, markdownText, markdownTable } from '../text/escape.js';
 import { diffOverview } from '../render/overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend } from '../render/markdown-parts.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
-import { DIFF_HEADER, diffRowCells, diffSummaryLines, environmentRows, isDecidedChange, changeSize } from './rows.js';
+import { diffHeader, diffRowCells, diffSummaryLines, environmentRows, isDecidedChange, changeSize } from './rows.js';
 
 // Benchmarks that stopped working (or started) first, then the changes decided faster or slower,
 // largest first; the rest (same within the band, or undecided) folded under <details>; with more
@@ -27,7 +27,7 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
     if (gate?.confirm) out.push(...gate.confirm.lines.map((line) => `${markdownText(line)}  `), '');
   }
   out.push(...diffSummaryLines(rows).map((line) => `${markdownText(line)}  `), '');
-  const table = (name, list, before, after) => tableBlock(name, DIFF_HEADER, list.map(cells), { before, after });
+  const table = (name, list, before, after) => tableBlock(name, diffHeader(rows), list.map(cells), { before, after });
   const blocks = [{ name: 'the gate and the summary', head: out }];
   blocks.push(notable.length
     ? table('the faster, slower and status changes', notable, [`### Faster, slower and status changes (${notable.length}, largest first)`, ''], [''])

@@ -4,14 +4,24 @@
 // over all the rows at one false discovery rate (diffResults); a cell whose benchmark ran at the cost
 // of an empty one carries FOLDED_MARK on its rate and on the change it takes part in.
 import { geomeanRatio } from '../stats/compare.js';
-import { formatRate, formatChange, formatBand } from '../text/format.js';
+import { formatChange, formatBand } from '../text/format.js';
 import { describeDrift } from '../stats/drift-estimate.js';
 import { describeHosts } from '../stats/host-speed.js';
 import { describeUndecided } from '../stats/detectable.js';
 import { terminalText } from '../text/escape.js';
 import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../render/marks.js';
+import { measureOfCell } from '../measure.js';
+
+// A side's value as its measure reads: ops/s, or instructions per operation (cli/measure.js).
+const valueOf = (cell) => measureOfCell(cell).valueText(cell.summary);
 
 export const DIFF_HEADER = ['benchmark', 'column', 'A ops/s', 'B ops/s', 'change', '95% CI', 'p', 'q', 'verdict'];
+
+// The header for these rows: its value columns in their measure's unit (diff never mixes measures).
+export function diffHeader(rows) {
+  const measure = measureOfCell(rows.find((r) => r.a)?.a);
+  return measure.id === 'time' ? DIFF_HEADER : DIFF_HEADER.map((h) => (h === 'A ops/s' ? `A ${measure.valueHeader}` : h === 'B ops/s' ? `B ${measure.valueHeader}` : h === 'change' ? 'change in rate' : h));
+}
 
 const pValue = (p) => (!Number.isFinite(p) ? '' : p < 0.001 ? '<0.001' : p.toFixed(3));
 export const folded = (cell) => Boolean(cell) && isOptimizedAway(cell.warnings);
@@ -27,10 +37,10 @@ export function diffRowCells(r, { equivalence } = {}) {
   const aFolded = r.before === 'ok' && folded(r.a);
   const bFolded = r.after === 'ok' && folded(r.b);
   if (!r.comparison) {
-    return [r.label, r.column, r.before === 'ok' ? mark(formatRate(r.a.summary.opsPerSec), aFolded) : r.before, r.after === 'ok' ? mark(formatRate(r.b.summary.opsPerSec), bFolded) : r.after, '', '', '', '', r.note];
+    return [r.label, r.column, r.before === 'ok' ? mark(valueOf(r.a), aFolded) : r.before, r.after === 'ok' ? mark(valueOf(r.b), bFolded) : r.after, '', '', '', '', r.note];
   }
   const c = r.comparison;
-  return [r.label, r.column, mark(formatRate(r.a.summary.opsPerSec), aFolded), mark(formatRate(r.b.summary.opsPerSec), bFolded), mark(formatChange(c.ratio), aFolded || bFolded),
+  return [r.label, r.column, mark(valueOf(r.a), aFolded), mark(valueOf(r.b), bFolded), mark(formatChange(c.ratio), aFolded || bFolded),
     `${formatChange(c.ci.low)} .. ${formatChange(c.ci.high)}`, pValue(c.p), pValue(c.q), verdictText(c, equivalence)];
 }
 

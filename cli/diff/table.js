@@ -3,7 +3,7 @@
 import chalk from 'chalk';
 import { textTable } from '../text/text-table.js';
 import { terminalText } from '../text/escape.js';
-import { DIFF_HEADER, diffRowCells, diffSummaryLines } from './rows.js';
+import { diffHeader, diffRowCells, diffSummaryLines } from './rows.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 
 // extra: lines printed after the summary (the gate's confirmation).
@@ -17,7 +17,7 @@ export function renderDiffTable(rows, { color = false, extra = [] } = {}) {
     return how ? (text) => ({ text, shown: how(text) }) : (text) => text;
   };
   const body = rows.map((row) => diffRowCells(row, { equivalence: rows.verdicts?.equivalence }).map(paint(row)));
-  const lines = textTable([DIFF_HEADER, ...body]);
+  const lines = textTable([diffHeader(rows), ...body]);
   // extra names benchmarks of the files (the confirmation's lines): escaped like every name.
   const summary = [...diffSummaryLines(rows), ...extra.map((line) => terminalText(line))];
   if (summary.length) lines.push('', ...summary);

@@ -1,10 +1,12 @@
 // nodebench explain, the domain: where the time went between two sides of one benchmark. Resolves
 // the inputs (inputs.js), runs the extra processes (run.js), asks each runtime for its V8 flags,
 // and returns the one document (document.js) that every format shows.
+import fs from 'node:fs';
 import path from 'node:path';
 import { resolveInputs } from './inputs.js';
 import { runExplainProcesses } from './run.js';
 import { explainDocument } from './document.js';
+import { prepareProfileDir, uniqueNames } from './profile-dir.js';
 import { runtimeFlagsOrNull } from '../flags/index.js';
 import { samplerOptions, DEFAULT_RUN } from '../options.js';
 import { isUserError } from '../errors.js';
@@ -24,6 +26,8 @@ export async function explainComparison(request, options = {}, { log = () => {},
   const settings = { ...EXPLAIN_DEFAULTS, ...given, profileDir: path.resolve(options.profileDir || defaultProfileDir()) };
   const inputs = await resolveInputs(request, { log, timeoutMs: settings.timeoutMs });
   settings.sampler = samplerOptions(inputs.run || undefined);
+  // Before any process runs: a folder that cannot take the profiles would fail each one at its end.
+  prepareProfileDir(settings.profileDir, { given: Boolean(options.profileDir) });
   const runs = await runExplainProcesses(inputs.sides, inputs.target, settings, { log });
   const listings = {};
   for (const side of inputs.sides) listings[side.id] = await runtimeFlagsOrNull(side.runtime, log);
@@ -36,17 +40,26 @@ export async function explainComparison(request, options = {}, { log = () => {},
 // not on this machine) is skipped with its reason. Returns
 // [{ label, column, document } | { label, column, skipped }]. nodes: as explainComparison's.
 export async function explainComparisons(rows, { fileA, fileB, nodes }, options = {}, hooks = {}) {
+  const slower = rows.filter((r) => r.comparison?.verdict === 'slower');
+  if (!slower.length) return [];
+  // One folder for the diff, checked once (a folder that takes no files is the diff's sentence, not
+  // each row's), and a sub-folder of its own per row.
+  const wanted = path.resolve(options.profileDir || defaultProfileDir());
+  const made = !fs.existsSync(wanted);
+  const base = prepareProfileDir(wanted, { given: Boolean(options.profileDir) });
+  const folders = uniqueNames(slower.map((row) => row.label));
   const out = [];
-  for (const row of rows.filter((r) => r.comparison?.verdict === 'slower')) {
+  for (const [i, row] of slower.entries()) {
     const [from, to] = [columnKey(row.a), columnKey(row.b)];
-    const dir = options.profileDir ? path.join(options.profileDir, row.label.replace(/[^A-Za-z0-9._-]+/g, '_')) : undefined;
     try {
-      const document = await explainComparison({ resultFile: fileA, resultFileB: fileB, from, to, benchmark: row.label, nodes }, { ...options, profileDir: dir }, hooks);
+      const document = await explainComparison({ resultFile: fileA, resultFileB: fileB, from, to, benchmark: row.label, nodes }, { ...options, profileDir: path.join(base, folders[i]) }, hooks);
       out.push({ label: row.label, column: row.column, document });
     } catch (err) {
       if (!isUserError(err)) throw err;
       out.push({ label: row.label, column: row.column, skipped: err.message });
     }
   }
+  // Every row skipped (whole commands, suites not here): no empty folder is left for nothing.
+  if (made && !out.some((e) => e.document)) fs.rmSync(base, { recursive: true, force: true });
   return out;
 }

@@ -5,13 +5,13 @@
 // started and stopped, and waits until the host calls its hook back over Runtime.evaluate. The port
 // lives in the worker and closes with it: the worker's whole group is killed when it ends, as any
 // worker's, and on any failure of the exchange at once.
-import fs from 'node:fs';
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { WebSocket } from 'ws';
 import { workerEntry } from '../paths.js';
 import { spawnWorker, sendRequest, readChannel, killGroup } from '../process/process-group.js';
 import { superviseWorker } from '../process/launch.js';
+import { writeFileAtomic } from '../fs-atomic.js';
 
 // Node 6 prints "…inspector.html?experiments=true&v8only=true&ws=127.0.0.1:PORT/ID", Node 8+
 // "Debugger listening on ws://127.0.0.1:PORT/ID".
@@ -152,7 +152,8 @@ async function launchOnce(nodePath, flags, request, { timeoutMs, cwd, env, inter
     async stop() {
       const stopped = await inspector.call('Profiler.stop');
       profile = modernProfile(stopped.profile);
-      fs.writeFileSync(profileFile, JSON.stringify(profile));
+      // Renamed over its predictable name: a link or a FIFO planted there is replaced, not written.
+      await writeFileAtomic(profileFile, JSON.stringify(profile));
       await callHook();
       inspector.close();
     }

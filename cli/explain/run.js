@@ -4,7 +4,6 @@
 // figures are the ones `matrix` records), and one process with --trace-deopt and
 // --allow-natives-syntax for the optimisation status. Sides alternate, so that a machine that gets
 // busier during the run weighs on both.
-import fs from 'node:fs';
 import path from 'node:path';
 import { launchWorker } from '../process/launch.js';
 import { createProcessLauncher, suiteSampler } from '../runner/launcher.js';
@@ -14,6 +13,8 @@ import { killAllGroups } from '../process/process-group.js';
 import { UserError } from '../errors.js';
 import { parseTraceDeopt, describeOptimizationStatus } from './deopt.js';
 import { launchInspected } from './inspect-port.js';
+import { readJsonIfExists } from '../fs-atomic.js';
+import { safeName } from './profile-dir.js';
 
 // How a runtime's CPU is sampled: the inspector's Profiler from inside the worker where the
 // inspector module exists (Node 8+), driven by the host over --inspect where only the inspector
@@ -26,8 +27,6 @@ export function profilingMethod(version) {
   return { unavailable: `Node ${version} has no inspector (--inspect arrived in Node 6.3) and no --cpu-prof (Node 12+), so its CPU time cannot be split by function` };
 }
 
-
-const safeName = (text) => String(text).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60) || 'x';
 
 function failure(launched, timeoutMs, what) {
   const outcome = interpretLaunch(launched, { timeoutMs });
@@ -69,7 +68,9 @@ async function profiled(side, target, settings, index, env, via) {
     timeoutMs: settings.timeoutMs, cwd: path.dirname(target.suite.file), env
   });
   const report = launched.messages.find((m) => m.type === 'profile');
-  if (report && fs.existsSync(file)) return { file, report, profile: JSON.parse(fs.readFileSync(file, 'utf8')) };
+  // The worker renamed its file there (worker/profile.js); only a regular file is read back.
+  const profile = report ? await readJsonIfExists(file).catch(() => null) : null;
+  if (profile) return { file, report, profile };
   const unsupported = launched.messages.find((m) => m.type === 'unsupported');
   return { error: unsupported ? unsupported.reason : failure(launched, settings.timeoutMs, 'profiled') };
 }
@@ -90,10 +91,9 @@ async function deoptTraced(side, target, settings, env) {
 
 // sides: [{ id: 'a' | 'b', column, runtime: { path, version, label }, flags }]; target: { suite
 // (file, params, sampler, name), benchmark }; settings: { processes, metricsProcesses, windowMs,
-// intervalUs, timeoutMs, sampler, profileDir }. Returns per side { profiles: [...], metrics: [...],
+// intervalUs, timeoutMs, sampler, profileDir (a folder that takes files: profile-dir.js) }. Returns per side { profiles: [...], metrics: [...],
 // optimization, unavailable, via (how it was profiled: profilingMethod) }.
 export async function runExplainProcesses(sides, target, settings, { log = () => {} } = {}) {
-  fs.mkdirSync(settings.profileDir, { recursive: true });
   const runDir = await createRunDir(process.env, { warn: (message) => log(`warning: ${message}`) });
   const env = { NODEBENCH_RUN_DIR: runDir.path };
   const launcher = createProcessLauncher({

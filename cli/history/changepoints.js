@@ -70,8 +70,12 @@ function largestSplit(ys, ws, a, b, minSegment) {
 // a Monte Carlo p-value over `draws` simulated segments (seeded by the segment, so a series always
 // gives the same answer). Stops as soon as the answer cannot be below alpha. draws 0: the
 // Bonferroni bound over the splits instead.
+// A search over many series needs p-values below what the draws can resolve (analysis.js judges
+// the series at one false discovery rate): when no draw reaches `observed`, the Bonferroni bound,
+// which is never below the exact p-value, says how far below it is.
 function nullP(ws, a, b, minSegment, observed, { alpha, draws }) {
-  if (!draws) return Math.min(1, tTwoSidedP(observed, Infinity) * (b - a - 2 * minSegment + 1));
+  const bound = Math.min(1, tTwoSidedP(observed, Infinity) * (b - a - 2 * minSegment + 1));
+  if (!draws) return bound;
   const random = prng(0x5eed + 7919 * a + b);
   const normal = () => {
     let u = 0;
@@ -85,7 +89,7 @@ function nullP(ws, a, b, minSegment, observed, { alpha, draws }) {
     if (Math.abs(largestSplit(ys, ws, a, b, minSegment).z) >= observed) beaten++;
     if ((beaten + 1) / (draws + 1) >= alpha) return (beaten + 1) / (d + 2);
   }
-  return (beaten + 1) / (draws + 1);
+  return beaten ? (beaten + 1) / (draws + 1) : Math.min(1 / (draws + 1), bound);
 }
 
 const segmentMean = (ys, ws, a, b) => {
@@ -98,13 +102,24 @@ const segmentMean = (ys, ws, a, b) => {
   return { w, mean: wy / w };
 };
 
+const weightsOf = (points, extra) => points.map((p) => 1 / (p.v + extra * extra));
+
+// The p-value of the largest split of the whole series (the search's first step; 1 when the series
+// is too short to split): what analysis.js ranks series by, to judge them at one false discovery rate.
+export function firstSplitP(points, { alpha = ALPHA, minSegment = MIN_SEGMENT, draws = NULL_DRAWS, extra = extraSpread(points) } = {}) {
+  const ys = points.map((p) => p.y);
+  const ws = weightsOf(points, extra);
+  const split = largestSplit(ys, ws, 0, points.length, minSegment);
+  return split ? nullP(ws, 0, points.length, minSegment, Math.abs(split.z), { alpha, draws }) : 1;
+}
+
 // points: [{ y, v }] in series order. Returns { extra, changes: [{ index (the first point after the
 // change), ratio (exp of the right segment's mean minus the left's: > 1 faster), low, high (its 95%
 // interval), p (of the search that found it), before: [a, index), after: [index, b) (the segments
 // either side) }] }.
 export function changePoints(points, { alpha = ALPHA, minSegment = MIN_SEGMENT, draws = NULL_DRAWS, extra = extraSpread(points) } = {}) {
   const ys = points.map((p) => p.y);
-  const ws = points.map((p) => 1 / (p.v + extra * extra));
+  const ws = weightsOf(points, extra);
   const found = new Map();
   const search = (a, b) => {
     const split = largestSplit(ys, ws, a, b, minSegment);

@@ -5,10 +5,12 @@
 // store keeps beside it: the index is a view, never a second source of truth.
 import crypto from 'node:crypto';
 import { isUnfinished } from '../cell-identity.js';
+import { fastReferences, cellHostLevel } from '../stats/host-speed.js';
 import { Z95 } from './changepoints.js';
 
 // Bumped when an entry's meaning changes; older entries are rebuilt from their stored result.
-export const ENTRY_VERSION = 1;
+// 2: each ok cell's degrees of freedom and the host's speed for its processes (drift.js, series.js).
+export const ENTRY_VERSION = 2;
 
 // JSON with object keys sorted, so that equal parameters give equal text.
 export function canonicalJson(value) {
@@ -33,6 +35,9 @@ export const describeHost = (h) => `${h.cpuModel}, ${h.cores} cores, ${h.memoryG
 // series, which is right, as its own spread is known only roughly. A one-process cell (--quick)
 // has a bootstrap interval over its samples that leaves out the spread between processes; the
 // drift between runs that series.js adds covers part of it.
+// df: the interval's degrees of freedom (processes - 1, plus the suite prior's when its variance was
+// moderated; trimming, rare, would take a few off), for the drift between runs (drift.js), which
+// needs the standard error the t interval really has; null for a one-process cell.
 export function cellPoint(summary) {
   const { low, high } = summary.ci;
   return {
@@ -40,7 +45,8 @@ export function cellPoint(summary) {
     low: high > 0 ? 1e9 / high : null,
     high: low > 0 ? 1e9 / low : null,
     logSe: low > 0 && high > low ? Math.log(high / low) / (2 * Z95) : null,
-    processes: summary.processes
+    processes: summary.processes,
+    df: summary.processes >= 2 ? summary.processes - 1 + (summary.variancePrior?.d0 ?? 0) : null
   };
 }
 
@@ -56,11 +62,14 @@ function hostOfCell(result) {
 export function entryFrom(result, meta) {
   const hostOf = hostOfCell(result);
   const hosts = new Map();
+  // How slow the host ran for each cell's processes against its runtime's fast mode in this run
+  // (stats/host-speed.js): series.js widens the cell's interval by it, as diff does.
+  const fasts = fastReferences(result.cells.filter((cell) => cell.status === 'ok'));
   const cells = result.cells.map((cell) => {
     const host = hostOf(cell);
     hosts.set(host.id, host);
     const base = { suite: cell.suite, benchmark: cell.benchmark, runtime: cell.runtime, runtimeLabel: cell.runtimeLabel, flagSet: cell.flagSet, host: host.id };
-    if (cell.status === 'ok') return { ...base, status: 'ok', ...cellPoint(cell.summary) };
+    if (cell.status === 'ok') return { ...base, status: 'ok', ...cellPoint(cell.summary), hostSlowdown: cellHostLevel(cell, fasts).slowdown };
     return { ...base, status: isUnfinished(cell) ? 'unfinished' : cell.status, reason: cell.error ? String(cell.error).slice(0, 200) : undefined };
   });
   return {

@@ -7,12 +7,17 @@
 //
 // Every point carries the variance the change-point search weighs it by: its own interval's, plus
 // the drift between runs. Within a run, a cell's interval is about its processes; two runs of the
-// same cell differ by more (INVOCATION_DRIFT, measured by the harness benchmark; and more on some
-// hosts). Pooling runs of one version is a random-effects mean: the spread between the runs beyond
-// their own intervals is estimated (DerSimonian-Laird), never below that drift.
+// same cell differ by more, and by how much is estimated from the store's runs per suite, as diff
+// estimates it between two files (drift.js; 1% when the store cannot tell). A cell whose processes
+// ran in the host's slow mode has its interval widened to hold its estimate both as measured and
+// with the host's slowdown taken out, as diff widens a ratio (stats/host-speed.js). Pooling runs of
+// one version is a random-effects mean: the spread between the runs beyond their own intervals is
+// estimated (DerSimonian-Laird), never below that drift.
 import semver from 'semver';
 import { INVOCATION_DRIFT } from '../stats/drift.js';
+import { widenForHost } from '../stats/host-speed.js';
 import { changePoints, Z95 } from './changepoints.js';
+import { storeDrift } from './drift.js';
 import { canonicalJson } from './entry.js';
 import { benchmarkName } from '../cell-identity.js';
 
@@ -69,8 +74,20 @@ export function compareVersions(a, b) {
   return semver.valid(a) && semver.valid(b) ? semver.compare(a, b) : byText(a, b);
 }
 
-// group: the { entry, cell } of one point. A point keeps them as its runs.
-function makePoint(group, by) {
+// A run's cell as a point sees it: its log rate and standard error, the interval widened for the
+// host's speed when its processes ran slower than their runtime's fast mode.
+function runEstimate(cell) {
+  const y = Math.log(cell.opsPerSec);
+  const widened = cell.hostSlowdown > 0 && cell.low > 0 && cell.high > 0
+    ? widenForHost({ low: cell.low / cell.opsPerSec, high: cell.high / cell.opsPerSec, df: Infinity, level: 0.95 }, Math.log(cell.hostSlowdown))
+    : null;
+  if (!widened) return { y, se: cell.logSe };
+  return { y: y + Math.log(widened.low * widened.high) / 2, se: widened.se, hostSlowdown: cell.hostSlowdown };
+}
+
+// group: the { entry, cell } of one point. A point keeps them as its runs. drift: the drift per
+// side between runs of this series (drift.js).
+function makePoint(group, by, drift) {
   const first = group[0];
   const runtimes = [];
   const ok = [];
@@ -92,7 +109,10 @@ function makePoint(group, by) {
     point.reason = last.status === 'ok' ? 'its interval has no upper bound (margin over 100%); measure with more processes' : last.reason;
     return point;
   }
-  const pooled = poolRuns(ok.map((cell) => ({ y: Math.log(cell.opsPerSec), se: cell.logSe })));
+  const estimates = ok.map(runEstimate);
+  const pooled = poolRuns(estimates, drift);
+  const slowdowns = estimates.map((e) => e.hostSlowdown).filter(Boolean);
+  if (slowdowns.length) point.hostSlowdown = Math.max(...slowdowns);
   const half = Z95 * Math.sqrt(pooled.v);
   point.y = pooled.y;
   point.v = pooled.v;
@@ -110,13 +130,14 @@ const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 // opsPerSec, low, high }] }, in a stable order (suite, benchmark, flag set, line).
 // keys: build only the series with these keys (a Set), or all.
 export function buildSeries(entries, { by = 'version', keys = null, ...filters } = {}) {
+  const drift = storeDrift(selectCells(entries));
   const groups = new Map();
   for (const item of selectCells(entries, filters)) {
     const { entry, cell, params, flags } = item;
     const line = by === 'date' ? lineOf(entry, cell) : null;
     const key = canonicalJson([cell.host, cell.suite, params, cell.benchmark, cell.flagSet, flags, line]);
     if (keys && !keys.has(key)) continue;
-    if (!groups.has(key)) groups.set(key, { key, host: cell.host, suite: cell.suite, params, benchmark: cell.benchmark, flagSet: cell.flagSet, flags, line, cells: [] });
+    if (!groups.has(key)) groups.set(key, { key, host: cell.host, suite: cell.suite, params, benchmark: cell.benchmark, flagSet: cell.flagSet, flags, line, drift: drift.driftFor(cell.host, cell.suite), cells: [] });
     const group = groups.get(key);
     group.cells.push(item);
     // Where the suite was loaded from in its newest run (entries come oldest first).
@@ -129,16 +150,18 @@ export function buildSeries(entries, { by = 'version', keys = null, ...filters }
       if (!byX.has(x)) byX.set(x, []);
       byX.get(x).push(item);
     }
-    const points = [...byX.values()].map((group) => makePoint(group, by));
+    const points = [...byX.values()].map((group) => makePoint(group, by, s.drift));
     points.sort(by === 'version' ? (a, b) => compareVersions(a.x, b.x) : (a, b) => byText(a.x, b.x));
     return { ...s, points };
   });
   const order = (s) => [s.suite, s.benchmark, s.flagSet === 'baseline' ? '' : s.flagSet, s.line ?? '', s.params, s.host];
-  return series.sort((a, b) => {
+  const sorted = series.sort((a, b) => {
     const [oa, ob] = [order(a), order(b)];
     for (let i = 0; i < oa.length; i++) if (oa[i] !== ob[i]) return oa[i] < ob[i] ? -1 : 1;
     return 0;
   });
+  sorted.drift = drift;
+  return sorted;
 }
 
 // The change points of a series, over its ok points: { extra, changes: [{ ..., from, to (the

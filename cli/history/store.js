@@ -24,9 +24,9 @@ import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
 import chain from 'stream-chain';
-import { readResult, parseResult, streamReadBytes } from '../results/read.js';
+import { readResult, parseResult, streamReadBytes, tooDeep, MAX_NESTING } from '../results/read.js';
 import { lockResultFile, lockFileProblem, processAlive, readHolder } from '../results/lock.js';
-import { writeFileAtomic, describeWriteFailure } from '../fs-atomic.js';
+import { writeFileAtomic, describeWriteFailure, openRegularFile, readRegularFile } from '../fs-atomic.js';
 import { UserError, isUserError } from '../errors.js';
 import { ENTRY_VERSION, entryFrom, canonicalJson, describeHost, hostFingerprint } from './entry.js';
 import { hostInfo } from '../results/host.js';
@@ -45,12 +45,20 @@ const resultPath = (dir, id) => path.join(dir, 'results', `${id}.json.br`);
 const entryPath = (dir, id) => path.join(dir, 'index', `${id}.json`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// Every file of a store is read as a regular file only (fs-atomic.js openRegularFile): a FIFO put
+// in a store made show and add wait for ever, add with the lock held, and a link to /dev/zero read
+// until V8's longest string. A file too large to be what nodebench wrote is named the same way.
+const TOO_LARGE = new Set(['ERR_FS_FILE_TOO_LARGE', 'ERR_STRING_TOO_LONG']);
+const notWritten = (err) => (err.code === 'ENOTREGULAR' ? err.kind : TOO_LARGE.has(err.code) ? 'too large' : null);
+
 async function readMarker(dir) {
+  const file = path.join(dir, MARKER);
   try {
-    return JSON.parse(await fs.readFile(path.join(dir, MARKER), 'utf8'));
+    return JSON.parse(await readRegularFile(file, 'utf8'));
   } catch (err) {
     if (err.code === 'ENOENT') return null;
-    if (err instanceof SyntaxError) throw new UserError(`${path.join(dir, MARKER)} is damaged (not JSON); restore the history store from its copy, or start another --store.`);
+    if (err instanceof SyntaxError) throw new UserError(`${file} is damaged (not JSON); restore the history store from its copy, or start another --store.`);
+    if (notWritten(err)) throw new UserError(`${file} is ${notWritten(err)}, not the marker nodebench writes in a history store; restore the store from its copy, or give --store another folder.`);
     throw err;
   }
 }
@@ -139,15 +147,25 @@ function entryText(entry) {
 
 async function readEntryFile(dir, name, { cells = true } = {}) {
   const file = path.join(dir, 'index', name);
-  const text = await fs.readFile(file, 'utf8');
+  const again = 'delete it and add its result file again';
+  let text;
+  try {
+    text = await readRegularFile(file, 'utf8');
+  } catch (err) {
+    if (notWritten(err)) throw new UserError(`History index entry ${file} is ${notWritten(err)}, not a file nodebench wrote; ${again}.`);
+    throw err;
+  }
   const newline = text.indexOf('\n');
   let entry;
   try {
     entry = JSON.parse(text.slice(0, newline));
     if (cells) entry.cells = JSON.parse(text.slice(newline + 1));
   } catch (err) {
-    throw new UserError(`History index entry ${file} is damaged (${err.message}); delete it and add its result file again.`);
+    throw new UserError(`History index entry ${file} is damaged (${err.message}); ${again}.`);
   }
+  // Its parameters are compared as canonical JSON, a recursion that a crafted depth overflows.
+  const deep = tooDeep(entry);
+  if (deep) throw new UserError(`History index entry ${file} nests its values more than ${MAX_NESTING} deep (at ${deep}); ${again}.`);
   if (!entry || typeof entry !== 'object' || typeof entry.id !== 'string' || !Array.isArray(entry.hosts) || (cells && !Array.isArray(entry.cells))) {
     throw new UserError(`History index entry ${file} is not a nodebench index entry; delete it and add its result file again.`);
   }
@@ -172,7 +190,8 @@ export async function readStoredResult(dir, id) {
   let size = 0;
   let spilled = null;
   try {
-    for await (const chunk of compose(fsSync.createReadStream(file), zlib.createBrotliDecompress())) {
+    const handle = await openRegularFile(file);
+    for await (const chunk of compose(handle.createReadStream(), zlib.createBrotliDecompress())) {
       size += chunk.length;
       if (!spilled && size > streamReadBytes()) {
         spilled = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'nodebench-stored-')), `${id}.json`);
@@ -185,6 +204,7 @@ export async function readStoredResult(dir, id) {
   } catch (err) {
     if (spilled) await fs.rm(path.dirname(spilled), { recursive: true, force: true });
     if (err.code === 'ENOENT') throw new UserError(`The history store ${dir} has an index entry ${id} without its result file ${file}; delete ${entryPath(dir, id)} and add the result again.`);
+    if (err.code === 'ENOTREGULAR') throw new UserError(`The stored result ${file} is ${err.kind}, not a file nodebench wrote; delete it and ${entryPath(dir, id)}, and add the result again.`);
     throw new UserError(`The stored result ${file} is damaged (${err.code || err.message}); delete it and ${entryPath(dir, id)}, and add the result again.`);
   }
   if (!spilled) return parseResult(Buffer.concat(chunks).toString('utf8'), file);
@@ -250,7 +270,7 @@ export async function checkStoreForRun(dir) {
 // The schemaVersion the file was written with (readResult gives it migrated), read as a stream up
 // to that key: the file may be larger than any string.
 async function writtenSchemaVersion(file) {
-  const source = fsSync.createReadStream(file);
+  const source = (await openRegularFile(file)).createReadStream();
   const values = chain([source, parser(), pick({ filter: 'schemaVersion' }), streamValues()]);
   try {
     for await (const { value } of values) return value;
@@ -265,13 +285,13 @@ const idOf = (hash) => hash.digest('hex').slice(0, 16);
 
 async function fileId(file) {
   const hash = crypto.createHash('sha256');
-  for await (const chunk of fsSync.createReadStream(file)) hash.update(chunk);
+  for await (const chunk of (await openRegularFile(file)).createReadStream()) hash.update(chunk);
   return idOf(hash);
 }
 
 // The file brotli-compressed as a stream (a result may be larger than V8's longest string, and
 // report, diff and merge read such files too), with the id of the bytes that went in.
-function compressedCopy(file) {
+async function compressedCopy(file) {
   const hash = crypto.createHash('sha256');
   const hashing = new Transform({
     transform(chunk, encoding, done) {
@@ -279,7 +299,7 @@ function compressedCopy(file) {
       done(null, chunk);
     }
   });
-  return { stream: compose(fsSync.createReadStream(file), hashing, zlib.createBrotliCompress(BROTLI)), id: () => idOf(hash) };
+  return { stream: compose((await openRegularFile(file)).createReadStream(), hashing, zlib.createBrotliCompress(BROTLI)), id: () => idOf(hash) };
 }
 
 // files: result files to add, in order. Every file is read and checked before anything is
@@ -311,7 +331,7 @@ export async function addToStore(dir, files, { label, commit, allowOtherHost = f
     });
     for (const outcome of outcomes) {
       if (!outcome.added) continue;
-      const copy = compressedCopy(outcome.file);
+      const copy = await compressedCopy(outcome.file);
       await writeFileAtomic(resultPath(dir, outcome.id), copy.stream);
       // The evidence must be the bytes that were checked: a file rewritten meanwhile is not added.
       if (copy.id() !== outcome.id) {

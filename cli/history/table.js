@@ -5,6 +5,7 @@ import { textTable } from '../text/text-table.js';
 import { formatRate, formatChange } from '../text/format.js';
 import { terminalText } from '../text/escape.js';
 import { describeHost } from './entry.js';
+import { describeStoreDrift } from './drift.js';
 import { benchmarkName } from '../cell-identity.js';
 
 // Names come from suite files and result files someone else may have written: control characters
@@ -59,7 +60,18 @@ export function headline(analysis, store) {
   const dates = entries.length ? `, ${entries[0].createdAt.slice(0, 10)} .. ${entries.at(-1).createdAt.slice(0, 10)}` : '';
   return [`nodebench history: ${entries.length} run(s) in ${terminalText(store)}${dates}, by ${ORDER_WORDS[analysis.by]}`,
     ...analysis.hosts.map((h) => `host ${h.id}: ${terminalText(describeHost(h))}`),
-    'values: ops/s with a 95% interval across runs (each run\'s own interval, widened by the drift between runs)'];
+    'values: ops/s with a 95% interval across runs (each run\'s own interval, widened for the host\'s speed where its processes ran in a slow mode, and by the drift between runs)',
+    ...describeStoreDrift(analysis.drift).split('\n').map(terminalText),
+    searchLine(analysis.search)];
+}
+
+const percent = (x) => `${Number((x * 100).toPrecision(2))}%`;
+
+// How the series were judged together (analysis.js searchPlan).
+function searchLine({ alpha, tested, selected, level }) {
+  if (!tested) return 'change points: no series has two points to compare';
+  const within = selected ? `; ${selected} of them shifted, searched further at ${percent(level)} each` : '; none shifted';
+  return `change points: ${tested} series judged at a ${percent(alpha)} false discovery rate over their largest shift (Benjamini-Hochberg)${within}`;
 }
 
 function changeSummary(analysis) {

@@ -59,8 +59,10 @@ export function expandSuiteEntries(entries) {
   for (const entry of entries) {
     const names = entry.name === 'all' ? builtInSuites() : [entry.name];
     for (const name of names) {
-      if (seen.has(name)) continue;
-      seen.add(name);
+      // Two entries of one file under two names (`as`, plan.js) are two suites.
+      const key = entry.as || name;
+      if (seen.has(key)) continue;
+      seen.add(key);
       out.push({ ...entry, name });
     }
   }

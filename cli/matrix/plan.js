@@ -97,7 +97,9 @@ export async function describeSuites(entries, baseDir, { timeoutSec } = {}) {
     if (missing.length) {
       throw new UserError(`Suite "${described.name}" has no benchmark ${missing.map((m) => `"${m}"`).join(', ')}; it has ${names.join(', ')}.`);
     }
-    suites.push({ ...described, file, params: { ...described.params, ...entry.params }, selected: wanted });
+    // `as`: a name the host gives the suite (diff --confirm runs two versions of one suite, whose
+    // files name themselves alike, side by side); matrix files cannot set it (matrix/load.js).
+    suites.push({ ...described, name: entry.as || described.name, file, params: { ...described.params, ...entry.params }, selected: wanted });
   }
   return suites;
 }
@@ -116,7 +118,21 @@ function checkFlagSetSuites(flagSets, suites) {
   }
 }
 
-export async function buildPlan({ runtimes, flagSets, suites, log = () => {} }) {
+// What instructions counted under valgrind cannot measure (cli/measure.js), per suite and flag set:
+// valgrind runs a process's threads one at a time, so a flag set whose effect is concurrent or
+// parallel work (concurrent marking, parallel scavenges, concurrent compilation) would show as a
+// number that is not its effect; a service or a whole command is more than one process and waits
+// on the network or the kernel, which the count leaves out. Null when it can be counted.
+export function notCountable(suite, flagSet) {
+  if (suite.kind === 'service') return 'not measurable in instructions: a service benchmark is a server and a load generator in two processes that wait on the network; measure it in time';
+  if (suite.kind === 'command') return 'not measurable in instructions: a whole command runs many processes and waits on the kernel and the disk; measure it in time';
+  const concurrent = (flagSet.flags || []).find((f) => /concurrent|parallel/.test(f));
+  if (concurrent) return `not measurable in instructions: ${concurrent} changes concurrent work, and valgrind runs a process's threads one at a time (V8's GC is made single-threaded too); measure this flag set in time`;
+  return null;
+}
+
+// measure: the run's (cli/measure.js); cells instructions cannot measure are planned unsupported, with why.
+export async function buildPlan({ runtimes, flagSets, suites, measure = 'time', log = () => {} }) {
   checkFlagSetSuites(flagSets, suites);
   const cells = [];
   const commands = suites.some((s) => s.kind === 'command');
@@ -130,10 +146,10 @@ export async function buildPlan({ runtimes, flagSets, suites, log = () => {} }) 
       const rejected = await flagRejection(runtime, flagSet.flags, listing);
       for (const suite of suites.filter((s) => appliesTo(flagSet, s))) {
         for (const benchmark of suite.benchmarks.filter((b) => suite.selected.includes(b.name))) {
-          const tooOld = unsupportedReason(runtime.version, suite, benchmark);
+          const tooOld = unsupportedReason(runtime.version, suite, benchmark) || (measure === 'instructions' ? notCountable(suite, flagSet) : null);
           const reason = rejected ? rejected.reason : tooOld;
           cells.push(createCell({
-            id: cells.length, runtime, flagSet, suite, benchmark, perProcess: suite.perProcess,
+            id: cells.length, runtime, flagSet, suite, benchmark, perProcess: suite.perProcess, measure,
             status: rejected ? rejected.status : tooOld ? 'unsupported' : 'pending',
             error: reason
           }));

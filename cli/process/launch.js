@@ -48,9 +48,12 @@ const FULL_STDOUT_LIMIT = 64 * 1024 * 1024;
 // cpu (the core it was pinned to, or null) }
 // (survivors: pids of detached children that outlived the worker and were killed).
 // collectStdout: keep all of stdout (bounded), for a metrics process's --trace-gc lines.
-export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_000, cwd, env, collectStdout = false, cpu } = {}) {
+// prefix: a program and its arguments that run the runtime (valgrind for an instruction count,
+// process/valgrind.js), as an argument array: [file, ...args] in front of nodePath.
+export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_000, cwd, env, collectStdout = false, cpu, prefix = [] } = {}) {
   const started = performance.now();
-  const child = spawnWorker(nodePath, [...flags, workerEntry], { stdin: 'pipe', cwd, env, cpu });
+  const [file, ...args] = [...prefix, nodePath, ...flags, workerEntry];
+  const child = spawnWorker(file, args, { stdin: 'pipe', cwd, env, cpu });
   sendRequest(child, request);
   const { stdout: stdoutOf, ...watched } = await superviseWorker(child, { timeoutMs, stdoutLimit: collectStdout ? FULL_STDOUT_LIMIT : TAIL_BYTES });
   const stdout = stdoutOf();

@@ -4,7 +4,7 @@
 // metrics workers, commands, and every probe of a binary: runToExit) and runner/service.js (service
 // workers).
 import { execa } from 'execa';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -133,21 +133,55 @@ export function forget(pid) {
   if (running.delete(pid) && reaper) tellReaper(`-${pid}`);
 }
 
+// The executable `name` on PATH, or null (taskset here; valgrind and setarch in valgrind.js).
+export function onPath(name, env = process.env) {
+  return (env.PATH || '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, name)).find((file) => {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  }) ?? null;
+}
+
 // taskset (util-linux) pins a process to one core; where it is missing, pinning is not done and
 // the process record says so (cpu: null).
 let tasksetPath;
 function taskset() {
-  if (tasksetPath === undefined) {
-    tasksetPath = (process.env.PATH || '').split(path.delimiter).map((dir) => path.join(dir, 'taskset')).find((file) => {
-      try {
-        fs.accessSync(file, fs.constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    }) ?? null;
-  }
+  if (tasksetPath === undefined) tasksetPath = onPath('taskset');
   return tasksetPath;
+}
+
+// The kernel's parent-death signal (PR_SET_PDEATHSIG), which Node cannot set: setpriv (util-linux)
+// sets it and then execs the program in place, so the worker keeps the pid nodebench spawned and
+// everything else about it. A worker then dies with nodebench however nodebench dies: the reaper
+// is a process of the same user, which a benchmark can kill every few milliseconds until nodebench
+// is killed with kill -9, and then nothing was left to end a hanging worker. What the worker
+// started is still the reaper's, the cgroup's and the next nodebench's (cgroup.js sweepOrphans).
+// Probed once: util-linux before 2.33 has no --pdeathsig; without setpriv the reaper is all there is.
+let setprivPath;
+function setpriv() {
+  if (setprivPath === undefined) {
+    const found = onPath('setpriv');
+    const works = found && spawnSync(found, ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore', timeout: 10_000 }).status === 0;
+    setprivPath = works ? found : null;
+  }
+  return setprivPath;
+}
+
+// What to exec for `file`: through setpriv where it works, so that the child dies with nodebench; a
+// file that is not there or cannot be run is spawned as it is, so that its spawn fails as before
+// (ENOENT, EACCES) instead of setpriv's exit status. Both exec with execvp, so a script without a
+// #! line runs through sh either way.
+function diesWithNodebench(file, args) {
+  let runnable = path.isAbsolute(file);
+  try {
+    if (runnable) fs.accessSync(file, fs.constants.X_OK);
+  } catch {
+    runnable = false;
+  }
+  return runnable && setpriv() ? [setpriv(), ['--pdeathsig', 'KILL', '--', file, ...args]] : [file, args];
 }
 
 // stdin: 'ignore' for timing workers, 'pipe' for service workers that take commands.
@@ -156,7 +190,7 @@ function taskset() {
 export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env, cpu } = {}) {
   const tag = `${process.pid}-${++tagCounter}`;
   const pinned = cpu !== undefined && taskset() !== null;
-  const [file, argv] = pinned ? [taskset(), ['-c', String(cpu), nodePath, ...args]] : [nodePath, args];
+  const [file, argv] = diesWithNodebench(...(pinned ? [taskset(), ['-c', String(cpu), nodePath, ...args]] : [nodePath, args]));
   const child = execa(file, argv, {
     stdio: [stdin, 'pipe', 'pipe', 'pipe'],
     detached: true,
@@ -319,7 +353,22 @@ export const workerEnded = (child) => child.nodebenchEnded;
 export function sendRequest(child, request, { keepOpen = false } = {}) {
   child.nodebenchNonce = randomBytes(16).toString('hex');
   child.stdin.on('error', () => {}); // EPIPE when the worker is already gone (or never started)
-  child.stdin.write(`${JSON.stringify({ request, nonce: child.nodebenchNonce })}\n`);
+  let line;
+  try {
+    line = `${JSON.stringify({ request, nonce: child.nodebenchNonce })}\n`;
+  } catch (err) {
+    // A worker left waiting for its request would never exit, and its open stdin would keep
+    // nodebench alive after the throw.
+    killGroup(child.pid);
+    killWorker(child);
+    // Forgotten only once it has exited, as superviseWorker does: its id is not reused before.
+    child.nodebenchEnded?.then(() => {
+      forget(child.pid);
+      killLeftovers(child);
+    });
+    throw err;
+  }
+  child.stdin.write(line);
   if (!keepOpen) child.stdin.end();
 }
 

@@ -56,12 +56,15 @@ export function ratioColour(cell) {
   return scaleColour(position);
 }
 
+// A cell's value with its unit: ops/s, or instructions per operation (cli/measure.js valueText).
+const shownValue = (cell) => (cell.valueText ? `${cell.valueText} instructions per operation` : `${formatRate(cell.opsPerSec)} ops/s`);
+
 // What a heat-map cell says on hover and focus (and to a screen reader).
 export function cellDescription(suite, row, column, cell) {
   const where = `${terminalText(row.benchmark)} on ${terminalText(column.key)}${cell.against ? ` against ${terminalText(cell.against)}` : ''}`;
   if (cell.status !== 'ok') return `${where}: ${terminalText(cell.status)}${cell.note ? ` (${terminalText(cell.note)})` : ''}`;
-  if (column.isBaseline) return `${where}: the baseline, ${formatRate(cell.opsPerSec)} ops/s ±${formatPct(cell.rme)}${cell.spread.length ? `; ${spreadText(cell.spread)}` : ''}`;
-  if (!Number.isFinite(cell.ratio)) return `${where}: ${formatRate(cell.opsPerSec)} ops/s, no ratio (the baseline did not run)`;
+  if (column.isBaseline) return `${where}: the baseline, ${shownValue(cell)} ±${formatPct(cell.rme)}${cell.spread.length ? `; ${spreadText(cell.spread)}` : ''}`;
+  if (!Number.isFinite(cell.ratio)) return `${where}: ${shownValue(cell)}, no ratio (the baseline did not run)`;
   return `${where}: ${formatRatio(cell.ratio)} ${cell.verdict}${cell.folded ? ', optimized away (!)' : ''}; 95% interval ${intervalText(cell)}${Number.isFinite(cell.q) ? `, q ${cell.q < 0.001 ? '<0.001' : cell.q.toFixed(3)}` : ''}${cell.spread.length ? `; ${spreadText(cell.spread)}` : ''}`;
 }
 

@@ -111,7 +111,7 @@ export function reportOverview(result, { baseline, tables = grid(result, { basel
             const reference = table.references[i];
             const refCell = cellAt(row.benchmark, reference);
             const folded = foldedCell(cell) || (!isBaseline && foldedCell(refCell));
-            const out = { status: 'ok', isBaseline, opsPerSec: value.opsPerSec, rme: value.rme, folded, spread: [processSpread(cell)].filter(Boolean) };
+            const out = { status: 'ok', isBaseline, opsPerSec: value.opsPerSec, valueText: value.valueText, rme: value.rme, folded, spread: [processSpread(cell)].filter(Boolean) };
             if (isBaseline || !Number.isFinite(value.ratio)) return out;
             const c = value.ratioComparison;
             const spread = [c.paired ? pairSpread(refCell, cell) : null, ...out.spread].filter(Boolean);

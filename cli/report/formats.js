@@ -12,13 +12,15 @@ export const REPORT_FORMATS = {
   table: (result, opts) => `${renderTerminal(result, opts)}\n${opts.distribution ? `\n${renderDistributions(result)}` : ''}`,
   markdown: (result, opts) => renderMarkdown(result, opts),
   csv: (result) => renderCsv(result),
-  html: (result, opts) => renderHtml(result, opts)
+  html: (result, opts) => renderHtml(result, opts),
+  // The result document itself (read, migrated to the current schema and validated): what
+  // `matrix --json` prints too.
+  json: renderJson
 };
 
 // What matrix, run and exec print when the run ends: its report, or (--json) the result itself. The
 // run's warnings go to stderr with its last line (run-command.js), not twice.
 export const RUN_END_FORMATS = {
   ...REPORT_FORMATS,
-  table: (result, opts) => REPORT_FORMATS.table(result, { ...opts, runWarnings: false }),
-  json: renderJson
+  table: (result, opts) => REPORT_FORMATS.table(result, { ...opts, runWarnings: false })
 };

@@ -115,7 +115,7 @@ function suiteTable(overviewSuite) {
     if (cell.status !== 'ok') return [name, column.key, { text: cell.status }, '', '', '', '', { text: terminalText(cell.note || cell.status) }, ''];
     const ratio = Number.isFinite(cell.ratio);
     return [name, column.key + (column.isBaseline ? ' (baseline)' : ''),
-      number(cell.opsPerSec, `${formatRate(cell.opsPerSec)}${cell.folded && !ratio ? FOLDED_MARK : ''}`),
+      number(cell.opsPerSec, `${cell.valueText ?? formatRate(cell.opsPerSec)}${cell.folded && !ratio ? FOLDED_MARK : ''}`),
       number(cell.rme, formatPct(cell.rme)),
       ratio ? number(cell.ratio, `${formatRatio(cell.ratio)}${cell.mark}`) : '',
       ratio ? number(cell.high / cell.low, `${formatRatio(cell.low)} .. ${formatRatio(cell.high)}`) : '',

@@ -22,7 +22,7 @@ function text(value, isBaseline, baseFolded) {
   const marks = valueMarks(value, baseFolded);
   const rme = Number.isFinite(value.rme) ? ` ±${value.rme.toFixed(1)}%` : '';
   const ratioMargin = Number.isFinite(value.ratioRme) ? ` ±${formatPct(value.ratioRme)}` : '';
-  return `${formatRate(value.opsPerSec)}${marks.rate}${rme}${isBaseline ? ' (base)' : value.ratio ? ` **${formatRatio(value.ratio)}**${marks.ratio}${ratioMargin}` : ''}`;
+  return `${value.valueText ?? formatRate(value.opsPerSec)}${marks.rate}${rme}${isBaseline ? ' (base)' : value.ratio ? ` **${formatRatio(value.ratio)}**${marks.ratio}${ratioMargin}` : ''}`;
 }
 
 const CHANGE_HEADER = ['ratio', 'verdict', 'benchmark', 'column', '95% interval'];

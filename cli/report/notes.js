@@ -11,6 +11,8 @@ const WARNING_LABELS = {
   outliers: 'had far-outlier samples (other programs competing for the CPU)',
   'warmup-unstable': 'never settled during warm-up (raise run.warmupMaxMs)',
   'processes-disagree': 'had processes disagreeing by more than 5% (noisy machine: use more processes)',
+  'count-varies': 'counted different instructions in different processes (work that follows the clock or randomness: not exact; see --warnings)',
+  'batches-vary': 'had batches that counted far more instructions than the others (a GC or a compilation fell in them; the process totals count)',
   interrupted: 'were interrupted before all their processes ran',
   'target-missed': 'stayed above the targetRme margin after maxProcesses processes',
   disturbed: 'had processes set aside because the machine was disturbed while they ran (replaced)',

@@ -6,6 +6,7 @@
 // carries "!" on its rate and on every ratio it takes part in (its row's, when it is the baseline).
 import chalk from 'chalk';
 import { grid } from '../results/grid.js';
+import { measureOfResult } from '../measure.js';
 import { referenceNote } from '../render/overview.js';
 import { textTable } from '../text/text-table.js';
 import { terminalText } from '../text/escape.js';
@@ -37,7 +38,7 @@ function cellText(value, isBaseline, baseFolded = false, perRun = false) {
   const rme = Number.isFinite(value.rme) ? ` ±${formatPct(value.rme)}` : '';
   const ratioMargin = Number.isFinite(value.ratioRme) ? ` ±${formatPct(value.ratioRme)}` : '';
   const ratio = isBaseline ? ' (base)' : value.ratio ? ` ${formatRatio(value.ratio)}${marks.ratio}${ratioMargin}` : '';
-  return `${perRun ? formatDuration(1e9 / value.opsPerSec) : formatRate(value.opsPerSec)}${marks.rate}${rme}${ratio}`;
+  return `${perRun ? formatDuration(1e9 / value.opsPerSec) : value.valueText ?? formatRate(value.opsPerSec)}${marks.rate}${rme}${ratio}`;
 }
 
 function colour(text, value, isBaseline, useColor) {
@@ -94,9 +95,12 @@ export function renderTables(result, { baseline, color = false, width = process.
     const suite = terminalText(table.suite);
     const title = `${color ? chalk.bold(suite) : suite}${form ? ` ${form}` : ''}`;
     const perRun = result.suites.find((s) => s.name === table.suite)?.kind === 'command';
+    const counted = measureOfResult(result).id === 'instructions';
     const legend = perRun
       ? `(time per run ±95% margin, speed ratio to ${terminalText(table.baseline.key)} ±95% margin: above 1x is faster${terminalText(referenceNote([table]))})`
-      : `(ops/s ±95% margin, ratio to ${terminalText(table.baseline.key)} ±95% margin${terminalText(referenceNote([table]))})`;
+      : counted
+        ? `(instructions per operation ±95% margin, counted under valgrind; ratio to ${terminalText(table.baseline.key)} ±95% margin: above 1x is fewer instructions${terminalText(referenceNote([table]))})`
+        : `(ops/s ±95% margin, ratio to ${terminalText(table.baseline.key)} ±95% margin${terminalText(referenceNote([table]))})`;
     if (tableWidth(table, all) <= width) {
       out.push(`${title}  ${legend}`, ...layout(table, all, color, perRun));
     } else {

@@ -8,13 +8,16 @@ import { summarizeService } from '../stats/service.js';
 import { judgeProcess, keptSampleIndexes, quietReferences } from '../stats/disturbance.js';
 import { summarizeMetricRuns } from '../stats/metrics.js';
 import { adjustForHost } from '../stats/covariate.js';
+import { measureOfCell } from '../measure.js';
 import { keptProcesses, perProcessOf, columnKey } from '../cell-identity.js';
 
 // runner/policy.js takes them from here.
 
-export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess, status = 'pending', error }) {
+// measure: 'instructions' for a run that counts instructions (cli/measure.js); absent for time.
+export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess, measure, status = 'pending', error }) {
   return {
     id,
+    measure: measure && measure !== 'time' ? measure : undefined,
     runtime: runtime.version,
     runtimeLabel: runtime.label,
     flagSet: flagSet.name,
@@ -31,7 +34,8 @@ export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess,
 // What the result file keeps of one finished worker process (timing or service).
 export function processRecord(round, result, wallMs, { rerunOf, startedAt, phasesMs, duetWith, pair, cpu } = {}) {
   const m = result.measurement;
-  const record = {
+  const started = startedAt !== undefined ? new Date(startedAt).toISOString() : undefined;
+  const record = m.measure === 'instructions' ? countedRecord(round, m, { memory: result.memory, wallMs, startedAt: started, phasesMs }) : {
     round,
     samplesNsPerOp: m.samplesNsPerOp,
     emptyNsPerOp: m.emptyNsPerOp,
@@ -44,7 +48,7 @@ export function processRecord(round, result, wallMs, { rerunOf, startedAt, phase
     memory: result.memory,
     clockResolutionNs: result.clockResolutionNs ?? null,
     wallMs,
-    startedAt: startedAt !== undefined ? new Date(startedAt).toISOString() : undefined,
+    startedAt: started,
     // When the timed samples ran, in ms of the process's own clock (process.uptime): lines the
     // samples up with what else happened on the machine (bench/suites.js's injected noise).
     sampleWindowMs: m.window ? [m.window.startUptimeMs, m.window.endUptimeMs] : undefined,
@@ -61,6 +65,31 @@ export function processRecord(round, result, wallMs, { rerunOf, startedAt, phase
   if (cpu !== undefined) record.cpu = cpu;
   if (result.service) record.service = result.service;
   if (result.command) record.command = result.command;
+  return record;
+}
+
+// A process measured in instructions (runner/instructions.js): instructions per operation of each
+// measured batch, never a time; how they were counted, so that a reader can repeat it.
+function countedRecord(round, m, { memory, wallMs, startedAt, phasesMs }) {
+  const record = {
+    round,
+    measure: 'instructions',
+    instructionsPerOp: m.instructionsPerOp,
+    instructionsPerSample: m.instructionsPerSample,
+    markerInstructions: m.markerInstructions,
+    iterationsPerSample: m.iterationsPerSample,
+    calibrationBatches: m.calibrationBatches,
+    warmup: m.warmup,
+    sampleMs: m.sampleMs,
+    timing: m.timing,
+    sinkType: m.sinkType,
+    valgrind: m.valgrind,
+    memory,
+    wallMs,
+    startedAt,
+    phasesMs
+  };
+  if (m.operationsPerSample) record.operationsPerSample = m.operationsPerSample;
   return record;
 }
 
@@ -148,6 +177,9 @@ export function variancePriors(cells) {
   const bySuite = new Map();
   for (const cell of cells) {
     if ((cell.status !== 'pending' && cell.status !== 'ok') || !cell.processes.length) continue;
+    // A count's spread is its own benchmark's (exact code repeats to ppm, clock-driven code does
+    // not): a suite's other benchmarks say nothing about it, so counted cells borrow no variance.
+    if (measureOfCell(cell).id === 'instructions') continue;
     const logs = keptProcesses(cell).map((p) => Math.log(processValue(p, perProcessOf(cell))));
     if (logs.length < 2) continue;
     if (!bySuite.has(cell.suite)) bySuite.set(cell.suite, []);
@@ -158,7 +190,7 @@ export function variancePriors(cells) {
 
 // priors: from variancePriors over the run's cells (none: each cell on its own).
 export function currentSummary(cell, priors) {
-  return summarize(keptProcesses(cell), { perProcess: perProcessOf(cell), prior: priors?.get(cell.suite) ?? null });
+  return summarize(keptProcesses(cell), { perProcess: perProcessOf(cell), prior: priors?.get(cell.suite) ?? null, measure: measureOfCell(cell) });
 }
 
 // Finalizes every pending cell, with the priors of all cells that have processes, after the host

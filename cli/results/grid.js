@@ -6,9 +6,10 @@
 import { UserError } from '../errors.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { fastReferences, shiftBetween } from '../stats/host-speed.js';
+import { measureOfResult, measureOfCell } from '../measure.js';
 import { judgeAll } from '../stats/decision.js';
 import { processValue } from '../stats/summary.js';
-import { columnKey, columnsOf, benchmarkInColumn, isUnfinished, unfinishedReason, keptProcesses, perProcessOf } from '../cell-identity.js';
+import { columnKey, columnsOf, benchmarkInColumn, isUnfinished, unfinishedReason, keptProcesses, perProcessOf, lookupColumn, ambiguousColumn } from '../cell-identity.js';
 
 // Every report reads each cell once through these, so that a report is linear in cells (a result
 // of a million cells is a few seconds, not hours of find() in a loop; bench/scale.js).
@@ -47,7 +48,8 @@ export const processRates = (cell) => keptProcesses(cell).map((p) => 1e9 / proce
 export function baselineColumn(result, requested) {
   const columns = columnsOf(result);
   if (requested) {
-    const found = columns.find((c) => c.key === requested || c.runtimeLabel === requested || c.runtime === requested);
+    const { column: found, candidates } = lookupColumn(columns, requested);
+    if (candidates) throw new UserError(ambiguousColumn(requested, 'this run', candidates));
     if (!found) throw new UserError(`Baseline "${requested}" is not a column; use one of ${columns.map((c) => c.key).join(', ')}.`);
     return found;
   }
@@ -96,6 +98,8 @@ export function grid(result, { baseline } = {}) {
           return {
             status: 'ok',
             opsPerSec: cell.summary.opsPerSec,
+            // The value as its measure reads (cli/measure.js): ops/s, or instructions per operation.
+            valueText: measureOfCell(cell).valueText(cell.summary),
             rme: cell.summary.rme,
             ratio: ratio ? ratio.ratio : null,
             ratioRme: ratio && Number.isFinite(ratio.rme) ? ratio.rme : null,
@@ -113,7 +117,7 @@ export function grid(result, { baseline } = {}) {
   // Every ratio the tables show is judged with the others: one false discovery rate over them all
   // (stats/decision.js); each value gets ratioQ and ratioVerdict, each table the summary.
   const withRatio = tables.flatMap((t) => t.rows.flatMap((r) => r.values)).filter((v) => v.ratioComparison);
-  const { judged, summary } = judgeAll(withRatio.map((v) => v.ratioComparison));
+  const { judged, summary } = judgeAll(withRatio.map((v) => v.ratioComparison), { equivalence: measureOfResult(result).equivalence });
   withRatio.forEach((v, i) => {
     v.ratioQ = judged[i].q;
     v.ratioVerdict = judged[i].verdict;

@@ -1,7 +1,6 @@
 // Reading a result file: JSON, migrated to the current schemaVersion, then validated against
 // result.schema.json, so that report, diff and merge never meet a cell without a status or a
 // summary. Every problem is one sentence naming the file and the first thing wrong in it.
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { constants } from 'node:buffer';
 import { finished } from 'node:stream/promises';
@@ -15,6 +14,9 @@ import addFormats from 'ajv-formats';
 import { UserError } from '../errors.js';
 import { migrate, SCHEMA_VERSION } from './migrate.js';
 import { formatBytes } from '../text/format.js';
+import { openRegularFile, readRegularFile, kindOf } from '../fs-atomic.js';
+import { perOpSamples } from '../stats/summary.js';
+import { benchmarkName, columnKey } from '../cell-identity.js';
 
 const require = createRequire(import.meta.url);
 let validator;
@@ -59,13 +61,88 @@ function readFailure(err, file) {
   if (err.code === 'ENOENT') return new UserError(`Result file ${file} does not exist; give the path of a file written by nodebench matrix or run.`);
   if (err.code === 'EISDIR') return new UserError(`${file} is a directory; give the path of a result file inside it (results/*.json).`);
   if (err.code === 'EACCES') return new UserError(`Result file ${file} cannot be read (permission denied); check its permissions.`);
+  // A FIFO would be waited on for ever, /dev/zero read until the string is too long for V8.
+  if (err.code === 'ENOTREGULAR') return new UserError(`Result file ${file} is ${err.kind}, not a file; give the path of a result file written by nodebench ${WRITERS}.`);
   return err;
+}
+
+const WRITERS = 'matrix, run or merge';
+const crafted = (file, what) => new UserError(`${file}${what}; nodebench writes no such file: pass a file written by nodebench ${WRITERS}.`);
+
+// How deep a result's values may nest. nodebench's own files nest about 8 deep, a suite's params
+// a few levels more; JSON.parse takes any depth, but JSON.stringify (history add, merge, a worker's
+// request), structuredClone and every recursive walk overflow the stack somewhere past a few
+// thousand levels.
+export const MAX_NESTING = 64;
+const SHOWN_LEVELS = 7;
+
+// Whether `value` nests deeper than `limit`: a walk with stacks of its own, which no depth can
+// overflow. It visits every object and array once (a tenth of what JSON.parse spent on them).
+function nestsDeeper(value, limit) {
+  const values = [value];
+  const depths = [1];
+  while (values.length) {
+    const at = values.pop();
+    const depth = depths.pop();
+    if (depth > limit) return true;
+    // Indexes for arrays: most of a result's values are numbers in arrays of samples.
+    const keys = Array.isArray(at) ? null : Object.keys(at);
+    for (let i = 0, n = keys ? keys.length : at.length; i < n; i++) {
+      const child = at[keys ? keys[i] : i];
+      if (child !== null && typeof child === 'object') {
+        values.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
+
+// Where `value` first nests deeper than `limit`, by its first levels ("suites[0].params.a.a.a…"),
+// or null. The path is looked for only once the fast walk found something.
+export function tooDeep(value, limit = MAX_NESTING) {
+  if (value === null || typeof value !== 'object' || !nestsDeeper(value, limit)) return null;
+  const stack = [[value, 1, '']];
+  for (;;) {
+    const [at, depth, where] = stack.pop();
+    if (depth > limit) return `${where}…`;
+    for (const key of Object.keys(at)) {
+      const child = at[key];
+      if (child === null || typeof child !== 'object') continue;
+      const named = depth >= SHOWN_LEVELS ? where : Array.isArray(at) ? `${where}[${key}]` : `${where}${where ? '.' : ''}${key}`;
+      stack.push([child, depth + 1, named]);
+    }
+  }
+}
+
+// What the schema cannot say: each process's keptSamples name samples it has, once each. An index
+// past the samples made every figure NaN, and a gate judged NaN as no change.
+function checkKeptSamples(result, file) {
+  for (const [i, cell] of result.cells.entries()) {
+    for (const [j, record] of (cell.processes || []).entries()) {
+      if (!Array.isArray(record.keptSamples)) continue;
+      const count = perOpSamples(record).length;
+      const seen = new Set();
+      for (const index of record.keptSamples) {
+        const which = `: cells[${i}] (${benchmarkName(cell)} on ${columnKey(cell)}), process ${j + 1} keeps sample ${index}`;
+        if (index >= count) throw crafted(file, `${which} of its ${count} (keptSamples)`);
+        if (seen.has(index)) throw crafted(file, `${which} twice (keptSamples)`);
+        seen.add(index);
+      }
+    }
+  }
 }
 
 const notJson = (file, err) => new UserError(`Result file ${file} is not valid JSON (${err.message}); it may be truncated: rerun, or pass another file.`);
 
 async function parseStreaming(file) {
-  const pipeline = chain([fs.createReadStream(file), parser(), streamValues()]);
+  let handle;
+  try {
+    handle = await openRegularFile(file);
+  } catch (err) {
+    throw readFailure(err, file);
+  }
+  const pipeline = chain([handle.createReadStream(), parser(), streamValues()]);
   const values = [];
   pipeline.on('data', ({ value }) => values.push(value));
   try {
@@ -96,7 +173,7 @@ function checkMemory(file, size) {
 // The file's text as written (history add keeps it byte for byte), or a UserError.
 export async function readResultText(file) {
   try {
-    return await fsp.readFile(file, 'utf8');
+    return await readRegularFile(file, 'utf8');
   } catch (err) {
     throw readFailure(err, file);
   }
@@ -110,7 +187,11 @@ function checkedResult(data, file) {
   if (data.schemaVersion > SCHEMA_VERSION) {
     throw new UserError(`${file} has schemaVersion ${data.schemaVersion}, newer than this nodebench understands (${SCHEMA_VERSION}); upgrade nodebench.`);
   }
-  return validateResult(migrate(data, SCHEMA_VERSION, file), file);
+  const deep = tooDeep(data);
+  if (deep) throw crafted(file, ` nests its values more than ${MAX_NESTING} deep (at ${deep})`);
+  const result = validateResult(migrate(data, SCHEMA_VERSION, file), file);
+  checkKeptSamples(result, file);
+  return result;
 }
 
 // The text of a result file (read from disk, or from a history store's compressed copy) as the
@@ -130,6 +211,8 @@ export async function readResult(file) {
   try {
     const stat = await fsp.stat(file);
     if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    // Named before anything is opened; the readers below open it without waiting and look again.
+    if (!stat.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTREGULAR', kind: kindOf(stat) });
     size = stat.size;
   } catch (err) {
     throw readFailure(err, file);

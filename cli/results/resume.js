@@ -6,6 +6,15 @@
 import { UserError } from '../errors.js';
 import { benchmarkName } from '../cell-identity.js';
 
+// A file planned otherwise than the run that would continue it: diff --confirm then keeps the file
+// and writes its own beside it, where matrix and run say why in one sentence.
+export class ResumeMismatch extends UserError {
+  constructor(message, difference) {
+    super(message);
+    this.difference = difference;
+  }
+}
+
 const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 // A cell in words, to say where a file and a new plan part.
 const describeCell = (c) => `${c.runtimeLabel} (Node ${c.runtime}) ${c.flagSet} ${benchmarkName(c)}`;
@@ -72,7 +81,7 @@ export function continueRun(fresh, previous, file) {
   const difference = firstDifference(previous, fresh);
   if (difference) {
     const command = previous.nodebench.command?.length ? `nodebench ${previous.nodebench.command.join(' ')}` : null;
-    throw new UserError(`Cannot resume ${file}: ${difference}${command ? `; resume it with the command that started it (${command}) on the same machine` : ''}, or start a new run.`);
+    throw new ResumeMismatch(`Cannot resume ${file}: ${difference}${command ? `; resume it with the command that started it (${command}) on the same machine` : ''}, or start a new run.`, difference);
   }
   return {
     ...fresh,

@@ -102,6 +102,22 @@ function corepackShimDir(names, runDir) {
   return dir;
 }
 
+// npm's global prefix is, by default, the folder above the node that runs it: for a runtime of the
+// cache, its cache entry. `npm link` or `npm i -g` in a project's tests would install there, into
+// what every later run of that runtime (any project's) starts from. A command's global operations go
+// to a prefix in the run's own folder instead, one per runtime (what they build is for that Node),
+// removed with the run; its bin folder is on PATH after the runtime's npm, so what the command
+// linked runs within it. A prefix the command itself names (commands: env) is its own; one of the
+// user's environment for the host's npm is not the runtime's, in any spelling npm reads.
+function globalNpmPrefix(env, runtime, command, runDir, dirs) {
+  const isPrefix = (name) => name.toLowerCase() === 'npm_config_prefix';
+  if (Object.keys(command.env || {}).some(isPrefix)) return;
+  for (const name of Object.keys(env).filter(isPrefix)) delete env[name];
+  const prefix = path.join(runDir, `npm-global-${createHash('sha256').update(runtime.path).digest('hex').slice(0, 16)}`);
+  env.npm_config_prefix = prefix;
+  dirs.push(path.join(prefix, 'bin'));
+}
+
 // The command's environment: the user's, the command's own additions, the runtime first on PATH and
 // the flags. Returns { env, flagsVia }.
 export async function commandEnvironment(runtime, flags, command, { runDir, baseEnv = process.env }) {
@@ -111,6 +127,7 @@ export async function commandEnvironment(runtime, flags, command, { runDir, base
   const ownCorepack = npmBinDir(runtime) || fs.existsSync(path.join(path.dirname(runtime.path), 'corepack'));
   const shims = ownCorepack ? hostCorepackShims(baseEnv.PATH) : [];
   if (shims.length) dirs.push(corepackShimDir(shims, runDir));
+  globalNpmPrefix(env, runtime, command, runDir, dirs);
   let flagsVia = 'none';
   // The host's NODE_OPTIONS belong to the host, not to the runtime under test.
   env.NODE_OPTIONS = '';

@@ -16,6 +16,7 @@ import { interpretLaunch } from './outcome.js';
 import { runServiceLaunch } from './service.js';
 import { runCommandLaunch } from './command.js';
 import { reportedVersionProblem } from '../runtimes/verify.js';
+import { runInstructions } from './instructions.js';
 
 // The run's sampler options with the suite's own needs over them (e.g. longer samples for GC).
 export function suiteSampler(sampler, suite) {
@@ -75,6 +76,13 @@ async function runMicro(cell, runtime, suite, { sampler, timeoutMs, expectedMs, 
   return { ...outcome, wallMs: launched.wallMs, survivors: launched.survivors, holders: launched.holders, phasesMs: processPhases(launched, outcome.result?.measurement), cpu: launched.cpu };
 }
 
+// The same process measured in instructions under valgrind (instructions.js): the outcome a timing
+// process has, its measurement in instructions per operation instead of time.
+async function runCounted(cell, runtime, suite, { options, timeoutMs, expectedMs, env, cpu, runDir }) {
+  const { outcome, launched } = await runInstructions(cell, runtime, suite, { options, timeoutMs, expectedMs, env, cpu, runDir });
+  return { ...outcome, wallMs: launched.wallMs, survivors: launched.survivors, holders: launched.holders, phasesMs: processPhases(launched, outcome.result?.measurement), cpu: launched.cpu };
+}
+
 // The binary must be the runtime its label claims: numbers are never labelled with another version
 // (the advice fits where the runtime came from: a cache entry, an nvm folder, a path).
 function checkVersion(outcome, runtime) {
@@ -85,8 +93,12 @@ function checkVersion(outcome, runtime) {
 // runtimes: label -> runtime; suites: name -> suite (as described by matrix/plan.js);
 // sampler: the run's sampler options; run: complete run options; runDir: the run's shared
 // directory (run-dir.js), given to every worker as NODEBENCH_RUN_DIR.
+// run.measure 'instructions' counts each timing process's instructions under valgrind
+// (instructions.js), with run.instructions as the counting options (worker/instructions.js
+// DEFAULTS); 'time' or nothing measures time.
 export function createProcessLauncher({ runtimes, suites, sampler, run, runDir }) {
   const env = runDir ? { NODEBENCH_RUN_DIR: runDir } : undefined;
+  const counted = run.measure === 'instructions';
   return {
     async launch(launch, cell) {
       // The policy gives each launch its limit (a multiple of what the cell's processes took).
@@ -98,6 +110,14 @@ export function createProcessLauncher({ runtimes, suites, sampler, run, runDir }
         return { metrics: await runMetrics(cell, runtime, suite, { timeoutMs, expectedMs, sampler, windowMs: launch.windowMs, env }) };
       }
       const startedAt = Date.now();
+      if (counted && (suite.kind === 'command' || suite.service)) {
+        const what = suite.kind === 'command' ? 'a whole command' : 'a service under load';
+        return { status: 'unsupported', error: `${what} is not measured in instructions (its work is in other processes and the kernel, which a count of the worker leaves out); measure it in time`, wallMs: 0, startedAt };
+      }
+      if (counted) {
+        const outcome = await runCounted(cell, runtime, suite, { options: run.instructions, timeoutMs, expectedMs, env, cpu: launch.cpu, runDir });
+        return { ...checkVersion(outcome, runtime), startedAt };
+      }
       if (suite.kind === 'command') {
         // The probe is the host's Node, so there is no hello to check: the runtime is the binary
         // first on PATH, the one the plan verified.

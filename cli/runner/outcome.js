@@ -13,8 +13,23 @@ function lastLine(text) {
 export function malformedResult(result) {
   const m = result?.measurement;
   if (!m || typeof m !== 'object') return 'it has no measurement';
+  if (m.measure === 'instructions') return malformedCount(m);
   const samples = m.samplesNsPerOp;
   if (!Array.isArray(samples) || !samples.length || !samples.every((x) => typeof x === 'number' && Number.isFinite(x) && x > 0)) return 'its samples are not a list of positive numbers';
+  if (!Number.isInteger(m.iterationsPerSample) || m.iterationsPerSample < 1) return 'its iterations per sample are not a positive whole number';
+  if (!m.warmup || typeof m.warmup !== 'object' || typeof m.warmup.ms !== 'number') return 'it has no warm-up record';
+  if (typeof m.sampleMs !== 'number' || !Number.isFinite(m.sampleMs)) return 'it has no sampling time';
+  return null;
+}
+
+// The same for a measurement in instructions (worker/instructions.js): its marked batches are what
+// the host matches to callgrind's parts (process/valgrind.js instructionFigures).
+function malformedCount(m) {
+  const batches = m.batches;
+  const count = (x) => Number.isSafeInteger(x) && x >= 0;
+  if (!Array.isArray(batches) || !batches.length || !batches.every((b) => b && typeof b === 'object' && ['calibrate', 'warmup', 'marker', 'sample'].includes(b.phase) && count(b.operations) && Number.isSafeInteger(b.part) && b.part > 0 && count(b.instructions))) return 'its marked batches are not a list of phases, operations, parts and counts';
+  if (!batches.some((b) => b.phase === 'sample' && b.operations > 0)) return 'it has no measured batch';
+  if (!Number.isSafeInteger(m.marks) || m.marks < batches.length * 2) return 'its count of marks does not cover its batches';
   if (!Number.isInteger(m.iterationsPerSample) || m.iterationsPerSample < 1) return 'its iterations per sample are not a positive whole number';
   if (!m.warmup || typeof m.warmup !== 'object' || typeof m.warmup.ms !== 'number') return 'it has no warm-up record';
   if (typeof m.sampleMs !== 'number' || !Number.isFinite(m.sampleMs)) return 'it has no sampling time';

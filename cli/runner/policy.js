@@ -21,7 +21,9 @@
 // after what must still run (the first rounds and the metrics processes): budget.js.
 import { scheduleRound } from './schedule.js';
 import { shuffle, prng } from '../stats/random.js';
-import { columnKey, rowKey, keptProcesses } from '../cell-identity.js';
+import { columnKey, rowKey, keptProcesses, perProcessOf } from '../cell-identity.js';
+import { logInterval } from '../stats/robust.js';
+import { processValue } from '../stats/summary.js';
 import { currentSummary, variancePriors } from '../results/cell.js';
 import { processCostMs, metricsCostMs, topUpPriority, processCeilings, ceilingBound } from './budget.js';
 import { hasSlot, roundLaunches, arrangeReplacements } from './pairing.js';
@@ -260,4 +262,123 @@ export function budgetLimitedCells(cells, options) {
   const priors = variancePriors(cells);
   return new Set(cells.filter((c) => c.status === 'pending' && keptProcesses(c).length < ceiling(c)
     && currentSummary(c, priors).rme > targetOf(run)).map((c) => c.id));
+}
+
+// A process of a cell measured in no round yet costs what the measured cells of its suite cost (else
+// all measured cells), drawn toward budget.js's 1 s while few are measured: the first cell of the
+// default matrix may be a 3 s gc cell, and taken for typical it made the first estimate 2x too long.
+const PRIOR_CELLS = 5;
+const FALLBACK_COST_MS = 1000;
+// Of the processes still to run, the share that will be set aside as disturbed and replaced: what
+// the run saw so far, drawn toward 10% while it has seen few.
+const PRIOR_DISTURBED = 0.1;
+const PRIOR_PROCESSES = 10;
+
+function typicalCosts(cells, costOf) {
+  const measured = cells.filter((c) => c.processes.some((p) => p.wallMs > 0));
+  const shrunk = (group) => (group.reduce((sum, c) => sum + costOf(c), 0) + PRIOR_CELLS * FALLBACK_COST_MS) / (group.length + PRIOR_CELLS);
+  const bySuite = new Map();
+  for (const cell of measured) bySuite.set(cell.suite, [...(bySuite.get(cell.suite) || []), cell]);
+  const overall = shrunk(measured);
+  return (cell) => (cell.processes.some((p) => p.wallMs > 0) ? costOf(cell) : bySuite.has(cell.suite) ? shrunk(bySuite.get(cell.suite)) : overall);
+}
+
+// The time the rest of the run is expected to take, for the progress line: { ms, atLeast }.
+//   must:     the first rounds' processes and the metrics processes not yet run, each at its cell's
+//             cost (budget.js: what its processes took; typicalCosts for a cell not measured yet);
+//   expected: replacements (processes set aside and not yet replaced within each cell's allowance,
+//             and the share set aside so far of the timing processes still to come) and top-ups (per
+//             cell above the target, the processes that bring its margin there, a margin narrowing
+//             as 1/sqrt(processes), up to its ceiling; its row's baseline cell as many; a cell with
+//             fewer than two kept processes as the mean of its suite's cells that have two).
+// Under a time budget, replacements and top-ups run only while they fit before its end with what
+// must run kept back (budget.js), so they add at most the budget left beyond what must run; while
+// no cell has the two processes a margin needs, the budget is expected to be filled (a default
+// matrix on a 2-core VM filled its 18.5 minutes). Without a budget and with nothing to judge top-ups
+// by yet, what must run is a lower bound (atLeast). The old estimate, processes left at the mean time
+// of those run, counted neither: "~8m45s left" at the start of a 19-minute default matrix.
+// now, budgetEndsAt: epoch ms (budgetEndsAt null without a budget).
+export function timeLeft(cells, options, { now, budgetEndsAt = null }) {
+  const { run, suites } = options;
+  // Processes of a duet or concurrent run go two at a time.
+  const together = run.pairing && run.pairing !== 'sequential' ? 2 : 1;
+  const timingCost = typicalCosts(cells, (c) => processCostMs(c));
+  const overhead = typicalCosts(cells, (c) => metricsCostMs(c, 0));
+  let mustMs = 0;
+  let toCome = 0;
+  for (const cell of cells) {
+    if (cell.status === 'pending') {
+      const missing = Math.max(0, run.processes - firstRounds(cell).filter((p) => p.round < run.processes).length);
+      mustMs += (missing * timingCost(cell)) / together;
+      toCome += missing;
+    }
+    if (cell.status === 'pending' || cell.status === 'ok') {
+      const missing = Math.max(0, metricsWanted(cell, options) - metricsDone(cell));
+      mustMs += missing * (overhead(cell) + metricsWindowMs(suites.get(cell.suite), run.metricsMs));
+    }
+  }
+  const expected = expectedExtraMs(cells, options, { timingCost, toCome });
+  const extraMs = expected === null ? null : expected / together;
+  if (!budgetEndsAt) return extraMs === null ? { ms: mustMs, atLeast: true } : { ms: mustMs + extraMs, atLeast: false };
+  const roomMs = Math.max(0, budgetEndsAt - now - mustMs);
+  return { ms: mustMs + (extraMs === null ? roomMs : Math.min(extraMs, roomMs)), atLeast: false };
+}
+
+// A cell's margin as currentSummary has it, from its interval alone (the summary's sample statistics
+// took 30 ms a call for the default matrix's cells).
+function marginOf(cell, priors) {
+  const interval = logInterval(keptProcesses(cell).map((p) => Math.log(processValue(p, perProcessOf(cell)))), 'processes', priors.get(cell.suite) ?? null);
+  return ((interval.high - interval.low) / 2 / interval.estimate) * 100;
+}
+
+// ms of the replacements and top-ups still expected (timeLeft), or null when top-ups may come and no
+// cell has two kept processes yet to judge them by.
+function expectedExtraMs(cells, options, { timingCost, toCome }) {
+  const { run, baselineKey } = options;
+  const pending = cells.filter((c) => c.status === 'pending');
+  let ms = 0;
+  let topUpsToCome = 0;
+  const target = targetOf(run);
+  if (target) {
+    const ceiling = processCeilings(cells, run);
+    const priors = variancePriors(cells);
+    const needed = new Map();
+    for (const cell of pending) {
+      const kept = keptProcesses(cell).length;
+      if (kept < 2) continue;
+      const rme = marginOf(cell, priors);
+      const more = rme > target ? Math.ceil(kept * (rme / target) ** 2) - kept : 0;
+      needed.set(cell, Math.max(0, Math.min(more, ceiling(cell) - kept)));
+    }
+    const judged = [...needed.keys()];
+    if (pending.length && !judged.length) return null;
+    const meanOf = (group) => group.reduce((sum, c) => sum + needed.get(c), 0) / group.length;
+    for (const cell of pending) {
+      if (needed.has(cell)) continue;
+      const sameSuite = judged.filter((c) => c.suite === cell.suite);
+      needed.set(cell, meanOf(sameSuite.length ? sameSuite : judged));
+    }
+    // A top-up of a cell brings its row's baseline cell along: the baseline runs as many as the most
+    // its row needs.
+    const mostInRow = new Map();
+    for (const cell of pending) if (columnKey(cell) !== baselineKey) mostInRow.set(rowKey(cell), Math.max(mostInRow.get(rowKey(cell)) ?? 0, needed.get(cell)));
+    for (const cell of pending) {
+      const count = columnKey(cell) === baselineKey ? Math.max(needed.get(cell), mostInRow.get(rowKey(cell)) ?? 0) : needed.get(cell);
+      ms += count * timingCost(cell);
+      topUpsToCome += count;
+    }
+  }
+  if (run.rerunDisturbed) {
+    const timing = cells.flatMap((c) => c.processes.filter((p) => Array.isArray(p.samplesNsPerOp)));
+    const share = (timing.filter((p) => p.setAside).length + PRIOR_DISTURBED * PRIOR_PROCESSES) / (timing.length + PRIOR_PROCESSES);
+    let waitingMs = 0;
+    for (const cell of pending) {
+      const allowance = Math.max(0, run.processes - cell.processes.filter((p) => p.rerun).length);
+      const unreplaced = Math.min(allowance, cell.processes.filter((p) => p.setAside && !p.replaced).length);
+      waitingMs += unreplaced * timingCost(cell);
+    }
+    const mean = pending.length ? pending.reduce((sum, c) => sum + timingCost(c), 0) / pending.length : 0;
+    ms += waitingMs + share * (toCome + topUpsToCome) * mean;
+  }
+  return ms;
 }

@@ -3,7 +3,7 @@
 // a duet pair, pairing.js), records each outcome on its cell (results/cell.js) and saves the result
 // file as it goes. What runs when is the policy's; how a process runs is the launcher's.
 import { killAllGroups } from '../process/process-group.js';
-import { nextStep, stillWanted, knownAhead, budgetLimitedCells, targetOf } from './policy.js';
+import { nextStep, stillWanted, knownAhead, budgetLimitedCells, targetOf, timeLeft } from './policy.js';
 import { createProcessLauncher } from './launcher.js';
 import { createBudget } from './budget.js';
 import { noteLaunch, recordOutcome, judgeCells, finalizeCells } from '../results/cell.js';
@@ -21,11 +21,18 @@ export async function runCells(cells, options) {
   const budget = options.budget || createBudget(run.timeBudgetMin, { now });
   const launcher = options.launcher || createProcessLauncher(options);
   const policy = { run, suites: options.suites, baselineKey: options.baselineKey, budget };
-  const progress = (p) => (options.progress || (() => {}))({ ...p, budgetEndsAt: budget.endsAt });
+  // The time left comes from the policy's view of what is still to run (policy.js timeLeft; about
+  // 10 ms for the default matrix), asked when a process has finished, not again when the next starts.
+  let left;
+  const progress = (p) => {
+    if (!options.progress) return;
+    if (!p.starting || !left) left = timeLeft(cells, policy, { now: now(), budgetEndsAt: budget.endsAt });
+    options.progress({ ...p, budgetEndsAt: budget.endsAt, left });
+  };
   const byId = new Map(cells.map((c) => [c.id, c]));
   let lastSave = 0;
-  // The ETA knows the first rounds and the metrics processes in advance; replacements and top-ups
-  // join the total as they are chosen.
+  // The count knows the first rounds and the metrics processes in advance; replacements and top-ups
+  // join it as they are chosen (the time left expects them before: policy.js timeLeft).
   let done = 0;
 
   for (;;) {

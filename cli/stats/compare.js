@@ -14,6 +14,7 @@ import { processValue, keptSamples } from './summary.js';
 import { INVOCATION_DRIFT } from './drift.js';
 import { ALPHA, EQUIVALENCE, decide } from './decision.js';
 import { widenForHost, widenedNote } from './host-speed.js';
+import { measureOfCell } from '../measure.js';
 
 export { INVOCATION_DRIFT, ALPHA };
 
@@ -51,7 +52,9 @@ export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, 
       singleProcess: true
     };
   }
-  const test = yuen(ua.logs, ub.logs, driftCv ** 2, { priorA, priorB });
+  // A count's own repeatability (cli/measure.js) stays in every interval, as drift does for time.
+  const floor = Math.max(measureOfCell(a).repeatability, measureOfCell(b).repeatability);
+  const test = yuen(ua.logs, ub.logs, driftCv ** 2, { priorA, priorB, knownVariance: floor ** 2 });
   const diff = test.meanA - test.meanB;
   const t = test.se > 0 ? diff / test.se : (diff === 0 ? 0 : Infinity * Math.sign(diff));
   let p = test.se > 0 ? tTwoSidedP(t, test.df) : (diff === 0 ? 1 : 0);
@@ -61,7 +64,7 @@ export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, 
   let low = Math.exp(diff - half);
   let high = Math.exp(diff + half);
   let se = test.se;
-  let method = `Yuen's test (trimmed means) on log per-process values (n = ${ua.logs.length} vs ${ub.logs.length})${priorA || priorB ? ', variances moderated toward each suite\'s' : ''}${driftCv ? `, plus ${(driftCv * 100).toFixed(1)}% drift between invocations per side` : ''}`;
+  let method = `Yuen's test (trimmed means) on log per-process values (n = ${ua.logs.length} vs ${ub.logs.length})${priorA || priorB ? ', variances moderated toward each suite\'s' : ''}${driftCv ? `, plus ${(driftCv * 100).toFixed(1)}% drift between invocations per side` : ''}${floor ? `, plus the count's repeatability (${(floor * 100).toFixed(2)}% per side)` : ''}`;
   const widened = widenForHost({ low, high, df: test.df, level: 1 - alpha }, hostShift);
   if (widened) {
     ({ low, high, p, se } = widened);
@@ -109,7 +112,8 @@ export function pairedLogs(base, cell) {
 
 // The variance prior of a suite's paired ratios (stats/moderate.js): pairs: [[base, cell], ...].
 export function pairedPrior(pairs) {
-  return logVariancePrior(pairs.map(([base, cell]) => pairedLogs(base, cell)), MIN_PAIRS);
+  const timed = pairs.filter(([base, cell]) => measureOfCell(base).id === 'time' && measureOfCell(cell).id === 'time');
+  return logVariancePrior(timed.map(([base, cell]) => pairedLogs(base, cell)), MIN_PAIRS);
 }
 
 // The rate ratio of `cell` to `base` from processes that ran in the same block (same round): each
@@ -121,7 +125,9 @@ export function pairedPrior(pairs) {
 export function pairedRatio(base, cell, prior = null, { hostShift = 0 } = {}) {
   const logs = pairedLogs(base, cell);
   if (logs.length >= MIN_PAIRS) {
-    const interval = logInterval(logs, 'paired per-block ratios', prior);
+    // Each side of a pair keeps its measure's repeatability: √2 of it per paired ratio.
+    const floor = Math.max(measureOfCell(base).repeatability, measureOfCell(cell).repeatability);
+    const interval = logInterval(logs, 'paired per-block ratios', prior, { floorCv: floor * Math.SQRT2 });
     const t = Math.log(interval.estimate) / interval.se;
     const p = interval.se > 0 ? tTwoSidedP(t, interval.df) : (interval.estimate === 1 ? 1 : 0);
     const paired = { ratio: interval.estimate, low: interval.low, high: interval.high, p, paired: true, pairs: logs.length, method: interval.method };

@@ -75,7 +75,9 @@ export function logVariancePrior(groups, minValues = 2) {
 // A 95% interval for the ratio exp(trimmed mean of logs): { estimate, low, high, se, df, method }.
 // With a prior (the suite's variance prior, stats/moderate.js), the standard error and degrees of
 // freedom are the moderated ones.
-export function logInterval(logs, what, prior = null) {
+// floorCv: the least relative spread one value has whatever the values show (a measure's own
+// repeatability, cli/measure.js), so that values that agree exactly still give an interval.
+export function logInterval(logs, what, prior = null, { floorCv = 0 } = {}) {
   const t = trimmedMean(logs);
   let { se, df } = t;
   if (prior && t.n >= 2) {
@@ -83,9 +85,16 @@ export function logInterval(logs, what, prior = null) {
     se = Math.sqrt(moderated.se2);
     df = moderated.df;
   }
+  if (floorCv > 0 && t.n >= 2) {
+    // The floor is a measured constant, not an estimate: by Welch-Satterthwaite it adds degrees of
+    // freedom in proportion to its share (values that agree exactly are not a 1-df interval).
+    const floor2 = floorCv ** 2 / t.n;
+    df = se > 0 ? df * ((se ** 2 + floor2) / se ** 2) ** 2 : Infinity;
+    se = Math.sqrt(se ** 2 + floor2);
+  }
   const half = t.n >= 2 ? t975(df) * se : NaN;
   const trimmedNote = t.trimmed ? `${TRIM * 100}%-trimmed mean (the ${t.trimmed / 2} highest and lowest set aside), Tukey-McLaughlin interval` : 'mean with a t-interval';
-  const priorNote = prior && t.n >= 2 ? `, its variance moderated toward the suite's (${prior.d0.toFixed(1)} prior degrees of freedom, ${prior.cells} cells)` : '';
+  const priorNote = `${prior && t.n >= 2 ? `, its variance moderated toward the suite's (${prior.d0.toFixed(1)} prior degrees of freedom, ${prior.cells} cells)` : ''}${floorCv > 0 ? `, plus the measure's own repeatability (${(floorCv * 100).toFixed(2)}% per value)` : ''}`;
   return {
     estimate: Math.exp(t.estimate),
     low: Number.isFinite(half) ? Math.exp(t.estimate - half) : NaN,
@@ -108,17 +117,20 @@ function yuenSide(t, prior) {
 // Yuen's test for two groups of logs: { meanA, meanB (their trimmed means), se, df }; extraVariance is added to
 // each side (a drift between invocations: it widens the interval and adds no degrees of freedom);
 // priorA/priorB: each side's suite variance prior, as the table's intervals use.
-export function yuen(logsA, logsB, extraVariance = 0, { priorA = null, priorB = null } = {}) {
+// knownVariance: a variance per side known exactly (a measure's repeatability, cli/measure.js): it
+// widens the interval and, being known, adds degrees of freedom as Welch-Satterthwaite says.
+export function yuen(logsA, logsB, extraVariance = 0, { priorA = null, priorB = null, knownVariance = 0 } = {}) {
   const a = trimmedMean(logsA);
   const b = trimmedMean(logsB);
   const sa = yuenSide(a, priorA);
   const sb = yuenSide(b, priorB);
-  const total = sa.d + sb.d + 2 * extraVariance;
+  const total = sa.d + sb.d + 2 * extraVariance + 2 * knownVariance;
   const se = Math.sqrt(total);
   // Welch-Satterthwaite would give the drift term infinite df, as if it were known exactly, and so
   // raise the df above the cells' own: adding drift could then make a verdict more confident. The
   // drift is a rough figure (a default or an estimate from a few dozen cells), so it widens the
   // interval but never adds degrees of freedom.
-  const df = sa.d + sb.d > 0 ? (sa.d + sb.d) ** 2 / ((sa.d ** 2) / sa.df + (sb.d ** 2) / sb.df) : Infinity;
+  const estimated = sa.d + sb.d;
+  const df = estimated > 0 ? (estimated + 2 * knownVariance) ** 2 / ((sa.d ** 2) / sa.df + (sb.d ** 2) / sb.df) : Infinity;
   return { meanA: a.estimate, meanB: b.estimate, se, df };
 }

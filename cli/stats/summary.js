@@ -14,6 +14,7 @@ import { logInterval } from './robust.js';
 import { INVOCATION_DRIFT } from './drift.js';
 import { foldingEvidence, looksFolded, FOLDED_RATIO } from './folding.js';
 import { formatDuration } from '../text/format.js';
+import { MEASURES } from '../measure.js';
 
 export const CI_LEVEL = 0.95;
 
@@ -35,10 +36,15 @@ export function countOutliers(samples) {
   return samples.filter((x) => x > q3 + 3 * iqr || x < q1 - 3 * iqr).length;
 }
 
+// A process's samples in its measure's unit: ns per operation, or instructions per operation for a
+// process counted under valgrind (cli/measure.js).
+export const perOpSamples = (record) => record.samplesNsPerOp ?? record.instructionsPerOp;
+
 // The samples of a process that count (all of them unless some were set aside as disturbed).
 export function keptSamples(record) {
   const kept = record.keptSamples;
-  return Array.isArray(kept) && kept.length ? kept.map((i) => record.samplesNsPerOp[i]) : record.samplesNsPerOp;
+  const samples = perOpSamples(record);
+  return Array.isArray(kept) && kept.length ? kept.map((i) => samples[i]) : samples;
 }
 
 // One process's value in ns/op. `throughput`: total time over total operations, for workloads
@@ -46,13 +52,17 @@ export function keptSamples(record) {
 // GC fell in).
 // hostAdjustment: the factor the run's host covariate gave this process (stats/covariate.js), where
 // its suite's fit was kept.
+// A counted process's value is its total over its batches (their mean, each batch of the same
+// operations): a batch's count depends on where a GC fell, the process's total repeats.
 export function processValue(record, perProcess = 'median') {
   const samples = keptSamples(record);
-  return (perProcess === 'throughput' ? mean(samples) : median(samples)) * (record.hostAdjustment ?? 1);
+  const total = perProcess === 'throughput' || record.measure === 'instructions';
+  return (total ? mean(samples) : median(samples)) * (record.hostAdjustment ?? 1);
 }
 
 // prior: the suite's variance prior (stats/moderate.js, results/cell.js variancePriors), or null.
-export function summarize(processes, { perProcess = 'median', prior = null } = {}) {
+// measure: the cell's (cli/measure.js): its unit, and the repeatability its intervals never go below.
+export function summarize(processes, { perProcess = 'median', prior = null, measure = MEASURES.time } = {}) {
   const values = processes.map((p) => processValue(p, perProcess));
   const samples = processes.flatMap(keptSamples);
   let estimate;
@@ -61,19 +71,21 @@ export function summarize(processes, { perProcess = 'median', prior = null } = {
   let method;
   let rerun = null;
   if (values.length >= 2) {
-    const interval = logInterval(values.map(Math.log), `per-process ${perProcess === 'throughput' ? 'throughputs' : 'medians'}`, prior);
+    const interval = logInterval(values.map(Math.log), `per-process ${perProcess === 'throughput' ? 'throughputs' : 'medians'}`, prior, { floorCv: measure.repeatability });
     estimate = interval.estimate;
     low = interval.low;
     high = interval.high;
     method = interval.method;
     // Where a separate rerun's estimate is expected to land: the rerun has its own error, and each
     // invocation drifts as a whole (INVOCATION_DRIFT, measured by the harness benchmark).
-    const rerunHalf = t975(interval.df) * Math.sqrt(2 * interval.se ** 2 + 2 * INVOCATION_DRIFT ** 2);
+    // A count is not moved by the host: its rerun drifts by its repeatability only.
+    const drift = measure.id === 'time' ? INVOCATION_DRIFT : measure.repeatability;
+    const rerunHalf = t975(interval.df) * Math.sqrt(2 * interval.se ** 2 + 2 * drift ** 2);
     rerun = {
       level: CI_LEVEL,
       low: estimate * Math.exp(-rerunHalf),
       high: estimate * Math.exp(rerunHalf),
-      method: `prediction interval for the estimate of a separate rerun: estimate · exp(± t(${interval.df}) · sqrt(2 se² + 2 (${INVOCATION_DRIFT * 100}% drift)²)) on the log scale`
+      method: `prediction interval for the estimate of a separate rerun: estimate · exp(± t(${interval.df}) · sqrt(2 se² + 2 (${+(drift * 100).toFixed(3)}% drift)²)) on the log scale`
     };
   } else {
     estimate = values[0];
@@ -82,9 +94,10 @@ export function summarize(processes, { perProcess = 'median', prior = null } = {
   }
   const cpu = processes.map((p) => p.cpuNsPerOp).filter((x) => typeof x === 'number');
   return {
-    unit: 'ns/op',
+    unit: measure.unit,
     estimate,
-    opsPerSec: 1e9 / estimate,
+    // Time only: a count per operation has no rate per second (cli/measure.js rateOf compares both).
+    opsPerSec: measure.id === 'time' ? 1e9 / estimate : undefined,
     median: median(samples),
     mean: mean(samples),
     sd: sd(samples),
@@ -122,12 +135,21 @@ function emptyCost(processes) {
   return evidence ? evidence.emptyNs : null;
 }
 
+// Processes of one cell whose counts differ by more than this did not do the same work: counts of
+// deterministic code repeated to 5-75 parts per million on Node 4 to 24 (2026-11-27).
+export const COUNT_VARIES = 0.001;
+
 // Hints that tell the user what to do, in the spirit of hyperfine's outlier warning, as data:
 // { code, message } (report/notes.js counts them by code).
 export function warningsFor(summary, processes) {
   const warnings = [];
+  const counted = summary.unit === MEASURES.instructions.unit;
   if (summary.outliers > 0 && summary.outliers / summary.samples > 0.05) {
-    warnings.push({ code: 'outliers', message: `${summary.outliers} of ${summary.samples} samples are far outliers: other programs were probably competing for the CPU; close them or rerun with more processes.` });
+    // Other programs cannot move a count: a batch that counts far more did more work (a GC, a
+    // compilation, a timer that fired in it).
+    warnings.push({ code: counted ? 'batches-vary' : 'outliers', message: counted
+      ? `${summary.outliers} of ${summary.samples} batches counted far more instructions than the others: the runtime did extra work in them (a garbage collection, a compilation, a timer); the per-process median leaves them out.`
+      : `${summary.outliers} of ${summary.samples} samples are far outliers: other programs were probably competing for the CPU; close them or rerun with more processes.` });
   }
   const unstable = processes.filter((p) => p.warmup && !p.warmup.stable).length;
   if (unstable) {
@@ -137,7 +159,11 @@ export function warningsFor(summary, processes) {
   if (looksFolded(folding)) {
     warnings.push({ code: 'optimized-away', message: `runs at ${formatDuration(summary.estimate)} per operation, ${folding.ratio.toFixed(2)}x what an empty benchmark of its kind cost in the same processes (${formatDuration(folding.emptyNs)}; below ${FOLDED_RATIO}x counts as empty): the runtime has probably folded the work away or removed it, so this rate and its ratios measure the loop, not the operation; give it inputs that change from call to call and return the result (suites/README.md).` });
   }
-  if (summary.processCv !== null && summary.processCv > 0.05) {
+  const countSpread = counted && summary.processMedians.length >= 2 ? Math.max(...summary.processMedians) / Math.min(...summary.processMedians) - 1 : 0;
+  if (countSpread > COUNT_VARIES) {
+    // Counts of deterministic code repeat to parts per million: a spread this large is the code's.
+    warnings.push({ code: 'count-varies', message: `the instruction counts of its processes differ by ${(countSpread * 100).toFixed(2)}%, where deterministic code repeats to a few parts per million: the benchmark's work depends on time (timers, polling, setImmediate, Date) or on randomness, so its count is not exact; measure it in time, or make its work fixed.` });
+  } else if (!counted && summary.processCv !== null && summary.processCv > 0.05) {
     warnings.push({ code: 'processes-disagree', message: `processes disagree by ${(summary.processCv * 100).toFixed(1)}% (coefficient of variation); the machine is noisy or the benchmark depends on start-up state: use more processes.` });
   }
   return warnings;

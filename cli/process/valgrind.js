@@ -1,0 +1,176 @@
+// Counting instructions (measure 'instructions'): a worker runs under valgrind's callgrind, started
+// with --dump-before=fdatasync, so that each of the worker's marks (a call of libc's fdatasync,
+// worker/instructions.js) writes the instructions executed since the previous mark as a numbered
+// part file in a folder of the process's own. This module finds valgrind, builds the argument array
+// that goes in front of the runtime (no shell string), and reads the parts back after the process
+// exited: instructions per operation of each measured batch, the marker batches' cost subtracted.
+// Why this way (measured on Node 4.9.1, 6.17.1, 14.21.3, 16.20.2 and 24.21.0 while choosing it):
+// a measured batch's count repeats across processes to within a few instructions, whatever runs
+// beside; one process gives every batch, where the difference of two runs at N and 2N iterations
+// costs two start-ups (5-20 s each under valgrind) per figure and still counts the warm-up twice.
+// Marking with dumps only (not --zero-before) matters: a zero leaves other threads' counts since
+// the last dump in the next part, which made a Node 16 batch vary by 40% between processes.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { onPath } from './process-group.js';
+import { outputOf } from './launch.js';
+import { UserError } from '../errors.js';
+
+// The libc function the worker calls to mark a batch's ends (fs.fdatasyncSync on a file of its own):
+// every runtime from Node 4 on reaches it through libuv, and neither Node nor V8 calls it otherwise.
+export const MARKER_FUNCTION = 'fdatasync';
+const PARTS_NAME = 'callgrind.out';
+const LOG_NAME = 'valgrind.log';
+
+const PLATFORM_NAMES = { darwin: 'macOS', win32: 'Windows' };
+
+// { path, version } of the valgrind on PATH, asked once per PATH; a UserError in one sentence where
+// there is none or the platform cannot have it.
+const found = new Map();
+export function findValgrind({ env = process.env, platform = process.platform } = {}) {
+  if (platform !== 'linux') {
+    return Promise.reject(new UserError(`measuring instructions needs Linux (it runs each process under valgrind's callgrind); on ${PLATFORM_NAMES[platform] || platform}, run nodebench in a Linux container or VM, or measure time`));
+  }
+  const key = env.PATH || '';
+  if (!found.has(key)) {
+    const lookup = askValgrind(onPath('valgrind', env));
+    found.set(key, lookup);
+    lookup.catch(() => found.delete(key));
+  }
+  return found.get(key);
+}
+
+async function askValgrind(file) {
+  if (!file) throw new UserError('measuring instructions runs each process under valgrind, which is not installed here: install it (apt-get install valgrind on Debian/Ubuntu), or measure time');
+  let out;
+  try {
+    out = await outputOf(file, ['--version'], { timeoutMs: 30_000 });
+  } catch (err) {
+    throw new UserError(`the valgrind at ${file} did not answer --version (it ${err.message}); reinstall it (apt-get install valgrind on Debian/Ubuntu)`, { cause: err });
+  }
+  const version = /valgrind-(\d+(?:\.\d+)+)/.exec(out)?.[1];
+  if (!version) throw new UserError(`the valgrind at ${file} answered --version with ${JSON.stringify(out.trim().slice(0, 80))}, not a valgrind version; reinstall it (apt-get install valgrind on Debian/Ubuntu)`);
+  return { path: file, version };
+}
+
+// setarch (util-linux) runs a program with address-space randomisation off: [file, arch, '-R'], or
+// null where there is none (the process record says which).
+export function setarchPrefix(env = process.env) {
+  const file = onPath('setarch', env);
+  return file ? [file, os.machine(), '-R'] : null;
+}
+
+// A folder of this process's own for callgrind's parts, its log and the marks' file (mode 0700).
+// valgrind expands %p and %q{…} in file names, so a parent with a % is not used.
+export function makeCountingDir(parent) {
+  const base = parent && !parent.includes('%') && fs.existsSync(parent) ? parent : os.tmpdir();
+  return fs.mkdtempSync(path.join(base.includes('%') ? '/tmp' : base, 'nodebench-instructions-'));
+}
+
+export function removeCountingDir(dir) {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+// The argument array that goes in front of the runtime, and what the worker needs to mark and read
+// its counts ({ marker, parts }, sent in its request). Callgrind options: no per-instruction or
+// per-line figures (smaller parts, faster dumps), its messages in the folder's log, children of
+// the benchmark not followed (they are not counted, as the kernel's work is not).
+export function callgrindPrefix({ valgrind, setarch, dir }) {
+  const counting = { marker: path.join(dir, 'marks'), parts: path.join(dir, PARTS_NAME) };
+  const options = [
+    '--tool=callgrind',
+    `--callgrind-out-file=${counting.parts}`,
+    `--dump-before=${MARKER_FUNCTION}`,
+    '--dump-instr=no',
+    '--dump-line=no',
+    '--trace-children=no',
+    `--log-file=${path.join(dir, LOG_NAME)}`
+  ];
+  return { prefix: [...(setarch || []), valgrind.path, ...options], counting };
+}
+
+const HEAD_BYTES = 4096;
+
+// A part's header: { part, events: ['Ir', ...], totals: [n, ...], trigger } or null when it is not
+// one callgrind wrote whole.
+export function parsePartHeader(text) {
+  const field = (name) => new RegExp(`^${name}:[ \\t]*(.*)$`, 'm').exec(text)?.[1]?.trim();
+  const part = Number(field('part'));
+  const events = field('events')?.split(/\s+/);
+  const totals = field('summary')?.split(/\s+/).map(Number);
+  if (!Number.isInteger(part) || !events?.length || !totals?.length || totals.some((n) => !Number.isSafeInteger(n) || n < 0)) return null;
+  return { part, events, totals, trigger: field('desc: Trigger') ?? null };
+}
+
+// Map part number -> { instructions, events, totals, trigger } of every dump part in the folder
+// (BASE.1, BASE.2, ...; BASE itself, written at the process's exit, is not a batch).
+export function readParts(dir) {
+  const parts = new Map();
+  for (const name of fs.readdirSync(dir)) {
+    const numbered = new RegExp(`^${PARTS_NAME.replace('.', '\\.')}\\.(\\d+)$`).exec(name);
+    if (!numbered) continue;
+    const fd = fs.openSync(path.join(dir, name), 'r');
+    let text;
+    try {
+      const head = Buffer.alloc(HEAD_BYTES);
+      text = head.toString('utf8', 0, fs.readSync(fd, head, 0, HEAD_BYTES, 0));
+    } finally {
+      fs.closeSync(fd);
+    }
+    const header = parsePartHeader(text);
+    const irAt = header ? header.events.indexOf('Ir') : -1;
+    if (!header || irAt < 0 || header.part !== Number(numbered[1])) throw new Error(`callgrind's part ${name} has no instruction count in its header`);
+    parts.set(header.part, { instructions: header.totals[irAt], events: header.events, totals: header.totals, trigger: header.trigger });
+  }
+  return parts;
+}
+
+// The figures of one process from its worker's report (worker/instructions.js: every marked batch
+// with its phase, operations and part) and the parts callgrind wrote. Throws an Error whose message
+// is the sentence for the cell when the parts are not the worker's marks.
+//   instructionsPerOp[i]      (count of measured batch i - markerInstructions) / its operations
+//   instructionsPerSample[i]  measured batch i's count as callgrind wrote it
+//   markerInstructions        the last 0-iteration batch's count (two marks and the loop's set-up),
+//                             0 where the form runs its own loop and has none
+export function instructionFigures(measurement, parts) {
+  const marks = measurement.marks;
+  if (parts.size > marks) {
+    throw new Error(`the benchmark called ${MARKER_FUNCTION}() itself (callgrind wrote ${parts.size} counts for nodebench's ${marks} marks), and nodebench marks the batches it counts with that call, so its instruction counts cannot be told apart; measure it in time`);
+  }
+  for (let part = 1; part <= marks; part++) {
+    if (!parts.has(part)) throw new Error(`callgrind wrote ${parts.size} of the ${marks} instruction counts nodebench marked (part ${part} is missing)`);
+  }
+  const batches = measurement.batches;
+  for (const batch of batches) {
+    if (parts.get(batch.part).instructions !== batch.instructions) {
+      throw new Error(`the instruction count of part ${batch.part} reads ${parts.get(batch.part).instructions} in callgrind's file and ${batch.instructions} in the worker's report`);
+    }
+  }
+  const markers = batches.filter((b) => b.phase === 'marker');
+  const markerInstructions = markers.length ? markers[markers.length - 1].instructions : 0;
+  const samples = batches.filter((b) => b.phase === 'sample');
+  const instructionsPerOp = samples.map((b) => (b.instructions - markerInstructions) / b.operations);
+  if (!samples.length || instructionsPerOp.some((x) => !(x > 0))) {
+    throw new Error(`a measured batch counted no more instructions than an empty one (${samples.map((b) => b.instructions).join(', ')} against ${markerInstructions})`);
+  }
+  const figures = { instructionsPerOp, instructionsPerSample: samples.map((b) => b.instructions), markerInstructions };
+  const operations = samples.map((b) => b.operations);
+  if (operations.some((n) => n !== measurement.iterationsPerSample)) figures.operationsPerSample = operations;
+  return figures;
+}
+
+const VALGRIND_FAILURE = /unhandled instruction|unrecognised instruction|the 'impossible' happened|valgrind: .*(?:fatal|cannot|failed)|out of memory|Killed by|Process terminating with default action/i;
+
+// valgrind's own line about why a process under it failed (an instruction it cannot run, say), or
+// null: the log in the counting folder, read before the folder is removed.
+export function valgrindProblem(dir) {
+  let text;
+  try {
+    text = fs.readFileSync(path.join(dir, LOG_NAME), 'utf8');
+  } catch {
+    return null;
+  }
+  const line = text.split('\n').map((l) => l.replace(/^==\d+==\s*/, '').trim()).find((l) => VALGRIND_FAILURE.test(l));
+  return line ? line.slice(0, 300) : null;
+}
