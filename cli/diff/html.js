@@ -5,7 +5,7 @@ import { htmlPage } from '../render/html-page.js';
 import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
 import { FOLDED_MARK } from '../render/marks.js';
 import { rowKey } from '../cell-identity.js';
-import { rateOf } from '../measure.js';
+import { rateOf, measureOfCell } from '../measure.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { diffHeader, diffRowCells, diffSummaryLines, environmentRows, isDecidedChange, changeSize, folded } from './rows.js';
 
@@ -81,7 +81,9 @@ export function renderDiffPage(rows, context) {
   const environment = environmentRows({ file: fileA, result: resultA }, { file: fileB, result: resultB });
   return htmlPage({
     title: page.title,
-    intro: `Ratios of operations per second, B over A: ${countsText(overview)}.`,
+    intro: measureOfCell(rows.find((r) => r.a)?.a).id === 'instructions'
+      ? `Ratios of instruction counts per operation (counted under valgrind; above 1x is fewer instructions), B over A: ${countsText(overview)}.`
+      : `Ratios of operations per second, B over A: ${countsText(overview)}.`,
     charts: page.charts,
     sections: [
       { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against: 'A', runWarnings: rows.runWarnings || [] }) },

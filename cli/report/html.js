@@ -15,6 +15,7 @@ import { reportOverview, spreadText, countsText, againstText } from '../render/o
 import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
 import { htmlPage, chartFigure } from '../render/html-page.js';
 import { terminalText } from '../text/escape.js';
+import { measureOfResult } from '../measure.js';
 import { summarizeMetricRuns, METRICS } from '../stats/metrics.js';
 import { runWarningLines } from '../render/run-warnings.js';
 
@@ -228,10 +229,14 @@ export function renderHtml(result, { baseline } = {}) {
     ...(commands ? [{ title: 'Whole commands', html: `<pre>${escapeHtml(commands)}</pre>` }] : []),
     { title: 'Environment', html: environment(result) }
   ];
+  const counted = measureOfResult(result).id === 'instructions';
   return htmlPage({
     title: `nodebench report: ${result.runtimes.map((r) => r.label).join(', ')}`,
-    intro: `Ratios of operations per second to ${terminalText(against)}: ${countsText(overview)}. Each chart: the ratio per runtime/flag set with its 95% interval (log axis where the values span more than 10x); the checkbox below shows raw ops/s instead (dot = estimate, bar = 95% interval, small points = each fresh process).`,
-    introHtml: '<p class="toggle"><label><input type="checkbox" id="raw-toggle"> show raw ops/s in the charts instead of ratios</label></p>',
+    // An instructions run's ratios are of counts (fewer instructions above 1x), never of time.
+    intro: counted
+      ? `Ratios of instruction counts per operation (counted under valgrind; above 1x is fewer instructions) to ${terminalText(against)}: ${countsText(overview)}. Each chart: the ratio per runtime/flag set with its 95% interval (log axis where the values span more than 10x). Instructions are not time: docs/instructions.md says what they leave out.`
+      : `Ratios of operations per second to ${terminalText(against)}: ${countsText(overview)}. Each chart: the ratio per runtime/flag set with its 95% interval (log axis where the values span more than 10x); the checkbox below shows raw ops/s instead (dot = estimate, bar = 95% interval, small points = each fresh process).`,
+    introHtml: counted ? '' : '<p class="toggle"><label><input type="checkbox" id="raw-toggle"> show raw ops/s in the charts instead of ratios</label></p>',
     charts,
     shared: sharedWords(against),
     sections
