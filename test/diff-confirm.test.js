@@ -50,7 +50,7 @@ test('a real slowdown is confirmed and fails the gate; the decision and its reas
   assert.deepEqual(json.gate.failures.map((f) => f.label), ['marked/slows']);
   assert.match(json.gate.failures[0].columns[0].problem, /^-\d+\.\d% slower \(re-measured, 95% CI .*q [<=] [\d.]+\); first -\d+\.\d%$/);
   const confirm = json.gate.confirm;
-  assert.match(confirm.rule, /the first measurement cannot clear .* both columns, interleaved in one run/);
+  assert.match(confirm.rule, /the first measurement cannot clear .* both sides .*interleaved in one run/);
   assert.match(confirm.evidence, /the re-measurement alone decides/);
   assert.deepEqual(confirm.files, [confirmOut]);
   const slows = confirm.candidates.find((c) => c.label === 'marked/slows');
