@@ -23,6 +23,7 @@ import { superviseWorker, runToExit } from '../process/launch.js';
 import { spawnFailure } from '../process/arg-limits.js';
 import { timeoutSentence } from './outcome.js';
 import { npmBinDir } from '../runtimes/runtime-npm.js';
+import { failureCause } from '../text/failure-cause.js';
 
 const probeEntry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'command-probe.js');
 
@@ -144,10 +145,6 @@ export async function commandEnvironment(runtime, flags, command, { runDir, base
   return { env, flagsVia };
 }
 
-function lastLines(text, n = 3) {
-  return String(text || '').trim().split('\n').filter((l) => l.trim()).slice(-n).join(' | ');
-}
-
 export async function runCommandLaunch(runtime, flags, command, { timeoutMs = 60_000, expectedMs, runDir }) {
   const started = Date.now();
   const { env, flagsVia } = await commandEnvironment(runtime, flags, command, { runDir });
@@ -168,12 +165,12 @@ export async function runCommandLaunch(runtime, flags, command, { timeoutMs = 60
   const report = messages.find((m) => m.type === 'command');
   if (!report) {
     const error = messages.find((m) => m.type === 'error');
-    return { ...base, status: 'failed', error: `the command probe failed: ${error ? error.message : lastLines(stderrTail) || 'no report'}` };
+    return { ...base, status: 'failed', error: `the command probe failed: ${error ? error.message : failureCause(stderrTail) || 'no report'}` };
   }
   if (report.error) return { ...base, status: 'failed', error: report.error };
   if (report.exitCode !== 0) {
     const how = report.signal ? `was killed by ${report.signal}` : `exited with status ${report.exitCode}`;
-    const tail = lastLines(stderrTail) || lastLines(stdout());
+    const tail = failureCause(stderrTail) || failureCause(stdout());
     return { ...base, status: 'failed', error: `the command ${how}${report.phase === 'warmup' ? ' in a warm-up run' : ''}${tail ? `: ${tail}` : ''}` };
   }
   const cpuNs = report.cpu.userNs === null ? null : report.cpu.userNs + report.cpu.systemNs;
