@@ -64,4 +64,11 @@ test('instructions: a planted 1% is decided slower, the same work is the same wi
   const mixed = await nodebench(['diff', timeFile, out]);
   assert.equal(mixed.exitCode, 2);
   assert.match(mixed.stderr, /measured time and .* measured instructions/);
+  // --confirm re-measures nothing between count files (the same numbers would come back after an
+  // hour of valgrind): the first comparison fails the gate, and the output says why.
+  const gate = await nodebench(['diff', out, '--from', '24/baseline', '--to', '24/plus1', '--equivalence', '0.25', '--fail-on-regression', '0.5', '--confirm']);
+  assert.equal(gate.exitCode, 1, gate.stderr);
+  assert.match(gate.stdout, /confirm: both files count instructions, .* nothing is re-measured/);
+  assert.match(gate.stderr, /instructions-planted\/steps: 24\S*\/baseline -> 24\S*\/plus1 -0\.\d% slower \(95% CI/);
+  assert.doesNotMatch(gate.stderr, /re-measured|confirming/);
 });

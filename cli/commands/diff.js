@@ -116,7 +116,7 @@ export function register(program) {
       });
       if (failures?.length) {
         // Benchmark and column names come from suite files: shown escaped (text/escape.js).
-        process.stderr.write(`nodebench: ${terminalText(gateMessage(failures, { limit, confirm: Boolean(confirmation) }), { keepNewlines: true })}\n`);
+        process.stderr.write(`nodebench: ${terminalText(gateMessage(failures, { limit, confirm: Boolean(confirmation && !confirmation.counted) }), { keepNewlines: true })}\n`);
         process.exitCode = 1;
       }
     });

@@ -39,6 +39,7 @@ import { suspicious, beyond } from './gate.js';
 import { columnKey, benchmarkName } from '../cell-identity.js';
 import { rerunSpec, namedBinaries } from '../runtimes/recorded.js';
 import { shellWord } from '../text/escape.js';
+import { MEASURES, measureOfResult } from '../measure.js';
 
 // What --format json records of the rule (gate.confirm), so the decision reads from the files.
 export const CONFIRM_RULE = 'comparisons the first measurement cannot clear (not faster, not same, 95% interval reaching past -threshold%) are measured again: both sides (two runtimes or flag sets, or two versions of the code on one runtime), interleaved in one run, as many as fit in the time budget (those the first measurement fails first, then the slowest-looking); the gate fails only on those that run decides slower by more than the threshold, and on those left out that the first measurement decided so';
@@ -50,6 +51,8 @@ const KEPT_RUN_OPTIONS = ['samples', 'minSampleMs', 'warmupMinMs', 'warmupMaxMs'
 // and confirmed in 0 of 4 gate trials (bench/verdicts.js gate, 2026-11-23): the re-measurement
 // needs about three times that. A fixed count, not processes added until a comparison is decided:
 // that is optional stopping, which decided 11% of A/A ratios in bench/pairing.js against 0-3%.
+export const COUNTED_LINE = `confirm: both files count instructions, which repeat between processes to within ${MEASURES.instructions.repeatability * 100}%: the first comparison decides, nothing is re-measured.`;
+
 export const MIN_CONFIRM_PROCESSES = 30;
 // Two columns of the default matrix's candidates at 30 processes a cell were 1,380 processes, about
 // 1h26m on a 2-core VM (2026-11-27): more than a CI job waits for a gate. Ten minutes re-measure a
@@ -521,6 +524,11 @@ export function confirmationLines(confirmation, { limit, processes, files }) {
 // Returns the confirmation (byRow: row -> its re-measured comparison) with the `lines` to print,
 // or one without candidates.
 export async function confirmRows(rows, { resultA, resultB, fileA, fileB, nodes, limit, alpha, equivalence, processes: asked, minutes = DEFAULT_CONFIRM_MINUTES, given = {}, out, command }) {
+  // A count is not a sample of a noisy host: re-measuring it would return the same number, after
+  // an hour of valgrind. The first comparison decides (byRow null), and the output says why.
+  if (measureOfResult(resultA).id === 'instructions' && measureOfResult(resultB).id === 'instructions') {
+    return { candidates: [], byRow: null, counted: true, verdicts: null, files: [], processes: 0, minutes, estimate: null, runs: [], lines: [COUNTED_LINE], rule: 'between two files that count instructions, the first comparison decides', evidence: COUNTED_LINE.replace(/^confirm: /, '') };
+  }
   const candidates = suspicious(rows, { limit });
   const processes = asked ?? defaultConfirmProcesses(resultB.run);
   let confirmation = { candidates: [], byRow: new Map(), verdicts: null, files: [], processes, minutes, estimate: null, runs: [] };
