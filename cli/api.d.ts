@@ -3,7 +3,7 @@
 
 export interface RunOptions {
   processes?: number; maxProcesses?: number; targetRme?: number; samples?: number; minSampleMs?: number;
-  warmupMinMs?: number; warmupMaxMs?: number; maxSampleMs?: number; timeoutSec?: number;
+  warmupMinMs?: number; warmupMaxMs?: number; maxSampleMs?: number; minSamples?: number; timeoutSec?: number;
   rerunDisturbed?: boolean; disturbancePct?: number; seed?: number; baseline?: string;
   metrics?: boolean; metricsMs?: number;
   /** minutes of measuring; replacements and top-ups only while they fit (the first rounds always run) */

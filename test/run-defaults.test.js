@@ -55,3 +55,30 @@ test('run says where it writes when it makes ./results/ in the current folder', 
   assert.equal(second.exitCode, 0, second.stderr);
   assert.doesNotMatch(second.stderr, /a new folder/);
 });
+
+// Issue 39, item 13: a file whose operation took 16 s spent 95 s in one --quick process (a
+// calibration call, a warm-up call, then at least three samples). --quick takes one sample once
+// maxSampleMs (1 s under --quick) runs out; without --quick a process still takes three.
+test('--quick takes one sample of an operation longer than its sampling cap; a full run takes three', { timeout: 240_000 }, async () => {
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-slow-op-'));
+  const suite = path.join(project, 'slow.js');
+  fs.writeFileSync(suite, [
+    "'use strict';",
+    'module.exports = { name: \'slow-op\', benchmarks: { second: function () {',
+    '  var end = Date.now() + 1100; var n = 0;',
+    '  while (Date.now() < end) n++;',
+    '  return n;',
+    '} } };',
+    ''
+  ].join('\n'));
+  const samplesOf = async (args, name) => {
+    const out = path.join(project, `${name}.json`);
+    const run = await nodebench(['run', suite, '--processes', '1', '--out', out, ...args], { cwd: project });
+    assert.equal(run.exitCode, 0, run.stderr);
+    const cell = read(out).cells[0];
+    assert.equal(cell.status, 'ok', cell.error);
+    return cell.processes[0].samplesNsPerOp.length;
+  };
+  assert.equal(await samplesOf(['--quick'], 'quick'), 1);
+  assert.equal(await samplesOf(['--samples', '5'], 'full'), 3);
+});

@@ -6,7 +6,8 @@
 //   warm up    run batches until the rate stops trending (the median of the last few batches is
 //              within warmupTolerance of the median of the few before: JIT tiering done, whatever
 //              the batch-to-batch noise) after warmupMinMs, or give up at warmupMaxMs and say so;
-//   sample     `samples` batches (fewer if maxSampleMs runs out), each a sample of ns per operation.
+//   sample     `samples` batches (fewer if maxSampleMs runs out, never fewer than minSamples), each
+//              a sample of ns per operation.
 // What a batch is depends on the form (measure's `target`):
 //   a function       nodebench's loop calls it n times between two clock readings (most forms);
 //   managed          the form times its own loop of n calls (bench-node's timer.start()/end(),
@@ -291,6 +292,7 @@ var DEFAULTS = {
   warmupTolerance: 0.02,
   warmupWindow: 3,
   maxSampleMs: 2000,
+  minSamples: 3,
   maxIterations: 1e9,
   recordDisturbance: false,
   // Batches of an empty benchmark after the samples (0: none); the first may still be warming up.
@@ -412,7 +414,7 @@ function measure(target, ctx, type, options, cb) {
       referenceTotalNs += clock.since(referenceStart);
     }
     var sampledMs = clock.since(sampleStart) / 1e6;
-    if (samples.length >= opts.samples || (sampledMs >= opts.maxSampleMs && samples.length >= 3)) {
+    if (samples.length >= opts.samples || (sampledMs >= opts.maxSampleMs && samples.length >= opts.minSamples)) {
       var cpuEnd = cpuTimeNs();
       // The reference loops are pure CPU on this thread: their time is not the benchmark's.
       var cpuNs = cpuStart && cpuEnd ? cpuEnd.ns - cpuStart.ns - referenceTotalNs : null;

@@ -46,7 +46,7 @@ export const CONFIRM_RULE = 'comparisons the first measurement cannot clear (not
 export const CONFIRM_EVIDENCE = 'the re-measurement alone decides (the first measurement chose the candidates, so counting it again would count the selection as evidence); its comparisons are paired by round (two columns back to back in one block; two versions of a suite as two rows of the same rounds) and judged together at one false discovery rate on the one-sided p-value of "B is not slower", weighted by how slow the first measurement made each look (weighted Benjamini-Hochberg: the weights are independent of the new run); a side with fewer than 3 quiet processes is not confirmed';
 
 // The sampler and timing options a confirmation keeps from the files' run.
-const KEPT_RUN_OPTIONS = ['samples', 'minSampleMs', 'warmupMinMs', 'warmupMaxMs', 'maxSampleMs', 'timeoutSec', 'rerunDisturbed', 'disturbancePct'];
+const KEPT_RUN_OPTIONS = ['samples', 'minSampleMs', 'warmupMinMs', 'warmupMaxMs', 'maxSampleMs', 'minSamples', 'timeoutSec', 'rerunDisturbed', 'disturbancePct'];
 // With 10 processes a side, a real 5% slowdown of a promises benchmark was re-measured at 0.91-1.02
 // and confirmed in 0 of 4 gate trials (bench/verdicts.js gate, 2026-11-23): the re-measurement
 // needs about three times that. A fixed count, not processes added until a comparison is decided:
