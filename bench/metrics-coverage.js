@@ -5,7 +5,7 @@
 //             cell and metric with an interval is one trial; a metric whose values are all the same
 //             (scavenge-ms is 0 in every process of a workload without scavenges) is counted apart;
 //   cost      what the metrics processes of a result file's cells cost, from its own timing
-//             processes (the estimate the time budget uses, cli/runner/budget.js), and what a
+//             processes (the estimate the time budget uses, cli/policy/budget.js), and what a
 //             different number of metrics processes or window would add or save.
 // node bench/metrics-coverage.js A.json B.json [C.json ...] [--json]
 // node bench/metrics-coverage.js --runs 2 [--out-dir DIR] -- MATRIX-ARGS...  (runs `nodebench matrix
@@ -19,8 +19,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { readResult } from '../cli/results/file.js';
 import { METRICS, metricValues, metricInterval } from '../cli/stats/metrics.js';
-import { metricsCostMs } from '../cli/runner/budget.js';
-import { metricsWanted, metricsDone } from '../cli/runner/policy.js';
+import { metricsCostMs } from '../cli/policy/budget.js';
+import { metricsWanted, metricsDone } from '../cli/policy/policy.js';
 import { textTable } from '../cli/text/text-table.js';
 import { rate } from './stats.js';
 import { rateText, atLeast } from './verdict.js';
@@ -107,7 +107,7 @@ function renderCost(cost, { processes, windowMs }) {
   return [
     ...textTable([['cell', 'metrics processes', 'window ms', 'one process', 'now', `with ${asked}`], ...rows], { rightFrom: 1 }),
     `metrics processes now: ${s(cost.nowMs)}; with ${asked}: ${s(cost.thenMs)} (${cost.deltaMs >= 0 ? '+' : ''}${s(cost.deltaMs)})${cost.wallMs ? `; the run took ${s(cost.wallMs)}` : ''}`,
-    '(one metrics process = the median start-up, set-up and warm-up of the cell\'s timing processes + its window, as cli/runner/budget.js estimates it)',
+    '(one metrics process = the median start-up, set-up and warm-up of the cell\'s timing processes + its window, as cli/policy/budget.js estimates it)',
     ''
   ].join('\n');
 }

@@ -27,7 +27,7 @@ export function createProgress({ stream = process.stderr, live = stream.isTTY &&
     },
     // budgetEndsAt: when the run's time budget ends (epoch ms), if it has one. left: { ms, atLeast },
     // the time the run loop expects the rest to take, replacements and top-ups included
-    // (runner/policy.js timeLeft); without it, the processes counted so far at the mean time of
+    // (policy/policy.js timeLeft); without it, the processes counted so far at the mean time of
     // those run. No time left until a process of this run has finished (its costs are unknown).
     update({ done, total, cell, starting, outcome, budgetEndsAt, left: expected }) {
       if (quiet) return;

@@ -1,9 +1,9 @@
-// The run's time budget (cli/runner/budget.js): what fits, in which order, what is reserved and
+// The run's time budget (cli/policy/budget.js): what fits, in which order, what is reserved and
 // counted. A fake clock; the end-to-end behaviour is in matrix-integration.test.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createBudget, processCostMs, metricsCostMs, topUpPriority } from '../cli/runner/budget.js';
+import { createBudget, processCostMs, metricsCostMs, topUpPriority } from '../cli/policy/budget.js';
 
 const clockAt = (ms) => { const clock = { t: ms, now: () => clock.t }; return clock; };
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
-import { readChannel } from '../cli/process/process-group.js';
+import { readChannel } from '../cli/process/channel.js';
 import { interpretLaunch, malformedResult } from '../cli/runner/outcome.js';
 
 const runs = Number(process.env.FUZZ_RUNS || 40);

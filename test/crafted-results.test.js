@@ -85,7 +85,7 @@ test('keptSamples that point past a process\'s samples are refused, so no gate p
 // not be serialised, the throw left the worker waiting, and its open stdin kept nodebench alive
 // after "internal error". A request that cannot be sent now ends its worker.
 test('a worker whose request cannot be serialised is ended, so nothing waits for it', { timeout: 60_000 }, async () => {
-  const { launchWorker } = await import('../cli/process/launch.js');
+  const { launchWorker } = await import('../cli/process/supervise.js');
   const { taggedBy, settled } = await import('./helpers/processes.js');
   const request = { mode: 'describe' };
   request.self = request;

@@ -68,7 +68,7 @@ test('a hang after its cell\'s other processes took under a second costs seconds
   assert.match(once.warnings.find((w) => w.code === 'hung').message, /^one process hung and was run again: it did not finish within \d+ s while its cell's other processes took \d+\.\d s/);
   const twice = cell('hangs-from-third-process');
   assert.equal(twice.status, 'timeout');
-  // 10 s, or five times the other processes' median when load made that longer (runner/policy.js).
+  // 10 s, or five times the other processes' median when load made that longer (policy/policy.js).
   assert.match(twice.error, /^did not finish within \d+ s while its cell's other processes took \d+\.\d s, so it was taken for a hang/);
   // A hang guard, not a timing: three hangs at the 10 s limit plus eight short processes, which CI's
   // parallel test files on 2 cores can make several times slower; three at run.timeoutSec cost 360 s.

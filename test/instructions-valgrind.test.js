@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createProcessLauncher } from '../cli/runner/launcher.js';
-import { onPath } from '../cli/process/process-group.js';
+import { onPath } from '../cli/process/host-tools.js';
 import { root } from './helpers/cli.js';
 import { testRuntime, OLDEST } from './helpers/runtimes.js';
 

@@ -116,7 +116,7 @@ test('killGroup and killWorker refuse an id they did not record: undefined, NaN,
   const script = path.join(tmp, 'refuse.mjs');
   fs.writeFileSync(script, `
 import { spawn } from 'node:child_process';
-import * as owner from ${JSON.stringify(path.join(root, 'cli', 'process', 'process-group.js'))};
+import * as owner from ${JSON.stringify(path.join(root, 'cli', 'process', 'groups.js'))};
 const stranger = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
 const answers = [undefined, NaN, 2.5, -stranger.pid, stranger.pid, process.pid, 0].map((id) => owner.killGroup(id));
 answers.push(...[undefined, stranger.pid, process.pid].map((pid) => owner.killWorker({ pid })));

@@ -3,6 +3,10 @@
 //   - the runtime side (worker/, suites/) never loads anything from cli/;
 //   - nothing imports a command file (cli/commands/) but cli/nodebench.js;
 //   - stats/ never imports a view or the rendering kit, and the kit (cli/render/) never imports a view;
+//   - the runner in two rooms: the policy (cli/policy/: what runs next) reaches the launching side
+//     only through the launcher's interface (cli/runner/launcher.js), never cli/process/ or another
+//     runner/ file; the launching side (cli/runner/, cli/process/) never imports the policy; and
+//     cli/process/ (how any process is owned) never imports cli/runner/ (what a cell's process is);
 //   - only cli/output/emit.js writes to stdout: every command prints through emit;
 //   - a cell's identity is never spelled by hand (cli/cell-identity.js has columnKey, rowKey,
 //     benchmarkName, cellKey);
@@ -43,7 +47,10 @@ const IMPORT_RULES = [
   { name: 'the runtime side never loads cli/', from: (p) => /^(worker|suites)\//.test(p), to: (t) => t.startsWith('cli/') },
   { name: 'only cli/nodebench.js imports a command file', from: (p) => p !== 'cli/nodebench.js', to: (t) => t.startsWith('cli/commands/') },
   { name: 'stats/ never imports a view or the rendering kit', from: (p) => p.startsWith('cli/stats/'), to: (t) => VIEWS.some((v) => t.startsWith(v)) },
-  { name: 'the rendering kit never imports a view', from: (p) => p.startsWith('cli/render/'), to: (t) => VIEWS.filter((v) => v !== 'cli/render/').some((v) => t.startsWith(v)) }
+  { name: 'the rendering kit never imports a view', from: (p) => p.startsWith('cli/render/'), to: (t) => VIEWS.filter((v) => v !== 'cli/render/').some((v) => t.startsWith(v)) },
+  { name: 'the policy reaches launching only through runner/launcher.js', from: (p) => p.startsWith('cli/policy/'), to: (t) => t.startsWith('cli/process/') || (t.startsWith('cli/runner/') && t !== 'cli/runner/launcher.js') },
+  { name: 'launching never imports the policy', from: (p) => /^cli\/(runner|process)\//.test(p), to: (t) => t.startsWith('cli/policy/') },
+  { name: 'process/ never imports runner/', from: (p) => p.startsWith('cli/process/'), to: (t) => t.startsWith('cli/runner/') }
 ];
 
 // Text that only cell-identity.js may hold: a column key, a row key or a benchmark name by hand,
@@ -96,7 +103,10 @@ test('each rule fails on a planted violation', () => {
     { path: 'cli/report/changes.js', text: 'const name = `${c.suite}/${c.benchmark}`;' },
     { path: 'cli/report/html.js', text: 'const key = `${cell.runtimeLabel}/${cell.flagSet}`;' },
     { path: 'cli/diff/html.js', text: 'const row = `${r.a.suite}\\u0000${r.a.benchmark}`; const suite = r.label.split(\'/\')[0];' },
-    { path: 'cli/render/marks.js', text: "export const VERDICTS = ['faster', 'slower', 'same', 'undecided'];" }
+    { path: 'cli/render/marks.js', text: "export const VERDICTS = ['faster', 'slower', 'same', 'undecided'];" },
+    { path: 'cli/policy/run-loop.js', text: "import { createProcessLauncher } from '../runner/launcher.js';\nimport { killAllGroups } from '../process/groups.js';\nimport { interpretLaunch } from '../runner/outcome.js';" },
+    { path: 'cli/runner/service.js', text: "import { hasSlot } from '../policy/pairing.js';" },
+    { path: 'cli/process/spawn.js', text: "import { suiteSampler } from '../runner/launcher.js';" }
   ];
   const found = violations(planted);
   const expected = [
@@ -110,7 +120,11 @@ test('each rule fails on a planted violation', () => {
     'runtimeLabel/flagSet by hand (columnKey): cli/report/html.js',
     'a row key by hand (rowKey): cli/diff/html.js',
     'a suite read back out of a label: cli/diff/html.js',
-    'one verdict list (stats/decision.js DECISIONS): cli/render/marks.js spells it again'
+    'one verdict list (stats/decision.js DECISIONS): cli/render/marks.js spells it again',
+    'the policy reaches launching only through runner/launcher.js: cli/policy/run-loop.js imports cli/process/groups.js',
+    'the policy reaches launching only through runner/launcher.js: cli/policy/run-loop.js imports cli/runner/outcome.js',
+    'launching never imports the policy: cli/runner/service.js imports cli/policy/pairing.js',
+    'process/ never imports runner/: cli/process/spawn.js imports cli/runner/launcher.js'
   ];
   assert.deepEqual(found.sort(), expected.sort());
   // A probe script handed to a binary is a string, not a write of nodebench's.

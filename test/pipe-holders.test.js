@@ -12,7 +12,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { root, cliPath } from './helpers/cli.js';
 import { testRuntime } from './helpers/runtimes.js';
-import { runToExit } from '../cli/process/launch.js';
+import { runToExit } from '../cli/process/run-to-exit.js';
 import { settled } from './helpers/processes.js';
 
 const HANG_GUARD_MS = 60_000;

@@ -1,4 +1,4 @@
-// The run loop with the launch policy (cli/runner/policy.js) and a fake launcher on a fake clock:
+// The run loop with the launch policy (cli/policy/policy.js) and a fake launcher on a fake clock:
 // no process runs, so every property can be checked over thousands of runs. The fake world: cells
 // of a few rows and columns, each with a true cost per operation and a fixed cost per process;
 // processes spread around the truth, some run on a disturbed machine (a slow reference), some cells
@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { runCells } from '../cli/runner/run-loop.js';
-import { createBudget, ceilingBound, processCostMs, processCeilings } from '../cli/runner/budget.js';
+import { runCells } from '../cli/policy/run-loop.js';
+import { createBudget, ceilingBound, processCostMs, processCeilings } from '../cli/policy/budget.js';
 import { createCell } from '../cli/results/cell.js';
 import { completeRun } from '../cli/options.js';
 import { prng } from '../cli/stats/random.js';

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { root } from './helpers/cli.js';
-import { timeLeft } from '../cli/runner/policy.js';
+import { timeLeft } from '../cli/policy/policy.js';
 
 const schedule = JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(root, 'test', 'fixtures', 'progress', 'm1-schedule.json.gz'))));
 const suites = new Map(schedule.suites.map((s) => [s.name, s]));

@@ -43,7 +43,7 @@ test('a resumed run estimates from the processes it runs, not from those it foun
   assert.match(lines.at(-1), /~6m36s left\)$/);
 });
 
-// Issue 39: the time left is what the run loop expects of the rest (runner/policy.js timeLeft,
+// Issue 39: the time left is what the run loop expects of the rest (policy/policy.js timeLeft,
 // replacements and top-ups included), a lower bound said as one; a process that joins after a
 // line that said all were done gets a line of its own ("[17/17] ~0s left" stood for 40 s).
 test('the time left the run loop expects is shown, a lower bound as "at least"', () => {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { quantile, median, mean, sd, t975, geomean } from '../cli/stats/basic.js';
 import { summarize, countOutliers, warningsFor } from '../cli/stats/summary.js';
-import { scheduleRound } from '../cli/runner/schedule.js';
+import { scheduleRound } from '../cli/policy/schedule.js';
 import { prng } from '../cli/stats/random.js';
 import { logInterval, yuen, trimCount, hasFarOutlier } from '../cli/stats/robust.js';
 import { judgeProcess, keptSampleIndexes, quietReferences } from '../cli/stats/disturbance.js';

@@ -3,7 +3,7 @@
 // nodebench exactly as `nodebench matrix` would, not a copy of it.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchWorker } from '../process/launch.js';
+import { launchWorker } from '../process/supervise.js';
 import { interpretLaunch } from '../runner/outcome.js';
 import { summarize } from '../stats/summary.js';
 import { DEFAULT_RUN, samplerOptions } from '../options.js';

@@ -9,8 +9,10 @@ import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { WebSocket } from 'ws';
 import { workerEntry } from '../paths.js';
-import { spawnWorker, sendRequest, readChannel, killGroup } from '../process/process-group.js';
-import { superviseWorker } from '../process/launch.js';
+import { spawnWorker } from '../process/spawn.js';
+import { sendRequest, readChannel } from '../process/channel.js';
+import { killGroup } from '../process/groups.js';
+import { superviseWorker } from '../process/supervise.js';
 import { writeFileAtomic } from '../fs-atomic.js';
 
 // Node 6 prints "…inspector.html?experiments=true&v8only=true&ws=127.0.0.1:PORT/ID", Node 8+

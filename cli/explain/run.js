@@ -5,11 +5,11 @@
 // --allow-natives-syntax for the optimisation status. Sides alternate, so that a machine that gets
 // busier during the run weighs on both.
 import path from 'node:path';
-import { launchWorker } from '../process/launch.js';
+import { launchWorker } from '../process/supervise.js';
 import { createProcessLauncher, suiteSampler } from '../runner/launcher.js';
 import { interpretLaunch } from '../runner/outcome.js';
 import { createRunDir } from '../runner/run-dir.js';
-import { killAllGroups } from '../process/process-group.js';
+import { killAllGroups } from '../process/groups.js';
 import { UserError } from '../errors.js';
 import { parseTraceDeopt, describeOptimizationStatus } from './deopt.js';
 import { launchInspected } from './inspect-port.js';

@@ -2,7 +2,7 @@
 // <cache>/v8-flags/<sha256>.json: the listing only changes when the binary does.
 import path from 'node:path';
 import { cacheDir } from '../paths.js';
-import { outputOf } from '../process/launch.js';
+import { outputOf } from '../process/run-to-exit.js';
 import { readJsonIfExists, writeFileAtomic } from '../fs-atomic.js';
 import { sha256File } from '../runtimes/inspect.js';
 import { UserError, isUserError } from '../errors.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { UserError } from '../errors.js';
 import { kindOf } from '../fs-atomic.js';
 import { suitesDir } from '../paths.js';
-import { launchWorker } from '../process/launch.js';
+import { launchWorker } from '../process/supervise.js';
 
 export function builtInSuites() {
   return fs.readdirSync(suitesDir, { withFileTypes: true })

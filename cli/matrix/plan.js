@@ -10,7 +10,7 @@ import { ensureRuntimeNpm } from '../runtimes/runtime-npm.js';
 import { parseKnownRuntimeSpec } from '../runtimes/spec.js';
 import { describeSuite, expandSuiteEntries, suiteFile, builtInSuites } from './discover-suites.js';
 import { createCell } from '../results/cell.js';
-import { runToExit } from '../process/launch.js';
+import { runToExit } from '../process/run-to-exit.js';
 
 function needsNewer(runtimeVersion, minNode) {
   return minNode && !semver.gte(runtimeVersion, semver.coerce(minNode) || '0.0.0');

@@ -3,7 +3,7 @@
 // whatever it starts stays in that cgroup however it leaves the worker's process group, session or
 // environment (setsid, env -i, a double fork). When the worker ends, its cgroup is emptied with
 // SIGKILL and removed; the reaper does the same for the cgroups still registered when nodebench
-// dies. Where no cgroup can be made, process-group.js falls back to process groups and the
+// dies. Where no cgroup can be made, groups.js falls back to process groups and the
 // environment tag. cgroup v2 (with cgroup.kill where the kernel has it) is preferred, else the v1
 // pids hierarchy.
 import fs from 'node:fs';

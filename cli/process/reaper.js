@@ -5,11 +5,11 @@
 // pipes, so this needs no polling and no timer in the workers, whose event loop a benchmark may
 // block forever. The reaper then kills every group still registered and empties every registered
 // cgroup ("c<dir>", "x<dir>" to forget one), and exits.
-// Run as: node cli/process/reaper.js (by process-group.js; it is not a command).
+// Run as: node cli/process/reaper.js (by groups.js; it is not a command).
 import readline from 'node:readline';
 import path from 'node:path';
 import fs from 'node:fs';
-import { killGroup, killTaggedBy } from './process-group.js';
+import { killGroup, killTaggedBy } from './groups.js';
 import { empty, pause } from './cgroup.js';
 
 const groups = new Set();

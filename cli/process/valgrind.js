@@ -13,8 +13,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { onPath } from './process-group.js';
-import { outputOf } from './launch.js';
+import { onPath } from './host-tools.js';
+import { outputOf } from './run-to-exit.js';
 import { UserError } from '../errors.js';
 
 // The libc function the worker calls to mark a batch's ends (fs.fdatasyncSync on a file of its own):

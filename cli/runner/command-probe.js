@@ -11,7 +11,7 @@
 //   exit          code or signal.
 // Without /proc (not Linux) CPU and RSS are null and the method says why.
 // Run as: node cli/runner/command-probe.js, its request on stdin as one line { request, nonce }
-// (process-group.js sendRequest; by command.js; it is not a command).
+// (process/channel.js sendRequest; by command.js; it is not a command).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { spawnFailure } from '../process/arg-limits.js';
@@ -79,7 +79,7 @@ function runOnce(request, { measure }) {
     const before = measure ? childTimesTicks() : null;
     const start = process.hrtime.bigint();
     // The command carries the probe's worker tag, so that what it starts in a session of its own is
-    // still found and killed (process-group.js).
+    // still found and killed (process/groups.js).
     const env = { ...request.env, NODEBENCH_WORKER_TAG: process.env.NODEBENCH_WORKER_TAG };
     let child;
     try {

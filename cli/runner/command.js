@@ -1,5 +1,5 @@
 // How one run of a user's whole command is launched (`nodebench exec`, matrix.yaml `commands:`):
-// the command-launch counterpart of launch.js and service.js. The command runs under the probe
+// the command-launch counterpart of process/supervise.js launchWorker and service.js. The command runs under the probe
 // (command-probe.js, in the host's Node, in its own process group like every worker) with the
 // runtime under test first on PATH, so that `node`, and npm and npx through their `#!/usr/bin/env
 // node` line, run on it, and right after it the runtime's own npm, npx and corepack (runtime-npm.js,
@@ -18,8 +18,10 @@ import fs from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnWorker, sendRequest } from '../process/process-group.js';
-import { superviseWorker, runToExit } from '../process/launch.js';
+import { spawnWorker } from '../process/spawn.js';
+import { sendRequest } from '../process/channel.js';
+import { superviseWorker } from '../process/supervise.js';
+import { runToExit } from '../process/run-to-exit.js';
 import { spawnFailure } from '../process/arg-limits.js';
 import { timeoutSentence } from './outcome.js';
 import { npmBinDir } from '../runtimes/runtime-npm.js';

@@ -3,7 +3,7 @@
 // into the process's outcome, the counting folder removed. The launcher (launcher.js) calls
 // runInstructions in place of a time-measured process when the run's measure is 'instructions'.
 import path from 'node:path';
-import { launchWorker } from '../process/launch.js';
+import { launchWorker } from '../process/supervise.js';
 import { findValgrind, setarchPrefix, makeCountingDir, removeCountingDir, callgrindPrefix, readParts, instructionFigures, valgrindProblem, MARKER_FUNCTION } from '../process/valgrind.js';
 import { runtimeFlags } from '../flags/index.js';
 import { findFlag } from '../flags/parse.js';

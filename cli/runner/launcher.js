@@ -6,11 +6,11 @@
 //                    | { status: 'failed' | 'timeout' | 'unsupported', error, stack?, wallMs, startedAt, survivors? }
 //     metrics outcome: { metrics } (the figures, or { error } when the process failed)
 // The process launcher below runs the worker in the runtime under test: a micro-benchmark's timing
-// process (launch.js), a service under load (service.js), a metrics process with --trace-gc; or a
+// process (process/supervise.js launchWorker), a service under load (service.js), a metrics process with --trace-gc; or a
 // user's whole command under the probe (command.js). Tests put a fake launcher with a fake clock
 // in its place (test/policy.test.js).
 import path from 'node:path';
-import { launchWorker } from '../process/launch.js';
+import { launchWorker } from '../process/supervise.js';
 import { parseTraceGc, gcSummary } from './gc-trace.js';
 import { interpretLaunch } from './outcome.js';
 import { runServiceLaunch } from './service.js';

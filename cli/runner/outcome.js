@@ -37,7 +37,7 @@ function malformedCount(m) {
 }
 
 // The sentence for a process killed at its time limit: run.timeoutSec, or five times what its cell's
-// other processes took (runner/policy.js launchTimeout).
+// other processes took (policy/policy.js launchTimeout).
 export function timeoutSentence(timeoutMs, expectedMs) {
   const limit = `${Math.round(timeoutMs / 1000)} s`;
   if (expectedMs === undefined) return `did not finish within ${limit}, so it was killed with its child processes; raise --timeout (run.timeoutSec in a matrix file) if it needs longer`;

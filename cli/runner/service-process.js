@@ -7,7 +7,9 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { projectRoot } from '../paths.js';
-import { spawnWorker, sendRequest, killGroup, forget, keepTail, readChannel, killLeftovers } from '../process/process-group.js';
+import { spawnWorker, keepTail } from '../process/spawn.js';
+import { sendRequest, readChannel } from '../process/channel.js';
+import { killGroup, forget, killLeftovers } from '../process/groups.js';
 
 export const serveEntry = path.join(projectRoot, 'worker', 'serve.js');
 export const HOST = '127.0.0.1';

@@ -1,4 +1,4 @@
-// How one service-suite launch is run and measured (the service counterpart of launch.js). The
+// How one service-suite launch is run and measured (the service counterpart of process/supervise.js launchWorker). The
 // runtime under test runs worker/serve.js, which starts the suite's HTTP server on 127.0.0.1, port 0; this side drives it with autocannon over loopback only: a warm-up load that is
 // excluded, then the measured window, bracketed by `start`/`stop` commands on the worker's stdin so
 // the worker's CPU time covers exactly the load. The worker runs in its own process group and the
@@ -31,10 +31,10 @@
 //
 // The service process is service-process.js, the load driver load-driver.js, latency statistics
 // stats/latency.js; run-loop.js records an ok outcome as a process of the cell (results/cell.js).
-// (Ctrl-C: process-group.js killAllGroups() kills service workers too; they share its registry.)
+// (Ctrl-C: process/groups.js killAllGroups() kills service workers too; they share its registry.)
 import { interpretLaunch } from './outcome.js';
 import { startService, portClosed, bounded, WorkerEnded, TimedOut, pinServiceCores } from './service-process.js';
-import { forget } from '../process/process-group.js';
+import { forget } from '../process/groups.js';
 import { runLoad } from './load-driver.js';
 import { latencySummary } from '../stats/latency.js';
 

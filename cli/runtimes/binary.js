@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import { inspectBinary, runtimeInfo, askVersions, askVersionFlag } from './inspect.js';
-import { spawnWorker } from '../process/process-group.js';
-import { superviseWorker } from '../process/launch.js';
+import { spawnWorker } from '../process/spawn.js';
+import { superviseWorker } from '../process/supervise.js';
 
 function whichNode(env) {
   for (const dir of String(env.PATH || '').split(path.delimiter)) {

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { outputOf } from '../process/launch.js';
+import { outputOf } from '../process/run-to-exit.js';
 import { UserError } from '../errors.js';
 
 // Node-4-compatible: it runs in every runtime of the matrix. It is run as a script file, the way the

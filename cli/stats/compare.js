@@ -93,7 +93,7 @@ const MIN_PAIRS = 3;
 // Log rate ratios of `cell` to `base`, one per round both ran (processes of one block).
 export function pairedLogs(base, cell) {
   // Processes pair by round (the same block of the schedule); processes of a duet pair (run.pairing,
-  // runner/pairing.js) by their pair id, and a baseline's processes paired with another cell never
+  // policy/pairing.js) by their pair id, and a baseline's processes paired with another cell never
   // stand in for this one's.
   const key = (p) => (p.pair !== undefined ? `pair ${p.pair}` : `round ${p.round}`);
   const byKey = (c, partner) => {

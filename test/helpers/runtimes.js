@@ -1,7 +1,7 @@
 // Real runtimes for tests, installed by nodebench's own installer into the normal cache
 // (~/.cache/nodebench, or NODEBENCH_CACHE) so that they are downloaded once and reused.
 import { ensureRuntime } from '../../cli/runtimes/index.js';
-import { launchWorker } from '../../cli/process/launch.js';
+import { launchWorker } from '../../cli/process/supervise.js';
 
 export const OLDEST = '4.9.1';
 export const TEST_RUNTIMES = { node4: '4.9.1', node6: '6', node14: '14', node16: '16', current: 'system' };

@@ -1,4 +1,4 @@
-// When each process runs (launch.js decides how). A round runs one process of every cell, in
+// When each process runs (runner/launcher.js decides how). A round runs one process of every cell, in
 // blocks: all cells of one benchmark (its row: every runtime x flag set) back to back, in a shuffled
 // order, the blocks themselves shuffled per round by a seeded PRNG (recorded in the result file).
 // A slow period of the machine, which lasts seconds to tens of seconds, then lands on every column

@@ -1,10 +1,9 @@
 // The run loop: asks the launch policy (policy.js) for the next step, runs its launches through the
-// launcher (launcher.js) one at a time, or two at once where the policy groups them (run.pairing:
+// launcher (runner/launcher.js) one at a time, or two at once where the policy groups them (run.pairing:
 // a duet pair, pairing.js), records each outcome on its cell (results/cell.js) and saves the result
 // file as it goes. What runs when is the policy's; how a process runs is the launcher's.
-import { killAllGroups } from '../process/process-group.js';
 import { nextStep, stillWanted, knownAhead, budgetLimitedCells, targetOf, timeLeft } from './policy.js';
-import { createProcessLauncher } from './launcher.js';
+import { createProcessLauncher } from '../runner/launcher.js';
 import { createBudget } from './budget.js';
 import { noteLaunch, recordOutcome, judgeCells, finalizeCells } from '../results/cell.js';
 
@@ -15,7 +14,7 @@ const SAVE_EVERY_MS = 5000;
 // options: { runtimes (label -> runtime), suites (name -> suite), run (complete run options),
 //            sampler, baselineKey, cores, save(), progress(), shouldStop(),
 //            budget? (createBudget; by default one from run.timeBudgetMin),
-//            launcher? (launcher.js interface; by default real processes), now? (a clock, for tests) }
+//            launcher? (runner/launcher.js interface; by default real processes), now? (a clock, for tests) }
 export async function runCells(cells, options) {
   const { run, shouldStop = () => false, now = () => Date.now() } = options;
   const budget = options.budget || createBudget(run.timeBudgetMin, { now });
@@ -79,6 +78,3 @@ export async function runCells(cells, options) {
     }
   }
 }
-
-// Every worker process group, timing, metrics and service alike (one registry in process-group.js).
-export { killAllGroups };
