@@ -239,6 +239,13 @@ function decoded(text) {
   const once = text.replace(/&(lt|gt|quot|amp|#39);/g, (_, name) => ({ lt: '<', gt: '>', quot: '"', amp: '&', '#39': "'" })[name]);
   return once === text ? text : decoded(once);
 }
+function percentDecoded(text) {
+  try {
+    return decodeURI(text);
+  } catch {
+    return text;
+  }
+}
 function assertInertMarkdown(markdown, what) {
   assert.doesNotMatch(markdown, RAW_CONTROL, what);
   // Code spans and fenced blocks show their text as it is in every renderer.
@@ -258,7 +265,10 @@ function assertInertMarkdown(markdown, what) {
   }
   // A GitHub-flavoured autolink (text that is a URL) shows its host; a link whose text is not its
   // own URL came from a string's [text](url).
-  const host = (url) => /^(?:https?:\/\/|mailto:)?([^/?#\\%]*)/.exec(decoded(url))[1];
+  // marked percent-encodes an href's characters and not its text's: a name cut for display
+  // (text/format.js displayName) puts "…" inside a URL it held, e.exa…le in the text, e.exa%E2%80%A6le
+  // in the href, the same host.
+  const host = (url) => /^(?:https?:\/\/|mailto:)?([^/?#\\%]*)/.exec(percentDecoded(decoded(url)))[1];
   for (const [, href, text] of html.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)) assert.equal(host(href), host(text), `${what}: a link whose text hides where it goes`);
 }
 

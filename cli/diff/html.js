@@ -6,6 +6,7 @@ import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../render/h
 import { FOLDED_MARK } from '../render/marks.js';
 import { rowKey } from '../cell-identity.js';
 import { rateOf, measureOfCell } from '../measure.js';
+import { displayName } from '../text/format.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { diffHeader, diffRowCells, diffSummaryLines, environmentRows, isDecidedChange, changeSize, folded } from './rows.js';
 
@@ -24,7 +25,7 @@ export function renderDiffHtml(rows, { fileA, fileB }) {
   const ratios = compared.flatMap((r) => [r.comparison.ci.low, r.comparison.ci.high]).filter((x) => x > 0);
   const chart = {
     id: 'chart-0',
-    title: `ratio of ops/s, B over A${columns.length === 1 ? `, ${columns[0]}` : ''}${compared.length < all.length ? `: the ${compared.length} largest decided changes of ${all.length} comparisons (every one is in the table)` : ''}`,
+    title: `ratio of ops/s, B over A${columns.length === 1 ? `, ${displayName(columns[0])}` : ''}${compared.length < all.length ? `: the ${compared.length} largest decided changes of ${all.length} comparisons (every one is in the table)` : ''}`,
     labels,
     view: 'raw',
     views: {
@@ -43,8 +44,8 @@ export function renderDiffHtml(rows, { fileA, fileB }) {
         log: ratios.length > 1 && Math.max(...ratios) / Math.min(...ratios) > 10
       }
     },
-    note: [...rows.filter((r) => !r.comparison).map((r) => `${r.label} ${r.column}: ${r.note}.`),
-      ...compared.filter((r) => folded(r.a) || folded(r.b)).map((r) => `${r.label} ${r.column}: optimized away (${FOLDED_MARK}), ran no slower than an empty benchmark.`)].join(' ')
+    note: [...rows.filter((r) => !r.comparison).map((r) => `${displayName(r.label)} ${displayName(r.column)}: ${r.note}.`),
+      ...compared.filter((r) => folded(r.a) || folded(r.b)).map((r) => `${displayName(r.label)} ${displayName(r.column)}: optimized away (${FOLDED_MARK}), ran no slower than an empty benchmark.`)].join(' ')
   };
   return { title: `nodebench diff: ${fileA} → ${fileB}`, charts: compared.length ? [chart] : [] };
 }

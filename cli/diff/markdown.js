@@ -1,6 +1,7 @@
 // diff's Markdown format, for a pull request or $GITHUB_STEP_SUMMARY (rows.js has the cells and
 // the summary every format shares).
 import { markdownCode, markdownText, markdownTable } from '../text/escape.js';
+import { displayName } from '../text/format.js';
 import { diffOverview } from '../render/overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend } from '../render/markdown-parts.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
@@ -22,7 +23,7 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
     out.push(failures.length
       ? `**Gate failed**: ${failures.length} benchmark(s) slower by more than ${limit}%${confirmed} or no longer ok:`
       : `**Gate passed**: no benchmark decided slower by more than ${limit}%${confirmed}, none stopped working.`, '');
-    for (const f of failures) out.push(`- ${markdownCode(f.label)}: ${markdownText(f.columns.map((c) => `${c.column} ${c.problem}`).join('; '))}`);
+    for (const f of failures) out.push(`- ${markdownCode(displayName(f.label))}: ${markdownText(f.columns.map((c) => `${displayName(c.column)} ${c.problem}`).join('; '))}`);
     if (failures.length) out.push('');
     if (gate?.confirm) out.push(...gate.confirm.lines.map((line) => `${markdownText(line)}  `), '');
   }

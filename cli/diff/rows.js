@@ -4,7 +4,7 @@
 // over all the rows at one false discovery rate (diffResults); a cell whose benchmark ran at the cost
 // of an empty one carries FOLDED_MARK on its rate and on the change it takes part in.
 import { geomeanRatio } from '../stats/compare.js';
-import { formatChange, formatBand } from '../text/format.js';
+import { formatChange, formatBand, displayName } from '../text/format.js';
 import { describeDrift } from '../stats/drift-estimate.js';
 import { describeHosts } from '../stats/host-speed.js';
 import { describeUndecided } from '../stats/detectable.js';
@@ -37,10 +37,10 @@ export function diffRowCells(r, { equivalence } = {}) {
   const aFolded = r.before === 'ok' && folded(r.a);
   const bFolded = r.after === 'ok' && folded(r.b);
   if (!r.comparison) {
-    return [r.label, r.column, r.before === 'ok' ? mark(valueOf(r.a), aFolded) : r.before, r.after === 'ok' ? mark(valueOf(r.b), bFolded) : r.after, '', '', '', '', r.note];
+    return [displayName(r.label), displayName(r.column), r.before === 'ok' ? mark(valueOf(r.a), aFolded) : r.before, r.after === 'ok' ? mark(valueOf(r.b), bFolded) : r.after, '', '', '', '', r.note];
   }
   const c = r.comparison;
-  return [r.label, r.column, mark(valueOf(r.a), aFolded), mark(valueOf(r.b), bFolded), mark(formatChange(c.ratio), aFolded || bFolded),
+  return [displayName(r.label), displayName(r.column), mark(valueOf(r.a), aFolded), mark(valueOf(r.b), bFolded), mark(formatChange(c.ratio), aFolded || bFolded),
     `${formatChange(c.ci.low)} .. ${formatChange(c.ci.high)}`, pValue(c.p), pValue(c.q), verdictText(c, equivalence)];
 }
 

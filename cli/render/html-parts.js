@@ -3,7 +3,7 @@
 // (control characters shown escaped, markup as text); a long name is cut with the whole of it on
 // hover.
 import { terminalText } from '../text/escape.js';
-import { formatRatio, formatRate, formatPct } from '../text/format.js';
+import { formatRatio, formatRate, formatPct, displayName } from '../text/format.js';
 import { countsText, geomeanText, intervalText, spreadText } from './overview.js';
 
 export const escapeHtml = (text) => terminalText(text, { keepNewlines: true }).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
@@ -25,7 +25,7 @@ export function nameHtml(text, limit = NAME_LIMIT, { breakable = false } = {}) {
   const safe = terminalText(text);
   const visible = (part) => (breakable ? escapeHtml(part).replace(/[/-]/g, '$&<wbr>') : escapeHtml(part));
   if (safe.length <= limit) return visible(safe);
-  return `<span title="${escapeHtml(safe)}">${visible(safe.slice(0, limit - 1))}…</span>`;
+  return `<span title="${escapeHtml(displayName(safe))}">${visible(safe.slice(0, limit - 1))}…</span>`;
 }
 
 // One diverging scale on the log ratio, colour-blind safe (ColorBrewer PuOr, 11 classes): purple
@@ -61,7 +61,7 @@ const shownValue = (cell) => (cell.valueText ? `${cell.valueText} instructions p
 
 // What a heat-map cell says on hover and focus (and to a screen reader).
 export function cellDescription(suite, row, column, cell) {
-  const where = `${terminalText(row.benchmark)} on ${terminalText(column.key)}${cell.against ? ` against ${terminalText(cell.against)}` : ''}`;
+  const where = `${terminalText(displayName(row.benchmark))} on ${terminalText(displayName(column.key))}${cell.against ? ` against ${terminalText(displayName(cell.against))}` : ''}`;
   if (cell.status !== 'ok') return `${where}: ${terminalText(cell.status)}${cell.note ? ` (${terminalText(cell.note)})` : ''}`;
   if (column.isBaseline) return `${where}: the baseline, ${shownValue(cell)} ±${formatPct(cell.rme)}${cell.spread.length ? `; ${spreadText(cell.spread)}` : ''}`;
   if (!Number.isFinite(cell.ratio)) return `${where}: ${shownValue(cell)}, no ratio (the baseline did not run)`;
@@ -101,7 +101,7 @@ export function heatMapHtml(suite) {
   const foot = suite.geomeans?.some((g) => g !== null)
     ? `<tfoot><tr><th scope="row">geometric mean</th>${suite.geomeans.map((g) => `<td class="gm">${g === null ? '' : formatRatio(g)}</td>`).join('')}</tr></tfoot>`
     : '';
-  return `<table class="heat" data-suite="${escapeHtml(terminalText(suite.suite))}">${head}<tbody>${body}</tbody>${foot}</table>`;
+  return `<table class="heat" data-suite="${escapeHtml(terminalText(displayName(suite.suite)))}">${head}<tbody>${body}</tbody>${foot}</table>`;
 }
 
 const LEGEND_TICKS = [0.25, 0.5, 0.8, 1, 1.25, 2, 4];

@@ -6,7 +6,7 @@
 // by stats/decision.js judgeAll) and, for diff, diff's comparisons (diff/compare.js diffResults):
 // this file only arranges them.
 import { grid, cellsBySuite, suiteIndex, processRates } from '../results/grid.js';
-import { formatRatio, formatChange, formatBand } from '../text/format.js';
+import { formatRatio, formatChange, formatBand, displayName } from '../text/format.js';
 import { isOptimizedAway, ratioMark } from './marks.js';
 import { geomeanRatio, pairedLogs } from '../stats/compare.js';
 import { DECISIONS } from '../stats/decision.js';
@@ -81,10 +81,10 @@ export function referenceNote(tables) {
 
 // A change's column as a reader needs it: with the column it is against when that is not the
 // baseline (a flag set's column, results/grid.js referenceColumn).
-export const columnText = (change) => (change.against ? `${change.column} vs ${change.against}` : change.column);
+export const columnText = (change) => (change.against ? `${displayName(change.column)} vs ${displayName(change.against)}` : displayName(change.column));
 
 // What the ratios are against, in words: the baseline, and the rule for flag sets' columns.
-export const againstText = (overview) => `${overview.baseline ?? 'the baseline'}${overview.referenceNote ?? ''}`;
+export const againstText = (overview) => `${displayName(overview.baseline ?? 'the baseline')}${overview.referenceNote ?? ''}`;
 
 // A result file against its baseline column. tables: results/grid.js grid's, when the caller has them
 // (a report draws both, and the grid is most of its time).
@@ -183,7 +183,7 @@ export function countsText({ summary, verdicts }) {
   return `${c.faster} faster, ${c.slower} slower, ${c.same} same${band}, ${c.undecided} undecided of ${summary.compared} ratio${summary.compared === 1 ? '' : 's'}`;
 }
 
-export const geomeanText = (summary) => summary.columns.map((c) => `${c.key} ${formatRatio(c.geomean)}`).join(', ');
+export const geomeanText = (summary) => summary.columns.map((c) => `${displayName(c.key)} ${formatRatio(c.geomean)}`).join(', ');
 
 // "[1.10x, 1.31x]" for a ratio's 95% interval.
 export const intervalText = (cell) => `[${formatRatio(cell.low)}, ${formatRatio(cell.high)}]`;

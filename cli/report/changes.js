@@ -6,7 +6,7 @@ import path from 'node:path';
 import chalk from 'chalk';
 import { textTable } from '../text/text-table.js';
 import { terminalText, shellWord } from '../text/escape.js';
-import { formatRatio } from '../text/format.js';
+import { formatRatio, displayName } from '../text/format.js';
 import { describeDetectable } from '../stats/detectable.js';
 import { describeHostOfRun, hostFingerprint } from '../stats/host-speed.js';
 import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from '../render/overview.js';
@@ -27,7 +27,7 @@ export function renderChanges(result, { baseline, color = false, limit = CHANGES
     // The ratios right-aligned (figures), the rest left-aligned (names).
     const ratios = shown.map((c) => `${formatRatio(c.ratio)}${c.mark}`);
     const width = Math.max(...ratios.map((r) => r.length));
-    const rows = shown.map((c, i) => [ratios[i].padStart(width), intervalText(c), c.verdict, benchmarkName(c), columnText(c)].map(paint(c)));
+    const rows = shown.map((c, i) => [ratios[i].padStart(width), intervalText(c), c.verdict, displayName(benchmarkName(c)), columnText(c)].map(paint(c)));
     out.push(...textTable(rows, { rule: false }).map((line) => `  ${line}`));
     const shownFile = file ? terminalText(shellWord(path.relative(process.cwd(), file) || file)) : '<file>';
     if (overview.changes.length > limit) out.push(`  … and ${overview.changes.length - limit} more decided; every one: nodebench report ${shownFile} --format markdown or html`);

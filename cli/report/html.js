@@ -10,7 +10,7 @@ import { columnsOf, columnKey } from '../cell-identity.js';
 import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';
 import { isOptimizedAway, FOLDED_MARK } from '../render/marks.js';
-import { formatRate, formatPct, formatRatio, formatFraction } from '../text/format.js';
+import { formatRate, formatPct, formatRatio, formatFraction, displayName } from '../text/format.js';
 import { reportOverview, spreadText, countsText, againstText } from '../render/overview.js';
 import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
 import { htmlPage, chartFigure } from '../render/html-page.js';
@@ -157,7 +157,7 @@ function metricsSection(suite, cells, charts) {
     const scale = metricScale(id);
     const chart = {
       id: `chart-${charts.length}`,
-      title: `${suite}: ${METRICS.find((m) => m.id === id).label}`,
+      title: `${displayName(suite)}: ${METRICS.find((m) => m.id === id).label}`,
       width: Math.min(900, Math.max(320, 60 * points.length)),
       height: 260,
       labels: points.map((x) => label(x.cell)),
@@ -177,7 +177,7 @@ function metricsSection(suite, cells, charts) {
     return chartFigure(chart);
   }).filter(Boolean);
   const header = ['benchmark', 'column', ...TABLE_METRICS.map(([heading]) => heading)];
-  const rows = measured.map(({ cell, intervals }) => [cell.benchmark, columnKey(cell), ...TABLE_METRICS.map(([, id]) => {
+  const rows = measured.map(({ cell, intervals }) => [displayName(cell.benchmark), displayName(columnKey(cell)), ...TABLE_METRICS.map(([, id]) => {
     const interval = intervals[id];
     if (!interval) return { text: 'n/a' };
     const format = metricFormat(id);
@@ -205,20 +205,20 @@ export function renderHtml(result, { baseline } = {}) {
         id,
         anchor: shaped.rows[r].id,
         empty: ok.length === 0,
-        title: `${suite.suite} / ${b.benchmark}`,
+        title: `${displayName(suite.suite)} / ${displayName(b.benchmark)}`,
         labels: b.columns.map((c) => chartLabel(c.key)),
         view: ratio ? 'ratio' : 'raw',
         views: ratio ? { ratio, raw } : { raw },
-        note: [missing.length ? `No value: ${missing.map((c) => `${c.key} ${c.status}`).join(', ')}.` : '',
-          ...ok.filter((c) => c.high === null).map((c) => `${c.key}: the interval has no upper bound (margin over 100%); measure with more processes.`),
-          ...ok.filter((c) => c.optimizedAway).map((c) => `${c.key} ${FOLDED_MARK} optimized away: ran no slower than an empty benchmark, so its rate and ratios measure the loop, not the operation.`)].filter(Boolean).join(' ')
+        note: [missing.length ? `No value: ${missing.map((c) => `${displayName(c.key)} ${c.status}`).join(', ')}.` : '',
+          ...ok.filter((c) => c.high === null).map((c) => `${displayName(c.key)}: the interval has no upper bound (margin over 100%); measure with more processes.`),
+          ...ok.filter((c) => c.optimizedAway).map((c) => `${displayName(c.key)} ${FOLDED_MARK} optimized away: ran no slower than an empty benchmark, so its rate and ratios measure the loop, not the operation.`)].filter(Boolean).join(' ')
       });
       return id;
     });
     const metrics = metricsSection(suite.suite, cellsOf.get(suite.suite), charts);
     // Two charts a row on a common screen, a table row of ~22 px, the metrics charts and table.
     const height = 100 + Math.ceil(ids.length / 2) * 400 + shaped.rows.length * shaped.columns.length * 22 + (metrics ? 400 : 0);
-    return { title: `${suite.suite}: detail`, id: `detail-${shaped.id}`, height, chartIds: ids, html: `<h3>Table</h3>${suiteTable(shaped)}${metrics}` };
+    return { title: `${displayName(suite.suite)}: detail`, id: `detail-${shaped.id}`, height, chartIds: ids, html: `<h3>Table</h3>${suiteTable(shaped)}${metrics}` };
   });
   const service = renderServiceTables(result);
   const commands = renderCommandTables(result);

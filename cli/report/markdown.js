@@ -4,7 +4,7 @@
 // the service latencies. Within GitHub's comment limit (render/markdown-parts.js). The overview is
 // render/overview.js's, as in the HTML report; every name goes through escape.js.
 import { grid } from '../results/grid.js';
-import { formatRate, formatRatio, formatPct } from '../text/format.js';
+import { formatRate, formatRatio, formatPct, displayName } from '../text/format.js';
 import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
@@ -30,7 +30,7 @@ const ALIGN_CHANGES = ['---:', '---', '---', '---', '---'];
 
 // The changes decided faster or slower, largest first; the other ratios folded.
 export function changeBlocks(overview) {
-  const row = (c) => [`${formatRatio(c.ratio)}${c.mark}`, c.verdict, benchmarkName(c), columnText(c), intervalText(c)];
+  const row = (c) => [`${formatRatio(c.ratio)}${c.mark}`, c.verdict, displayName(benchmarkName(c)), columnText(c), intervalText(c)];
   const blocks = [];
   if (overview.changes.length) {
     blocks.push(tableBlock('the decided changes', CHANGE_HEADER, overview.changes.map(row),
@@ -63,8 +63,8 @@ export function renderMarkdown(result, { baseline, source, limit = GITHUB_COMMEN
   const overview = reportOverview(result, { baseline, tables });
   const warned = runWarningLines(result).map((line) => `${markdownText(line)}  `);
   const header = [
-    `## nodebench report: ${markdownText(result.runtimes.map((r) => r.label).join(', '))}`, '',
-    markdownText(`Runtimes: ${result.runtimes.map((r) => `${r.label} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. Ratios of ops/s to ${againstText(overview)}.`), '',
+    `## nodebench report: ${markdownText(result.runtimes.map((r) => displayName(r.label)).join(', '))}`, '',
+    markdownText(`Runtimes: ${result.runtimes.map((r) => `${displayName(r.label)} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. Ratios of ops/s to ${againstText(overview)}.`), '',
     ...summaryLines(overview),
     ...(warned.length ? [...warned, ''] : [])
   ];
@@ -75,11 +75,11 @@ export function renderMarkdown(result, { baseline, source, limit = GITHUB_COMMEN
   for (const table of tables) {
     const form = suiteFormLabel(result, table.suite);
     const baseIndex = table.columns.findIndex((c) => c.key === table.baseline.key);
-    const rows = table.rows.map((row) => [row.benchmark, ...row.values.map((v, i) => text(v, i === baseIndex, referenceFolded(table, row, i)))]);
+    const rows = table.rows.map((row) => [displayName(row.benchmark), ...row.values.map((v, i) => text(v, i === baseIndex, referenceFolded(table, row, i)))]);
     const notes = markNotes(table).map((line) => `${markdownText(line.trim())}  `);
-    blocks.push(tableBlock(`the full table of ${markdownText(table.suite)}`, ['benchmark', ...table.columns.map((c) => c.key)], rows, {
+    blocks.push(tableBlock(`the full table of ${markdownText(displayName(table.suite))}`, ['benchmark', ...table.columns.map((c) => displayName(c.key))], rows, {
       align: ['---', ...table.columns.map(() => '---:')],
-      before: [`### ${markdownText(table.suite)}${form ? ` ${markdownText(form)}` : ''}`, ''],
+      before: [`### ${markdownText(displayName(table.suite))}${form ? ` ${markdownText(form)}` : ''}`, ''],
       after: [...(notes.length ? ['', ...notes] : []), '']
     }));
   }

@@ -5,6 +5,7 @@
 // kept plain strings, which count under their own text.
 import { terminalText } from '../text/escape.js';
 import { OPTIMIZED_AWAY } from '../render/marks.js';
+import { displayName } from '../text/format.js';
 
 const WARNING_LABELS = {
   [OPTIMIZED_AWAY]: 'ran no slower than an empty benchmark (optimized away, marked !)',
@@ -34,7 +35,7 @@ export function reasonNotes(table) {
     const values = table.rows.map((r) => r.values[i]).filter((v) => v.status !== 'absent');
     const reasons = new Set(values.map((v) => (v.status === 'ok' ? null : describe(v))));
     if (values.length > 1 && reasons.size === 1 && !reasons.has(null)) {
-      notes.push(`  ${col.key}: every benchmark: ${[...reasons][0]}`);
+      notes.push(`  ${displayName(col.key)}: every benchmark: ${[...reasons][0]}`);
       col.explained = true;
     }
   });
@@ -56,7 +57,7 @@ export function reasonNotes(table) {
   }
   const flagSetCount = new Set(table.columns.map((c) => c.flagSet)).size;
   return notes.map((n) => terminalText(typeof n === 'string' ? n
-    : `  ${n.benchmark} on ${n.runtime}${n.flagSets.length === flagSetCount && flagSetCount > 1 ? '' : `/${n.flagSets.join(',')}`}: ${n.text}`));
+    : `  ${displayName(n.benchmark)} on ${displayName(n.runtime)}${n.flagSets.length === flagSetCount && flagSetCount > 1 ? '' : `/${n.flagSets.map(displayName).join(',')}`}: ${n.text}`));
 }
 
 export function warningSummary(table, { verbose = false } = {}) {
@@ -66,7 +67,7 @@ export function warningSummary(table, { verbose = false } = {}) {
     row.values.forEach((value, i) => {
       for (const warning of value.warnings || []) {
         const { code, message } = asWarning(warning);
-        if (verbose) lines.push(`  warning: ${row.benchmark} on ${table.columns[i].key}: ${message}`);
+        if (verbose) lines.push(`  warning: ${displayName(row.benchmark)} on ${displayName(table.columns[i].key)}: ${message}`);
         const label = WARNING_LABELS[code] || message;
         counts.set(label, (counts.get(label) || 0) + 1);
       }

@@ -10,7 +10,7 @@ import { measureOfResult } from '../measure.js';
 import { referenceNote } from '../render/overview.js';
 import { textTable } from '../text/text-table.js';
 import { terminalText } from '../text/escape.js';
-import { formatRate, formatRatio, formatPct, formatDuration, formatBand } from '../text/format.js';
+import { formatRate, formatRatio, formatPct, formatDuration, formatBand, displayName } from '../text/format.js';
 import { reasonNotes, warningSummary, suiteFormLabel, timingNotes } from './notes.js';
 import { isOptimizedAway, foldedNote, FOLDED_MARK, VERDICT_MARKS, ratioMark } from '../render/marks.js';
 
@@ -67,10 +67,10 @@ export function markNotes(table) {
 }
 
 function layout(table, columnIndexes, color, perRun) {
-  const header = ['benchmark', ...columnIndexes.map((i) => table.columns[i].key)];
+  const header = ['benchmark', ...columnIndexes.map((i) => displayName(table.columns[i].key))];
   const baseIndex = table.columns.findIndex((c) => c.key === table.baseline.key);
   const rows = table.rows.map((row) => [
-    row.benchmark,
+    displayName(row.benchmark),
     ...columnIndexes.map((i) => {
       const isBaseline = i === baseIndex;
       const value = row.values[i];
@@ -82,8 +82,8 @@ function layout(table, columnIndexes, color, perRun) {
 }
 
 function tableWidth(table, columnIndexes) {
-  const benchWidth = Math.max(9, ...table.rows.map((r) => terminalText(r.benchmark).length));
-  return columnIndexes.reduce((sum, i) => sum + 2 + Math.max(terminalText(table.columns[i].key).length, ...table.rows.map((r) => cellText(r.values[i], false).length + 7)), benchWidth);
+  const benchWidth = Math.max(9, ...table.rows.map((r) => terminalText(displayName(r.benchmark)).length));
+  return columnIndexes.reduce((sum, i) => sum + 2 + Math.max(terminalText(displayName(table.columns[i].key)).length, ...table.rows.map((r) => cellText(r.values[i], false).length + 7)), benchWidth);
 }
 
 // tables: results/grid.js grid's, when the caller has them.
@@ -92,20 +92,20 @@ export function renderTables(result, { baseline, color = false, width = process.
   for (const table of tables) {
     const all = table.columns.map((_, i) => i);
     const form = suiteFormLabel(result, table.suite);
-    const suite = terminalText(table.suite);
+    const suite = terminalText(displayName(table.suite));
     const title = `${color ? chalk.bold(suite) : suite}${form ? ` ${form}` : ''}`;
     const perRun = result.suites.find((s) => s.name === table.suite)?.kind === 'command';
     const counted = measureOfResult(result).id === 'instructions';
     const legend = perRun
-      ? `(time per run ±95% margin, speed ratio to ${terminalText(table.baseline.key)} ±95% margin: above 1x is faster${terminalText(referenceNote([table]))})`
+      ? `(time per run ±95% margin, speed ratio to ${terminalText(displayName(table.baseline.key))} ±95% margin: above 1x is faster${terminalText(referenceNote([table]))})`
       : counted
-        ? `(instructions per operation ±95% margin, counted under valgrind; ratio to ${terminalText(table.baseline.key)} ±95% margin: above 1x is fewer instructions${terminalText(referenceNote([table]))})`
-        : `(ops/s ±95% margin, ratio to ${terminalText(table.baseline.key)} ±95% margin${terminalText(referenceNote([table]))})`;
+        ? `(instructions per operation ±95% margin, counted under valgrind; ratio to ${terminalText(displayName(table.baseline.key))} ±95% margin: above 1x is fewer instructions${terminalText(referenceNote([table]))})`
+        : `(ops/s ±95% margin, ratio to ${terminalText(displayName(table.baseline.key))} ±95% margin${terminalText(referenceNote([table]))})`;
     if (tableWidth(table, all) <= width) {
       out.push(`${title}  ${legend}`, ...layout(table, all, color, perRun));
     } else {
       for (const flagSet of [...new Set(table.columns.map((c) => c.flagSet))]) {
-        out.push(`${title} [${terminalText(flagSet)}]  ${legend}`, ...layout(table, all.filter((i) => table.columns[i].flagSet === flagSet), color, perRun), '');
+        out.push(`${title} [${terminalText(displayName(flagSet))}]  ${legend}`, ...layout(table, all.filter((i) => table.columns[i].flagSet === flagSet), color, perRun), '');
       }
       out.pop();
     }
