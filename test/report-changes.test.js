@@ -1,6 +1,6 @@
 // The terminal's "what changed" (cli/report/changes.js): the end of `report`, `matrix` and `run`,
-// and all that --summary prints: the verdict counts, the decided changes largest first (at most 15
-// lines), the geometric mean per column; names shown escaped. On test/fixtures/planted-result.json,
+// and all that --summary prints: the verdict counts, the decided changes slower then faster, each
+// largest first (at most CHANGES_SHOWN lines each), the geometric mean per column; names shown escaped. On test/fixtures/planted-result.json,
 // a real run with a decided faster and a decided slower benchmark.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,12 +10,14 @@ import { root, nodebench } from './helpers/cli.js';
 import { renderTerminal, renderChanges } from '../cli/report/table.js';
 import { CHANGES_SHOWN } from '../cli/report/changes.js';
 import { reportOverview } from '../cli/render/overview.js';
+import { manySpeedUps } from './helpers/planted.js';
+import { summaryHtml } from '../cli/render/html-parts.js';
 
 const planted = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'planted-result.json'), 'utf8'));
 // eslint-disable-next-line no-control-regex -- a raw control character is what must not be there
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
-test('the terminal report ends with what changed, largest first; summary prints only that', () => {
+test('the terminal report ends with what changed, slower then faster, each largest first; summary prints only that', () => {
   const full = renderTerminal(planted);
   const changes = renderChanges(planted);
   // Under what changed, the run's own warnings about its machine (the fixture's load at start and end).
@@ -25,13 +27,12 @@ test('the terminal report ends with what changed, largest first; summary prints 
   assert.ok(renderTerminal(planted, { runWarnings: false }).endsWith(`\n${changes}`), 'the end of a run says its warnings on stderr instead');
   const lines = changes.trimEnd().split('\n');
   assert.match(lines[0], /^What changed against 24\.21\.0\/baseline: 1 faster, 1 slower, 0 same within ±2%, 1 undecided of 3 ratios$/);
-  const rows = lines.slice(1, 3).map((line) => line.trim().split(/\s{2,}/));
-  // Largest first by the ratio itself (the printed one is rounded: 0.053x shows as 0.05x).
+  assert.equal(lines[1], '  slower (1, largest first):');
+  assert.equal(lines[3], '  faster (1, largest first):');
+  const rows = [lines[2], lines[4]].map((line) => line.trim().split(/\s{2,}/));
   const decided = reportOverview(planted).changes;
   assert.deepEqual(rows.map((r) => r[3]), decided.map((c) => `planted/${c.benchmark}`));
-  const sizes = decided.map((c) => Math.abs(Math.log(c.ratio)));
-  assert.deepEqual(sizes, [...sizes].sort((a, b) => b - a));
-  assert.deepEqual(rows.map((r) => r[2]).sort(), ['faster', 'slower']);
+  assert.deepEqual(rows.map((r) => r[2]), ['slower', 'faster']);
   for (const r of rows) assert.match(r[1], /^\[\d+\.\d+x, \d+\.\d+x\]$/);
   assert.match(lines.at(-1), /geometric mean of the ratios per column: 24\.21\.0\/--title=nodebench-planted \d+\.\d+x$/);
   assert.equal(renderTerminal(planted, { summary: true }), `${changes}${warned}`);
@@ -49,8 +50,24 @@ test('what changed stays short on a large result and says how many more there ar
   const cells = [];
   for (let copy = 0; copy < 100; copy++) for (const cell of planted.cells) cells.push({ ...cell, id: cells.length, benchmark: `${cell.benchmark}-${copy}` });
   const lines = renderChanges({ ...planted, cells }).trimEnd().split('\n');
-  assert.equal(lines.length, 1 + CHANGES_SHOWN + 2);
-  assert.match(lines.at(-2), /^ {2}… and 185 more decided; every one: nodebench report <file> --format markdown or html$/);
+  // The title, per group its heading, CHANGES_SHOWN rows and how many more; where every one is; the means.
+  assert.equal(lines.length, 1 + 2 * (1 + CHANGES_SHOWN + 1) + 2);
+  assert.equal(lines[2 + CHANGES_SHOWN], `    … and ${100 - CHANGES_SHOWN} more slower`);
+  assert.equal(lines.at(-3), `    … and ${100 - CHANGES_SHOWN} more faster`);
+  assert.match(lines.at(-2), /^ {2}every decided change: nodebench report <file> --format markdown or html$/);
+});
+
+// Issue 39, item 1: every slowdown in view, first, though the speed-ups are more and larger.
+test('what changed shows the slowdowns first when the speed-ups are more and larger (issue 39, item 1)', () => {
+  const result = manySpeedUps();
+  const overview = reportOverview(result);
+  assert.deepEqual(overview.changes.slice(0, 3).map((c) => c.verdict), ['slower', 'slower', 'slower']);
+  assert.ok(overview.changes.slice(0, 3).every((c) => c.ratio > 0.4 && c.ratio < 0.7), 'the slowdowns are smaller than the speed-ups');
+  const lines = renderChanges(result).trimEnd().split('\n');
+  assert.equal(lines[1], '  slower (3, largest first):');
+  assert.deepEqual(lines.slice(2, 5).map((line) => line.trim().split(/\s{2,}/)[3]).sort(), ['planted/slower-0', 'planted/slower-1', 'planted/slower-2']);
+  assert.equal(lines[5], '  faster (30, largest first):');
+  assert.equal(lines[6 + CHANGES_SHOWN], `    … and ${30 - CHANGES_SHOWN} more faster`);
 });
 
 test('what changed shows names with their control characters escaped, and nothing for one column', () => {
@@ -83,4 +100,14 @@ test('the terminal table says which benchmarks were timed by their own loop, cal
   assert.match(text, /\n {2}timed call by call, the clock's cost subtracted: slower\n/);
   assert.match(text, /\n {2}a garbage collection before each sample, outside the timing \(gc\('inner'\)\): steady\n/);
   assert.doesNotMatch(renderTerminal(planted), /timed by their own loop|garbage collection before each sample/);
+});
+
+test('the HTML overview lists the slowdowns first, each group largest first, the rest of a group one click away (issue 39, item 1)', () => {
+  const html = summaryHtml(reportOverview(manySpeedUps()));
+  const groups = [...html.matchAll(/<h4 class="changes (\w+)">(\w+) \((\d+), largest first\)<\/h4><table class="changes"><tbody>(.*?)<\/tbody><\/table>(<details class="changes"><summary>([^<]*)<\/summary><table class="changes"><tbody>(.*?)<\/tbody>)?/g)]
+    .map((m) => ({ verdict: m[1], count: Number(m[3]), inView: m[4].split('<tr>').length - 1, more: m[6] ?? null, folded: m[7] ? m[7].split('<tr>').length - 1 : 0 }));
+  assert.deepEqual(groups, [
+    { verdict: 'slower', count: 3, inView: 3, more: null, folded: 0 },
+    { verdict: 'faster', count: 30, inView: 10, more: '20 more faster', folded: 20 }
+  ]);
 });

@@ -50,7 +50,7 @@ export function renderDiffHtml(rows, { fileA, fileB }) {
   return { title: `nodebench diff: ${fileA} → ${fileB}`, charts: compared.length ? [chart] : [] };
 }
 
-// The whole diff page: the overview (verdict counts, decided changes largest first, a heat map of
+// The whole diff page: the overview (verdict counts, decided changes slower then faster, each largest first, a heat map of
 // B/A per suite), the chart of every change with its interval, the rows as a sortable table, the
 // runtime metrics and the environments. context: diff/compare.js's (fileA, fileB, resultA,
 // resultB, gate).

@@ -8,6 +8,9 @@ import { formatRatio, displayName } from '../text/format.js';
 
 export const GITHUB_COMMENT_LIMIT = 65_536;
 
+// Per group of decided changes (slower, faster), the rows in view; the rest of a group is folded.
+export const MARKDOWN_CHANGES_SHOWN = 15;
+
 // Room kept for the closing line (it names the cut blocks, cut short itself when there are many).
 const NOTE_ROOM = 1_200;
 

@@ -1,7 +1,8 @@
 // The overview every format draws (HTML heat map, PR Markdown, the terminal's "what changed"),
 // computed once: per suite, benchmarks in rows and runtime/flag-set columns, each cell the ratio to
 // the baseline with its 95% interval, its per-process spread and its verdict mark; a summary of the
-// verdicts with the geometric mean per column; and the decided changes, largest first.
+// verdicts with the geometric mean per column; and the decided changes, slower before faster, each
+// group largest first.
 // The statistics are the tables' own (results/grid.js grid: stats/compare.js pairedRatio judged together
 // by stats/decision.js judgeAll) and, for diff, diff's comparisons (diff/compare.js diffResults):
 // this file only arranges them.
@@ -43,6 +44,14 @@ function suiteGeomeans(suite) {
   });
 }
 
+// The decided changes in their groups, slowdowns first: sorted by size alone, a run where many
+// benchmarks got much faster showed only speed-ups in what every format shows first, and a reader
+// looking for regressions found none (issue 39, item 1).
+export const CHANGE_GROUPS = ['slower', 'faster'];
+
+// [{ verdict, changes }] for the groups that have changes, in CHANGE_GROUPS' order.
+export const changeGroups = (overview) => CHANGE_GROUPS.map((verdict) => ({ verdict, changes: overview.changes.filter((c) => c.verdict === verdict) })).filter((g) => g.changes.length);
+
 // The summary and the changes of a set of suites whose cells have { ratio, verdict, folded }.
 function summarise(suites) {
   for (const suite of suites) suite.geomeans = suiteGeomeans(suite);
@@ -68,7 +77,7 @@ function summarise(suites) {
       });
     }
   }
-  changes.sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)));
+  changes.sort((a, b) => CHANGE_GROUPS.indexOf(a.verdict) - CHANGE_GROUPS.indexOf(b.verdict) || Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)));
   const columns = [...byColumn].map(([key, cells]) => ({ key, geomean: geomeanRatio(cells), n: cells.length }));
   return { summary: { counts, compared: DECISIONS.reduce((n, v) => n + counts[v], 0), columns, foldedRatios }, changes };
 }

@@ -1,6 +1,6 @@
 // The HTML report: one offline page (render/html-page.js, Chart.js inlined, no network).
 // The overview comes first (render/overview.js, drawn by render/html-parts.js): the verdict
-// counts, the decided changes largest first, and per suite a heat map of the ratios to the
+// counts, the decided changes (slower, then faster, each largest first), and per suite a heat map of the ratios to the
 // baseline. Then the detail per suite: each benchmark's chart of its ratios with their intervals (raw ops/s on request), a
 // table sortable by any column, the runtime metrics as small charts beside their table; the service
 // and command tables and the environment follow. Charts are drawn when they scroll into view, so

@@ -1,4 +1,5 @@
-// Markdown for a pull request or an issue: the decided changes first, largest first, with ratio,
+// Markdown for a pull request or an issue: the decided changes first, slower then faster, each
+// largest first with the rest of a group folded, with ratio,
 // interval and verdict; the other ratios folded; a compact overview table per suite with the marks
 // of the terminal tables; then, folded, the full tables (ops/s ±margin and ratios), the metrics and
 // the service latencies. Within GitHub's comment limit (render/markdown-parts.js). The overview is
@@ -10,8 +11,8 @@ import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
 import { markdownText, markdownFence, markdownCode } from '../text/escape.js';
 import { valueMarks, markNotes, referenceFolded } from './suite-tables.js';
-import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from '../render/overview.js';
-import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend } from '../render/markdown-parts.js';
+import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText, changeGroups } from '../render/overview.js';
+import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend, MARKDOWN_CHANGES_SHOWN } from '../render/markdown-parts.js';
 import { runWarningLines } from '../render/run-warnings.js';
 import { benchmarkName } from '../cell-identity.js';
 
@@ -28,13 +29,30 @@ function text(value, isBaseline, baseFolded) {
 const CHANGE_HEADER = ['ratio', 'verdict', 'benchmark', 'column', '95% interval'];
 const ALIGN_CHANGES = ['---:', '---', '---', '---', '---'];
 
-// The changes decided faster or slower, largest first; the other ratios folded.
-export function changeBlocks(overview) {
+// The changes decided slower, then faster, each largest first (the first MARKDOWN_CHANGES_SHOWN of
+// each in view, both groups before any fold, so that a cut to GitHub's limit takes folded rows
+// first); the other ratios folded.
+export function changeBlocks(overview, { shown = MARKDOWN_CHANGES_SHOWN } = {}) {
   const row = (c) => [`${formatRatio(c.ratio)}${c.mark}`, c.verdict, displayName(benchmarkName(c)), columnText(c), intervalText(c)];
   const blocks = [];
-  if (overview.changes.length) {
-    blocks.push(tableBlock('the decided changes', CHANGE_HEADER, overview.changes.map(row),
-      { align: ALIGN_CHANGES, before: [`### What changed (${overview.changes.length} decided, largest first)`, ''], after: [''] }));
+  const groups = changeGroups(overview);
+  if (groups.length) {
+    const title = (g) => `${g.verdict[0].toUpperCase()}${g.verdict.slice(1)}`;
+    groups.forEach((g, i) => {
+      blocks.push(tableBlock(`the decided ${g.verdict} changes`, CHANGE_HEADER, g.changes.slice(0, shown).map(row), {
+        align: ALIGN_CHANGES,
+        before: [...(i === 0 ? [`### What changed (${overview.changes.length} decided)`, ''] : []), `**${title(g)}** (${g.changes.length}, largest first)`, ''],
+        after: ['']
+      }));
+    });
+    for (const g of groups.filter((x) => x.changes.length > shown)) {
+      const rest = g.changes.slice(shown);
+      blocks.push(tableBlock(`the other ${g.verdict} changes`, CHANGE_HEADER, rest.map(row), {
+        align: ALIGN_CHANGES,
+        before: ['<details>', `<summary>${rest.length} more decided ${g.verdict}</summary>`, ''],
+        after: ['', '</details>', '']
+      }));
+    }
   } else {
     blocks.push({ name: 'the decided changes', head: ['No ratio decided faster or slower.', ''] });
   }
