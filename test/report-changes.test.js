@@ -12,6 +12,12 @@ import { CHANGES_SHOWN } from '../cli/report/changes.js';
 import { reportOverview } from '../cli/render/overview.js';
 import { manySpeedUps } from './helpers/planted.js';
 import { summaryHtml } from '../cli/render/html-parts.js';
+import { cellWarningLines, reportWarningLines } from '../cli/render/run-warnings.js';
+import { renderMarkdown } from '../cli/report/markdown.js';
+import { renderHtml } from '../cli/report/html.js';
+import { renderDiffMarkdown } from '../cli/diff/markdown.js';
+import { renderDiffPage } from '../cli/diff/html.js';
+import { compareResults } from '../cli/diff/compare.js';
 
 const planted = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'planted-result.json'), 'utf8'));
 // eslint-disable-next-line no-control-regex -- a raw control character is what must not be there
@@ -35,7 +41,11 @@ test('the terminal report ends with what changed, slower then faster, each large
   assert.deepEqual(rows.map((r) => r[2]), ['slower', 'faster']);
   for (const r of rows) assert.match(r[1], /^\[\d+\.\d+x, \d+\.\d+x\]$/);
   assert.match(lines.at(-1), /geometric mean of the ratios per column: 24\.21\.0\/--title=nodebench-planted \d+\.\d+x$/);
-  assert.equal(renderTerminal(planted, { summary: true }), `${changes}${warned}`);
+  // Without the tables, the summary counts the cells' warnings once (the tables do it per suite).
+  const cellWarned = 'warning: 4 cells had far-outlier samples (other programs competing for the CPU)\n' +
+    'warning: 2 cells had processes disagreeing by more than 5% (noisy machine: use more processes)\n' +
+    'warning: 5 cells had processes set aside because the machine was disturbed while they ran (replaced)\n';
+  assert.equal(renderTerminal(planted, { summary: true }), `${changes}${cellWarned}${warned}`);
 });
 
 test('what changed ends with the smallest change the run could detect, when the run recorded it', async () => {
@@ -76,7 +86,8 @@ test('what changed shows names with their control characters escaped, and nothin
   assert.match(text, /planted\/quicker\\x1b\]0;owned\\x07\\n/);
   // eslint-disable-next-line no-control-regex -- nodebench's own colour codes are taken out first
   assert.doesNotMatch(text.replace(/\u001b\[[0-9;]*m/g, '').replace(/\n/g, ''), RAW_CONTROL);
-  const oneColumn = { ...planted, flagSets: planted.flagSets.slice(0, 1), cells: planted.cells.filter((c) => c.flagSet === 'baseline') };
+  // Its cells without their own warnings: what is left to say is the run's.
+  const oneColumn = { ...planted, flagSets: planted.flagSets.slice(0, 1), cells: planted.cells.filter((c) => c.flagSet === 'baseline').map((c) => ({ ...c, warnings: [] })) };
   assert.equal(renderChanges(oneColumn), '');
   assert.match(renderTerminal({ ...oneColumn, warnings: [] }, { summary: true }), /^No ratio to show[^\n]*\n$/);
   const governor = { code: 'governor', message: 'the CPU frequency governor is "\u001b[2Jx", not "performance"' };
@@ -87,7 +98,7 @@ test('nodebench report --summary prints only what changed', async () => {
   const file = path.join(root, 'test', 'fixtures', 'planted-result.json');
   const run = await nodebench(['report', file, '--summary']);
   assert.equal(run.exitCode, 0, run.stderr);
-  assert.equal(run.stdout.trimEnd(), `${renderChanges(planted)}${planted.warnings.map((w) => `warning: ${w.message}`).join('\n')}`);
+  assert.equal(run.stdout.trimEnd(), `${renderChanges(planted)}${cellWarningLines(planted.cells).join('\n')}\n${planted.warnings.map((w) => `warning: ${w.message}`).join('\n')}`);
 });
 
 // A library file's benchmarks that nodebench timed otherwise than in batches, or with a collection
@@ -110,4 +121,34 @@ test('the HTML overview lists the slowdowns first, each group largest first, the
     { verdict: 'slower', count: 3, inView: 3, more: null, folded: 0 },
     { verdict: 'faster', count: 30, inView: 10, more: '20 more faster', folded: 20 }
   ]);
+});
+
+// Issue 39, item 2: the terminal said "16 cells had processes disagreeing by more than 5%", "20 cells
+// stayed above the target margin" and the smallest change the run detects; the Markdown for a PR and
+// the HTML report said only the load average. Every format now says the same lines.
+test('the cells\' warnings, the smallest detectable change and the run\'s warnings are in the terminal, Markdown and HTML of report and diff (issue 39, item 2)', async () => {
+  const { detectableChange } = await import('../cli/stats/detectable.js');
+  const { grid } = await import('../cli/results/grid.js');
+  const result = { ...planted, schedule: { ...planted.schedule, detectableChange: detectableChange(grid(planted), planted.cells) } };
+  const lines = reportWarningLines(result);
+  const wanted = [/^warning: 2 cells had processes disagreeing by more than 5%/, /^warning: 5 cells had processes set aside because the machine was disturbed/,
+    /^smallest change this run detects 80% of the time/, /^warning: the load average at the start was 1\.16/];
+  for (const re of wanted) assert.ok(lines.some((line) => re.test(line)), `${re} in ${lines.join(' | ')}`);
+  const terminal = renderTerminal(result);
+  const markdown = renderMarkdown(result);
+  const html = renderHtml(result).replace(/&#39;/g, "'").replace(/&quot;/g, '"');
+  for (const line of lines) {
+    assert.ok(terminal.includes(line.replace(/^warning: (\d+ cells? )/, '$1')), `terminal: ${line}`);
+    assert.ok(markdown.includes(line.replace(/\*/g, '\\*')), `Markdown: ${line}`);
+    assert.ok(html.includes(`<p>${line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`), `HTML: ${line}`);
+  }
+  // diff: each side's cells counted, in its Markdown and on its page.
+  const rows = compareResults(result, result, { from: '24.21.0/baseline', to: '24.21.0/--title=nodebench-planted', fileA: 'r.json', fileB: 'r.json' });
+  const context = { fileA: 'r.json', fileB: 'r.json', resultA: result, resultB: result };
+  const diffMarkdown = renderDiffMarkdown(rows, context);
+  const diffHtml = renderDiffPage(rows, context);
+  for (const re of [/warning \(A\): \d+ cells? had processes disagreeing/, /warning \(B\): \d+ cells? had far-outlier samples/, /warning: the load average at the start/]) {
+    assert.match(diffMarkdown, re);
+    assert.match(diffHtml, re);
+  }
 });

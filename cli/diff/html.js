@@ -8,7 +8,7 @@ import { rowKey } from '../cell-identity.js';
 import { rateOf, measureOfCell } from '../measure.js';
 import { displayName } from '../text/format.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
-import { diffHeader, diffRowCells, diffSummaryLines, environmentRows, isDecidedChange, changeSize, folded } from './rows.js';
+import { diffHeader, diffRowCells, diffSummaryLines, diffWarningLines, environmentRows, isDecidedChange, changeSize, folded } from './rows.js';
 
 // The ratios with their intervals as one chart (B over A, 1 = no change), the table underneath.
 // A chart of more comparisons than this is unreadable: it shows the decided ones, largest first.
@@ -87,7 +87,7 @@ export function renderDiffPage(rows, context) {
       : `Ratios of operations per second, B over A: ${countsText(overview)}.`,
     charts: page.charts,
     sections: [
-      { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against: 'A', runWarnings: rows.runWarnings || [] }) },
+      { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against: 'A', runWarnings: diffWarningLines(rows) }) },
       { title: 'Changes', lead: `<p class="note">Dot: estimated ratio of operations per second, B over A; bar: its 95% interval; orange: changes decided faster or slower${rows.verdicts ? ` (${escapeHtml(rows.verdicts.text)})` : ''}.</p>`, chartIds: page.charts.map((c) => c.id) },
       { title: 'Table', height: 200 + tableRows.length * 22, html: `${summary.map((line) => `<p class="note">${escapeHtml(line)}</p>`).join('')}${sortableTable(diffHeader(rows), tableRows, { className: 'cells' })}` },
       ...metrics,

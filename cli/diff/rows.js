@@ -11,6 +11,7 @@ import { describeUndecided } from '../stats/detectable.js';
 import { terminalText } from '../text/escape.js';
 import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../render/marks.js';
 import { measureOfCell } from '../measure.js';
+import { cellWarningLines } from '../render/run-warnings.js';
 
 // A side's value as its measure reads: ops/s, or instructions per operation (cli/measure.js).
 const valueOf = (cell) => measureOfCell(cell).valueText(cell.summary);
@@ -46,7 +47,14 @@ export function diffRowCells(r, { equivalence } = {}) {
 
 export const isDecidedChange = (row) => Boolean(row.comparison) && (row.comparison.verdict === 'faster' || row.comparison.verdict === 'slower');
 
-// runWarnings: false leaves out what the runs warned about their machines (a page shows them first).
+// What qualifies the compared cells and their runs, in every format (issue 39, item 2): each side's
+// cells' warnings counted (render/run-warnings.js), then what the runs warned about their machines.
+export function diffWarningLines(rows) {
+  const side = (id) => [...new Set(rows.map((r) => r[id]).filter(Boolean))];
+  return [...cellWarningLines(side('a'), { who: 'A' }), ...cellWarningLines(side('b'), { who: 'B' }), ...(rows.runWarnings || [])];
+}
+
+// runWarnings: false leaves out diffWarningLines (a page shows them first).
 export function diffSummaryLines(rows, { runWarnings = true } = {}) {
   const compared = rows.filter((r) => r.comparison).map((r) => r.comparison);
   const lines = [];
@@ -69,7 +77,7 @@ export function diffSummaryLines(rows, { runWarnings = true } = {}) {
   if (compared.some((c) => c.singleProcess)) {
     lines.push('note: a cell measured in one process decides nothing (the samples of one process say nothing of the next, which can run 2x apart on a shared host): its ratio is shown without an interval; measure with --processes 3 or more for verdicts.');
   }
-  if (runWarnings) lines.push(...(rows.runWarnings || []).map((line) => terminalText(line)));
+  if (runWarnings) lines.push(...diffWarningLines(rows).map((line) => terminalText(line)));
   return lines;
 }
 

@@ -8,8 +8,7 @@ import chalk from 'chalk';
 import { textTable } from '../text/text-table.js';
 import { terminalText, shellWord } from '../text/escape.js';
 import { formatRatio, displayName } from '../text/format.js';
-import { describeDetectable } from '../stats/detectable.js';
-import { describeHostOfRun, hostFingerprint } from '../stats/host-speed.js';
+import { precisionLines } from '../render/run-warnings.js';
 import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText, changeGroups } from '../render/overview.js';
 import { benchmarkName } from '../cell-identity.js';
 
@@ -44,10 +43,7 @@ export function renderChanges(result, { baseline, color = false, limit = CHANGES
     out.push('  none decided faster or slower');
   }
   if (overview.summary.columns.length) out.push(`  geometric mean of the ratios per column: ${terminalText(geomeanText(overview.summary))}`);
-  // What "undecided" means for this run: how large a change it could have told apart.
-  const detectable = describeDetectable(result.schedule?.detectableChange);
-  if (detectable) out.push(`  ${detectable}`);
-  const host = describeHostOfRun(result.hostSpeed ?? hostFingerprint(result.cells));
-  if (host) out.push(`  ${host}`);
+  // What "undecided" means for this run: how large a change it could have told apart, and how its host ran.
+  out.push(...precisionLines(result).map((line) => `  ${line}`));
   return `${out.join('\n')}\n`;
 }

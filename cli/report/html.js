@@ -17,7 +17,7 @@ import { htmlPage, chartFigure } from '../render/html-page.js';
 import { terminalText } from '../text/escape.js';
 import { measureOfResult } from '../measure.js';
 import { summarizeMetricRuns, METRICS } from '../stats/metrics.js';
-import { runWarningLines } from '../render/run-warnings.js';
+import { reportWarningLines } from '../render/run-warnings.js';
 
 // Per benchmark: one point per column with the interval and the per-process rates (ops/s).
 export function chartData(result) {
@@ -223,7 +223,7 @@ export function renderHtml(result, { baseline } = {}) {
   const service = renderServiceTables(result);
   const commands = renderCommandTables(result);
   const sections = [
-    { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against, runWarnings: runWarningLines(result) }) },
+    { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against, runWarnings: reportWarningLines(result) }) },
     ...detail,
     ...(service ? [{ title: 'Service latencies', html: `<pre>${escapeHtml(service)}</pre>` }] : []),
     ...(commands ? [{ title: 'Whole commands', html: `<pre>${escapeHtml(commands)}</pre>` }] : []),

@@ -13,7 +13,7 @@ import { markdownText, markdownFence, markdownCode } from '../text/escape.js';
 import { valueMarks, markNotes, referenceFolded } from './suite-tables.js';
 import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText, changeGroups } from '../render/overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend, MARKDOWN_CHANGES_SHOWN } from '../render/markdown-parts.js';
-import { runWarningLines } from '../render/run-warnings.js';
+import { reportWarningLines } from '../render/run-warnings.js';
 import { benchmarkName } from '../cell-identity.js';
 
 // The terminal table's marks (suite-tables.js): "!" optimized away, "=" same, "?" undecided.
@@ -79,7 +79,7 @@ export function summaryLines(overview) {
 export function renderMarkdown(result, { baseline, source, limit = GITHUB_COMMENT_LIMIT } = {}) {
   const tables = grid(result, { baseline });
   const overview = reportOverview(result, { baseline, tables });
-  const warned = runWarningLines(result).map((line) => `${markdownText(line)}  `);
+  const warned = reportWarningLines(result).map((line) => `${markdownText(line)}  `);
   const header = [
     `## nodebench report: ${markdownText(result.runtimes.map((r) => displayName(r.label)).join(', '))}`, '',
     markdownText(`Runtimes: ${result.runtimes.map((r) => `${displayName(r.label)} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. Ratios of ops/s to ${againstText(overview)}.`), '',
