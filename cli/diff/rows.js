@@ -9,7 +9,7 @@ import { describeDrift } from '../stats/drift-estimate.js';
 import { describeHosts } from '../stats/host-speed.js';
 import { describeUndecided } from '../stats/detectable.js';
 import { terminalText } from '../text/escape.js';
-import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../render/marks.js';
+import { FOLDED_MARK, isOptimizedAway, foldedNote, excludesOne, excludesOneNote } from '../render/marks.js';
 import { measureOfCell } from '../measure.js';
 import { cellWarningLines } from '../render/run-warnings.js';
 
@@ -64,6 +64,8 @@ export function diffSummaryLines(rows, { runWarnings = true } = {}) {
     lines.push(`geomean of rate ratios: ${formatChange(geomeanRatio(compared))} over ${compared.length} benchmarks; ` +
       `${count('faster')} faster, ${count('slower')} slower, ${count('same')} same${band}, ${count('undecided')} undecided`);
     if (rows.verdicts) lines.push(`verdicts: ${rows.verdicts.text}`);
+    const unsure = compared.filter((c) => excludesOne(c.verdict, c.ci.low, c.ci.high)).length;
+    if (unsure && rows.verdicts) lines.push(excludesOneNote(unsure, rows.verdicts).replace(/^\? /, 'undecided '));
     const undecided = describeUndecided(rows.detectable, count('undecided'));
     if (undecided) lines.push(undecided);
   }

@@ -5,6 +5,7 @@
 import { terminalText } from '../text/escape.js';
 import { formatRatio, formatRate, formatPct, displayName } from '../text/format.js';
 import { countsText, geomeanText, intervalText, spreadText, changeGroups } from './overview.js';
+import { hasEstimate, NO_ESTIMATE, MARGIN_LIMIT } from './marks.js';
 
 export const escapeHtml = (text) => terminalText(text, { keepNewlines: true }).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 
@@ -57,13 +58,14 @@ export function ratioColour(cell) {
 }
 
 // A cell's value with its unit: ops/s, or instructions per operation (cli/measure.js valueText).
-const shownValue = (cell) => (cell.valueText ? `${cell.valueText} instructions per operation` : `${formatRate(cell.opsPerSec)} ops/s`);
+// Every time cell has a valueText too (its rate): `counted` is what says instructions.
+const shownValue = (cell) => (cell.counted ? `${cell.valueText} instructions per operation` : `${formatRate(cell.opsPerSec)} ops/s`);
 
 // What a heat-map cell says on hover and focus (and to a screen reader).
 export function cellDescription(suite, row, column, cell) {
   const where = `${terminalText(displayName(row.benchmark))} on ${terminalText(displayName(column.key))}${cell.against ? ` against ${terminalText(displayName(cell.against))}` : ''}`;
   if (cell.status !== 'ok') return `${where}: ${terminalText(cell.status)}${cell.note ? ` (${terminalText(cell.note)})` : ''}`;
-  if (column.isBaseline) return `${where}: the baseline, ${shownValue(cell)} ±${formatPct(cell.rme)}${cell.spread.length ? `; ${spreadText(cell.spread)}` : ''}`;
+  if (column.isBaseline) return `${where}: the baseline, ${shownValue(cell)} ${hasEstimate(cell.rme) ? `±${formatPct(cell.rme)}` : `(${NO_ESTIMATE}: margin over ±${MARGIN_LIMIT}%)`}${cell.spread.length ? `; ${spreadText(cell.spread)}` : ''}`;
   if (!Number.isFinite(cell.ratio)) return `${where}: ${shownValue(cell)}, no ratio (the baseline did not run)`;
   return `${where}: ${formatRatio(cell.ratio)} ${cell.verdict}${cell.folded ? ', optimized away (!)' : ''}; 95% interval ${intervalText(cell)}${Number.isFinite(cell.q) ? `, q ${cell.q < 0.001 ? '<0.001' : cell.q.toFixed(3)}` : ''}${cell.spread.length ? `; ${spreadText(cell.spread)}` : ''}`;
 }

@@ -11,6 +11,7 @@ import { formatRatio, formatChange, formatBand, displayName } from '../text/form
 import { isOptimizedAway, ratioMark } from './marks.js';
 import { geomeanRatio, pairedLogs } from '../stats/compare.js';
 import { DECISIONS } from '../stats/decision.js';
+import { measureOfCell } from '../measure.js';
 
 const foldedCell = (cell) => Boolean(cell) && cell.status === 'ok' && isOptimizedAway(cell.warnings);
 
@@ -120,7 +121,7 @@ export function reportOverview(result, { baseline, tables = grid(result, { basel
             const reference = table.references[i];
             const refCell = cellAt(row.benchmark, reference);
             const folded = foldedCell(cell) || (!isBaseline && foldedCell(refCell));
-            const out = { status: 'ok', isBaseline, opsPerSec: value.opsPerSec, valueText: value.valueText, rme: value.rme, folded, spread: [processSpread(cell)].filter(Boolean) };
+            const out = { status: 'ok', isBaseline, opsPerSec: value.opsPerSec, valueText: value.valueText, counted: measureOfCell(cell).id === 'instructions', rme: value.rme, folded, spread: [processSpread(cell)].filter(Boolean) };
             if (isBaseline || !Number.isFinite(value.ratio)) return out;
             const c = value.ratioComparison;
             const spread = [c.paired ? pairSpread(refCell, cell) : null, ...out.spread].filter(Boolean);

@@ -38,15 +38,16 @@ export const WARNING_LABELS = {
 // Files of schema version 1 kept plain strings, which count under their own text.
 export const asWarning = (w) => (typeof w === 'string' ? { code: w, message: w } : w);
 
-// [[label, cells]] in WARNING_LABELS' order (so that the sides of a diff list alike), other texts
-// after them as they come: each cell counted once per kind of warning.
+// A code nodebench does not know (a file may carry any string): counted under one label, its words
+// left to --warnings, so that no text of the file decides how many lines a view has.
+export const OTHER_WARNINGS = 'had other warnings (nodebench report <file> --warnings lists them)';
+
+// [[label, cells]] in WARNING_LABELS' order (so that the sides of a diff list alike), then
+// OTHER_WARNINGS: each cell counted once per kind of warning.
 export function cellWarningCounts(cells) {
   const counts = new Map();
   for (const cell of cells) {
-    const labels = new Set((cell?.warnings || []).map((w) => {
-      const { code, message } = asWarning(w);
-      return WARNING_LABELS[code] || message;
-    }));
+    const labels = new Set((cell?.warnings || []).map((w) => WARNING_LABELS[asWarning(w).code] || OTHER_WARNINGS));
     for (const label of labels) counts.set(label, (counts.get(label) || 0) + 1);
   }
   const order = Object.values(WARNING_LABELS);
@@ -54,10 +55,12 @@ export function cellWarningCounts(cells) {
   return [...counts].sort((x, y) => rank(x[0]) - rank(y[0]));
 }
 
-// "warning: 16 cells had processes disagreeing by more than 5% (noisy machine: use more processes)",
-// one line per kind; `who` names the side of a diff.
+// "warning: 16 cells had processes disagreeing by more than 5% (noisy machine: use more processes);
+// 20 cells stayed above …": one line, the kinds joined (as the terminal's line under each suite), so
+// that how many lines a view has never depends on the file's words; `who` names the side of a diff.
 export function cellWarningLines(cells, { who } = {}) {
-  return cellWarningCounts(cells).map(([label, n]) => `warning${who ? ` (${who})` : ''}: ${n} cell${n === 1 ? '' : 's'} ${label}`);
+  const counts = cellWarningCounts(cells);
+  return counts.length ? [`warning${who ? ` (${who})` : ''}: ${counts.map(([label, n]) => `${n} cell${n === 1 ? '' : 's'} ${label}`).join('; ')}`] : [];
 }
 
 // How far the run could see and how its host ran: the smallest change it detects, the host's slow mode.

@@ -9,7 +9,7 @@ import { columnsWithCells, cellsBySuite, suiteIndex, processRates } from '../res
 import { columnsOf, columnKey } from '../cell-identity.js';
 import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';
-import { isOptimizedAway, FOLDED_MARK } from '../render/marks.js';
+import { isOptimizedAway, FOLDED_MARK, hasEstimate, NO_ESTIMATE, ratioInterval, excludesOne } from '../render/marks.js';
 import { formatRate, formatPct, formatRatio, formatFraction, displayName } from '../text/format.js';
 import { reportOverview, spreadText, countsText, againstText } from '../render/overview.js';
 import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
@@ -117,11 +117,11 @@ function suiteTable(overviewSuite) {
     const ratio = Number.isFinite(cell.ratio);
     return [name, column.key + (column.isBaseline ? ' (baseline)' : ''),
       number(cell.opsPerSec, `${cell.valueText ?? formatRate(cell.opsPerSec)}${cell.folded && !ratio ? FOLDED_MARK : ''}`),
-      number(cell.rme, formatPct(cell.rme)),
+      number(cell.rme, hasEstimate(cell.rme) ? formatPct(cell.rme) : NO_ESTIMATE),
       ratio ? number(cell.ratio, `${formatRatio(cell.ratio)}${cell.mark}`) : '',
-      ratio ? number(cell.high / cell.low, `${formatRatio(cell.low)} .. ${formatRatio(cell.high)}`) : '',
+      ratio ? number(cell.high / cell.low, ratioInterval(cell.low, cell.high, formatRatio)) : '',
       ratio && Number.isFinite(cell.q) ? number(cell.q, cell.q < 0.001 ? '<0.001' : cell.q.toFixed(3)) : '',
-      ratio ? { text: cell.verdict, className: VERDICT_CLASS.has(cell.verdict) ? cell.verdict : '' } : { text: column.isBaseline ? 'baseline' : '' },
+      ratio ? { text: excludesOne(cell.verdict, cell.low, cell.high) ? `${cell.verdict}: its interval alone leaves out 1x, not so at the false discovery rate over all ratios` : cell.verdict, className: VERDICT_CLASS.has(cell.verdict) ? cell.verdict : '' } : { text: column.isBaseline ? 'baseline' : '' },
       { text: spreadText(cell.spread) }];
   })).filter(Boolean);
   return sortableTable(header, rows, { className: 'cells' });

@@ -5,12 +5,12 @@
 // the service latencies. Within GitHub's comment limit (render/markdown-parts.js). The overview is
 // render/overview.js's, as in the HTML report; every name goes through escape.js.
 import { grid } from '../results/grid.js';
-import { formatRate, formatRatio, formatPct, displayName } from '../text/format.js';
+import { formatRate, formatRatio, displayName } from '../text/format.js';
 import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
 import { markdownText, markdownFence, markdownCode } from '../text/escape.js';
-import { valueMarks, markNotes, referenceFolded } from './suite-tables.js';
+import { valueMarks, valueFigures, markNotes, referenceFolded } from './suite-tables.js';
 import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText, changeGroups } from '../render/overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend, MARKDOWN_CHANGES_SHOWN } from '../render/markdown-parts.js';
 import { reportWarningLines } from '../render/run-warnings.js';
@@ -21,9 +21,8 @@ function text(value, isBaseline, baseFolded) {
   if (value.status === 'absent') return '';
   if (value.status !== 'ok') return `${value.status}${value.error ? `: ${value.error}` : ''}`;
   const marks = valueMarks(value, baseFolded);
-  const rme = Number.isFinite(value.rme) ? ` ±${value.rme.toFixed(1)}%` : '';
-  const ratioMargin = Number.isFinite(value.ratioRme) ? ` ±${formatPct(value.ratioRme)}` : '';
-  return `${value.valueText ?? formatRate(value.opsPerSec)}${marks.rate}${rme}${isBaseline ? ' (base)' : value.ratio ? ` **${formatRatio(value.ratio)}**${marks.ratio}${ratioMargin}` : ''}`;
+  const { margin, interval } = valueFigures(value);
+  return `${value.valueText ?? formatRate(value.opsPerSec)}${marks.rate}${margin}${isBaseline ? ' (base)' : value.ratio ? ` **${formatRatio(value.ratio)}**${marks.ratio}${interval}` : ''}`;
 }
 
 const CHANGE_HEADER = ['ratio', 'verdict', 'benchmark', 'column', '95% interval'];
@@ -89,7 +88,7 @@ export function renderMarkdown(result, { baseline, source, limit = GITHUB_COMMEN
   const blocks = [{ name: 'the summary', head: header }, ...changeBlocks(overview),
     { name: 'the overview', head: ['### Overview', '', `${markdownText(overviewLegend)}`, ''] }, ...overviewBlocks(overview)];
   // The full tables, folded: ops/s ±margin and ratio ±margin per cell, as on a terminal.
-  blocks.push({ name: 'the full tables', head: ['<details>', '<summary>Full tables: ops/s ±95% margin, ratio to the baseline ±95% margin</summary>', ''] });
+  blocks.push({ name: 'the full tables', head: ['<details>', '<summary>Full tables: ops/s ±95% margin, ratio to the baseline [95% interval]</summary>', ''] });
   for (const table of tables) {
     const form = suiteFormLabel(result, table.suite);
     const baseIndex = table.columns.findIndex((c) => c.key === table.baseline.key);

@@ -19,7 +19,7 @@ export { renderChanges };
 
 // runWarnings: false leaves out the run's own warnings (load, CPU governor), for the end of a run,
 // which says them on stderr.
-export function renderTerminal(result, { baseline, color = false, metrics = false, verbose = false, summary = false, file, runWarnings = true } = {}) {
+export function renderTerminal(result, { baseline, color = false, metrics = false, verbose = false, summary = false, file, runWarnings = true, width } = {}) {
   const tables = grid(result, { baseline });
   const warned = runWarnings ? runWarningLines(result).map((line) => `${terminalText(line)}\n`).join('') : '';
   const changes = renderChanges(result, { color, file, overview: reportOverview(result, { baseline, tables }) });
@@ -29,5 +29,5 @@ export function renderTerminal(result, { baseline, color = false, metrics = fals
   const metricSuites = metrics ? null : result.suites.filter((s) => s.metricsTable).map((s) => s.name);
   const metricsText = metricSuites && !metricSuites.length ? '' : renderMetricsTables(result, { suites: metricSuites || undefined });
   const service = renderServiceTables(result);
-  return `${[renderTables(result, { baseline, color, verbose, tables }), flagDefaultNotes(result), metricsText, service, renderCommandTables(result), changes].filter(Boolean).join('\n')}${warned}`;
+  return `${[renderTables(result, { baseline, color, verbose, tables, ...(width ? { width } : {}) }), flagDefaultNotes(result), metricsText, service, renderCommandTables(result), changes].filter(Boolean).join('\n')}${warned}`;
 }
