@@ -123,3 +123,21 @@ test('report Markdown: names with markup, escape codes or 10,000 characters stay
   const [, faster] = tables(markdown);
   assert.ok(faster.rows.some((r) => r[2].text.startsWith('planted/quicker|') && r[2].text.endsWith('xxxx')), faster.rows.map((r) => r[2].text.slice(0, 40)).join(', '));
 });
+
+// Issue 39, item 8: the folded section said "141 undecided" where the headline said 131 (ten
+// unsupported cells counted as undecided), and the full tables made every ratio bold where the
+// legend says bold is decided.
+test('diff Markdown counts its folded rows as its headline does; the full tables make only decided ratios bold', () => {
+  const columns = ['24.21.0/baseline', '24.21.0/--title=nodebench-planted'];
+  const unsupported = { ...planted, cells: planted.cells.map((c) => (c.benchmark === 'steady' && c.flagSet === 'baseline' ? { ...c, status: 'unsupported', error: 'unsupported on this runtime', summary: undefined, processes: [] } : c)) };
+  const both = { ...unsupported, cells: unsupported.cells.map((c) => (c.benchmark === 'steady' ? { ...c, status: 'unsupported', error: 'unsupported on this runtime', summary: undefined, processes: [] } : c)) };
+  const rows = diffResults(pairCells(both, both, { from: columns[0], to: columns[1] }));
+  const markdown = renderDiffMarkdown(rows, { fileA: 'r.json', fileB: 'r.json', resultA: both, resultB: both, failures: null });
+  const headline = /(\d+) undecided/.exec(markdown.split('\n').find((l) => l.startsWith('geomean')))[1];
+  assert.match(markdown, new RegExp(`<summary>1 not decided faster or slower: 0 same within the band, ${headline} undecided, 1 not compared \\(unsupported on both sides\\)</summary>`));
+  const full = renderMarkdown(planted);
+  const fullRow = (name) => full.split('\n').find((l) => l.startsWith(`| ${name} | `) && l.includes('(base)'));
+  assert.match(fullRow('quicker'), /\*\*19\.00x\*\* \[/);
+  assert.match(fullRow('steady'), / 1\.00x\? \[/);
+  assert.doesNotMatch(fullRow('steady'), /\*\*/);
+});

@@ -42,8 +42,13 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
   }
   if (!notableSet.size) blocks.push({ name: 'the changes', head: ['No benchmark decided faster or slower, none changed status.', ''] });
   if (rest.length) {
-    const same = rest.filter((r) => r.comparison?.verdict === 'same').length;
-    blocks.push(table('the comparisons not decided faster or slower', rest, ['<details>', `<summary>${rest.length} not decided faster or slower: ${same} same within the band, ${rest.length - same} undecided</summary>`, ''], ['', '</details>', '']));
+    // Counted as the headline counts: a row that ran on neither side (unsupported, failed on both)
+    // is no comparison, so not "undecided" (the folded count was 141 where the headline said 131).
+    const count = (verdict) => rest.filter((r) => r.comparison?.verdict === verdict).length;
+    const statuses = [...new Set(rest.filter((r) => !r.comparison).map((r) => r.after))];
+    const uncompared = rest.filter((r) => !r.comparison).length;
+    const words = [`${count('same')} same within the band`, `${count('undecided')} undecided`, ...(uncompared ? [`${uncompared} not compared (${statuses.join(', ')} on both sides)`] : [])];
+    blocks.push(table('the comparisons not decided faster or slower', rest, ['<details>', `<summary>${rest.length} not decided faster or slower: ${words.join(', ')}</summary>`, ''], ['', '</details>', '']));
   }
   const overview = diffOverview(rows);
   if (overview.suites.some((suite) => suite.columns.length > 1)) {

@@ -16,15 +16,17 @@ import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overview
 import { reportWarningLines } from '../render/run-warnings.js';
 import { benchmarkName } from '../cell-identity.js';
 
-// The terminal table's marks (suite-tables.js): "!" optimized away, "=" same, "?" undecided.
+// The terminal table's marks (suite-tables.js): "!" optimized away, "=" same, "?" undecided; the
+// ratio bold only when decided faster or slower, as the overview's legend says of bold.
 function text(value, isBaseline, baseFolded) {
   if (value.status === 'absent') return '';
   if (value.status !== 'ok') return `${value.status}${value.error ? `: ${value.error}` : ''}`;
   const marks = valueMarks(value, baseFolded);
   const { margin, interval } = valueFigures(value);
-  return `${value.valueText ?? formatRate(value.opsPerSec)}${marks.rate}${margin}${isBaseline ? ' (base)' : value.ratio ? ` **${formatRatio(value.ratio)}**${marks.ratio}${interval}` : ''}`;
+  return `${value.valueText ?? formatRate(value.opsPerSec)}${marks.rate}${margin}${isBaseline ? ' (base)' : value.ratio ? ` ${DECIDED.has(value.ratioVerdict) ? `**${formatRatio(value.ratio)}**` : formatRatio(value.ratio)}${marks.ratio}${interval}` : ''}`;
 }
 
+const DECIDED = new Set(['faster', 'slower']);
 const CHANGE_HEADER = ['ratio', 'verdict', 'benchmark', 'column', '95% interval'];
 const ALIGN_CHANGES = ['---:', '---', '---', '---', '---'];
 
