@@ -53,7 +53,7 @@ test('every format says what the ratios are against', () => {
   const changes = renderChanges(twoRuntimes);
   assert.ok(changes.startsWith(`What changed against 24.21.0/baseline; ${note}:`), changes);
   assert.match(changes, new RegExp(`planted/\\S+\\s+other/${FLAG} vs other/baseline\\n`));
-  assert.ok(renderTerminal(twoRuntimes).includes(`ratio to 24.21.0/baseline ±95% margin; ${note})`));
+  assert.ok(renderTerminal(twoRuntimes).includes(`ratio to 24.21.0/baseline [95% interval]; ${note})`));
   assert.ok(renderMarkdown(twoRuntimes).includes(`Ratios of ops/s to 24.21.0/baseline; ${note}.`));
   // One runtime: nothing to add.
   assert.ok(renderChanges(planted).startsWith('What changed against 24.21.0/baseline:'));

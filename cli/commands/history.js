@@ -6,6 +6,7 @@ import { analyseHistory, crossesReleases, gateFailures } from '../history/analys
 import { ORDERS } from '../history/series.js';
 import { changeLine } from '../history/table.js';
 import { terminalText } from '../text/escape.js';
+import { displayName } from '../text/format.js';
 import { HISTORY_FORMATS, HISTORY_CHECK_FORMATS } from '../history/formats.js';
 import { chooseFormat, emit, addFormatOptions, formatFrom } from '../output/emit.js';
 import { listReleases } from '../runtimes/index.js';
@@ -96,7 +97,7 @@ Examples:
       });
       const failures = gateFailures(analysis, limit);
       if (failures.length) {
-        const lines = failures.map((f) => `  ${terminalText(f.label)}: ${f.changes.map(({ series, change }) => changeLine(series, change, analysis, { withBenchmark: false })).join('; ')}`);
+        const lines = failures.map((f) => `  ${terminalText(displayName(f.label))}: ${f.changes.map(({ series, change }) => changeLine(series, change, analysis, { withBenchmark: false })).join('; ')}`);
         process.stderr.write(`nodebench: ${failures.length} benchmark(s) have a new change point slower by more than ${limit}% in ${path.normalize(opts.store)}:\n${lines.join('\n')}\n`);
         process.exitCode = 1;
       }

@@ -27,7 +27,7 @@ export function register(program) {
     .option('--runtimes <specs>', 'comma-separated runtimes instead of the file\'s, e.g. 6,16,lts')
     .option('--flags <names>', 'comma-separated flag set names from the file, e.g. baseline')
     .option('--suites <names>', 'comma-separated suites (names under suites/ or paths), e.g. promises,json')
-    .option('--summary', 'print only what changed at the end (the ratios decided faster or slower, largest first), not the tables')
+    .option('--summary', 'print only what changed at the end (the ratios decided slower, then faster, each largest first), not the tables')
     .option('--shard <i/n>', 'run only this runner\'s share of the benchmarks (e.g. 2/4, or auto from GitLab, Buildkite, CircleCI, Kubernetes or NODEBENCH_SHARD_INDEX/_COUNT); join the files with nodebench merge');
   addRunEndFormat(addHistoryOption(addRunOptions(addResumeOption(command)))).action(async (opts) => {
     const render = runEndFormat(opts);

@@ -12,7 +12,7 @@ export function register(program) {
     .option('--metrics', 'table format: also show GC, CPU, event-loop delay and memory per cell for every suite (markdown, html and csv always have them)')
     .option('--distribution', 'table format: also show each cell\'s per-process rates as a one-line histogram (to spot bimodal benchmarks)')
     .option('--warnings', 'table format: list every warning cell by cell instead of counting them')
-    .option('--summary', 'table format: print only what changed (the ratios decided faster or slower, largest first)')
+    .option('--summary', 'table format: print only what changed (the ratios decided slower, then faster, each largest first)')
     .option('--out <file>', 'write the report to this file instead of stdout (for html: report.html)')
     .option('--no-color', 'plain output')
     .action(async (file, opts) => {

@@ -28,7 +28,7 @@ import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { median } from '../stats/basic.js';
 import { judgeAll } from '../stats/decision.js';
 import { tTwoSidedP } from '../stats/distributions.js';
-import { formatChange, formatSeconds } from '../text/format.js';
+import { formatChange, formatSeconds, displayName } from '../text/format.js';
 import { UserError } from '../errors.js';
 import { checkOutput, readResult } from '../results/file.js';
 import { hostInfo } from '../results/host.js';
@@ -513,7 +513,7 @@ export function confirmationLines(confirmation, { limit, processes, files }) {
     const again = c.confirmation;
     const outcome = !again ? `${c.problem}; ${c.kept ? `the first comparison stands (${c.first.verdict})` : 'not confirmed'}`
       : `re-measured ${formatChange(again.ratio)} (${range(again)}, ${qText(again.q)}): ${again.verdict === 'undecided' && again.ci.low > 1 ? 'not slower' : again.verdict}${again.verdict === 'slower' && (1 - again.ratio) * 100 > limit ? ', confirmed' : ', not confirmed'}`;
-    lines.push(`  ${c.label} ${c.column}: first ${formatChange(c.first.ratio)} (${range(c.first)}), ${outcome}`);
+    lines.push(`  ${displayName(c.label)} ${displayName(c.column)}: first ${formatChange(c.first.ratio)} (${range(c.first)}), ${outcome}`);
   }
   return lines;
 }

@@ -4,7 +4,7 @@
 // benchmark that no longer runs must never pass as "no regression".
 // With --confirm (diff/confirm.js), a comparison fails only when its re-measurement decides it
 // slower by more than the threshold: `confirmed` maps such rows to their confirmation.
-import { formatChange } from '../text/format.js';
+import { formatChange, displayName } from '../text/format.js';
 
 // Statuses in B that mean "not measured" rather than "broken": --allow-missing waives them.
 const MISSING = new Set(['missing', 'unfinished', 'skipped']);
@@ -57,6 +57,6 @@ export function suspicious(rows, { limit = 0 } = {}) {
 export function gateMessage(failures, { limit, confirm = false }) {
   const how = confirm ? 'decided slower by more than ' + limit + '% when re-measured' : `decided slower by more than ${limit}%`;
   const lines = [`${failures.length} benchmark(s) fail the gate (${how}, or no longer ok; --allow-missing waives missing and unfinished ones):`];
-  for (const f of failures) lines.push(`  ${f.label}: ${f.columns.map((c) => `${c.column} ${c.problem}`).join('; ')}`);
+  for (const f of failures) lines.push(`  ${displayName(f.label)}: ${f.columns.map((c) => `${displayName(c.column)} ${c.problem}`).join('; ')}`);
   return lines.join('\n');
 }

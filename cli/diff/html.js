@@ -6,8 +6,9 @@ import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../render/h
 import { FOLDED_MARK } from '../render/marks.js';
 import { rowKey } from '../cell-identity.js';
 import { rateOf, measureOfCell } from '../measure.js';
+import { displayName } from '../text/format.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
-import { diffHeader, diffRowCells, diffSummaryLines, environmentRows, isDecidedChange, changeSize, folded } from './rows.js';
+import { diffHeader, diffRowCells, diffSummaryLines, diffWarningLines, environmentRows, isDecidedChange, changeSize, folded } from './rows.js';
 
 // The ratios with their intervals as one chart (B over A, 1 = no change), the table underneath.
 // A chart of more comparisons than this is unreadable: it shows the decided ones, largest first.
@@ -24,7 +25,7 @@ export function renderDiffHtml(rows, { fileA, fileB }) {
   const ratios = compared.flatMap((r) => [r.comparison.ci.low, r.comparison.ci.high]).filter((x) => x > 0);
   const chart = {
     id: 'chart-0',
-    title: `ratio of ops/s, B over A${columns.length === 1 ? `, ${columns[0]}` : ''}${compared.length < all.length ? `: the ${compared.length} largest decided changes of ${all.length} comparisons (every one is in the table)` : ''}`,
+    title: `ratio of ops/s, B over A${columns.length === 1 ? `, ${displayName(columns[0])}` : ''}${compared.length < all.length ? `: the ${compared.length} largest decided changes of ${all.length} comparisons (every one is in the table)` : ''}`,
     labels,
     view: 'raw',
     views: {
@@ -43,13 +44,13 @@ export function renderDiffHtml(rows, { fileA, fileB }) {
         log: ratios.length > 1 && Math.max(...ratios) / Math.min(...ratios) > 10
       }
     },
-    note: [...rows.filter((r) => !r.comparison).map((r) => `${r.label} ${r.column}: ${r.note}.`),
-      ...compared.filter((r) => folded(r.a) || folded(r.b)).map((r) => `${r.label} ${r.column}: optimized away (${FOLDED_MARK}), ran no slower than an empty benchmark.`)].join(' ')
+    note: [...rows.filter((r) => !r.comparison).map((r) => `${displayName(r.label)} ${displayName(r.column)}: ${r.note}.`),
+      ...compared.filter((r) => folded(r.a) || folded(r.b)).map((r) => `${displayName(r.label)} ${displayName(r.column)}: optimized away (${FOLDED_MARK}), ran no slower than an empty benchmark.`)].join(' ')
   };
   return { title: `nodebench diff: ${fileA} → ${fileB}`, charts: compared.length ? [chart] : [] };
 }
 
-// The whole diff page: the overview (verdict counts, decided changes largest first, a heat map of
+// The whole diff page: the overview (verdict counts, decided changes slower then faster, each largest first, a heat map of
 // B/A per suite), the chart of every change with its interval, the rows as a sortable table, the
 // runtime metrics and the environments. context: diff/compare.js's (fileA, fileB, resultA,
 // resultB, gate).
@@ -86,7 +87,7 @@ export function renderDiffPage(rows, context) {
       : `Ratios of operations per second, B over A: ${countsText(overview)}.`,
     charts: page.charts,
     sections: [
-      { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against: 'A', runWarnings: rows.runWarnings || [] }) },
+      { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against: 'A', runWarnings: diffWarningLines(rows) }) },
       { title: 'Changes', lead: `<p class="note">Dot: estimated ratio of operations per second, B over A; bar: its 95% interval; orange: changes decided faster or slower${rows.verdicts ? ` (${escapeHtml(rows.verdicts.text)})` : ''}.</p>`, chartIds: page.charts.map((c) => c.id) },
       { title: 'Table', height: 200 + tableRows.length * 22, html: `${summary.map((line) => `<p class="note">${escapeHtml(line)}</p>`).join('')}${sortableTable(diffHeader(rows), tableRows, { className: 'cells' })}` },
       ...metrics,

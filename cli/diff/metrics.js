@@ -7,7 +7,7 @@
 // a metric decided higher by more than the threshold fails.
 import { METRICS, metricValues, compareMetric } from '../stats/metrics.js';
 import { judgeAll } from '../stats/decision.js';
-import { formatChange } from '../text/format.js';
+import { formatChange, displayName } from '../text/format.js';
 
 const VERDICT = { faster: 'higher', slower: 'lower', same: 'same', undecided: 'undecided' };
 
@@ -54,7 +54,7 @@ export const METRIC_HEADER = ['benchmark', 'column', 'metric', 'change', '95% CI
 export function metricRows(comparisons) {
   const q = (x) => (!Number.isFinite(x) ? '' : x < 0.001 ? '<0.001' : x.toFixed(3));
   return comparisons.filter((c) => c.verdict === 'higher' || c.verdict === 'lower')
-    .map((c) => [c.label, c.column, c.metric, formatChange(c.ratio), `${formatChange(c.ci.low)} .. ${formatChange(c.ci.high)}`, q(c.q), c.verdict]);
+    .map((c) => [displayName(c.label), displayName(c.column), c.metric, formatChange(c.ratio), `${formatChange(c.ci.low)} .. ${formatChange(c.ci.high)}`, q(c.q), c.verdict]);
 }
 
 export function metricSummary(comparisons) {

@@ -4,13 +4,14 @@
 // over all the rows at one false discovery rate (diffResults); a cell whose benchmark ran at the cost
 // of an empty one carries FOLDED_MARK on its rate and on the change it takes part in.
 import { geomeanRatio } from '../stats/compare.js';
-import { formatChange, formatBand } from '../text/format.js';
+import { formatChange, formatBand, displayName } from '../text/format.js';
 import { describeDrift } from '../stats/drift-estimate.js';
 import { describeHosts } from '../stats/host-speed.js';
 import { describeUndecided } from '../stats/detectable.js';
 import { terminalText } from '../text/escape.js';
-import { FOLDED_MARK, isOptimizedAway, foldedNote } from '../render/marks.js';
+import { FOLDED_MARK, isOptimizedAway, foldedNote, excludesOne, excludesOneNote } from '../render/marks.js';
 import { measureOfCell } from '../measure.js';
+import { cellWarningLines } from '../render/run-warnings.js';
 
 // A side's value as its measure reads: ops/s, or instructions per operation (cli/measure.js).
 const valueOf = (cell) => measureOfCell(cell).valueText(cell.summary);
@@ -37,16 +38,23 @@ export function diffRowCells(r, { equivalence } = {}) {
   const aFolded = r.before === 'ok' && folded(r.a);
   const bFolded = r.after === 'ok' && folded(r.b);
   if (!r.comparison) {
-    return [r.label, r.column, r.before === 'ok' ? mark(valueOf(r.a), aFolded) : r.before, r.after === 'ok' ? mark(valueOf(r.b), bFolded) : r.after, '', '', '', '', r.note];
+    return [displayName(r.label), displayName(r.column), r.before === 'ok' ? mark(valueOf(r.a), aFolded) : r.before, r.after === 'ok' ? mark(valueOf(r.b), bFolded) : r.after, '', '', '', '', r.note];
   }
   const c = r.comparison;
-  return [r.label, r.column, mark(valueOf(r.a), aFolded), mark(valueOf(r.b), bFolded), mark(formatChange(c.ratio), aFolded || bFolded),
+  return [displayName(r.label), displayName(r.column), mark(valueOf(r.a), aFolded), mark(valueOf(r.b), bFolded), mark(formatChange(c.ratio), aFolded || bFolded),
     `${formatChange(c.ci.low)} .. ${formatChange(c.ci.high)}`, pValue(c.p), pValue(c.q), verdictText(c, equivalence)];
 }
 
 export const isDecidedChange = (row) => Boolean(row.comparison) && (row.comparison.verdict === 'faster' || row.comparison.verdict === 'slower');
 
-// runWarnings: false leaves out what the runs warned about their machines (a page shows them first).
+// What qualifies the compared cells and their runs, in every format (issue 39, item 2): each side's
+// cells' warnings counted (render/run-warnings.js), then what the runs warned about their machines.
+export function diffWarningLines(rows) {
+  const side = (id) => [...new Set(rows.map((r) => r[id]).filter(Boolean))];
+  return [...cellWarningLines(side('a'), { who: 'A' }), ...cellWarningLines(side('b'), { who: 'B' }), ...(rows.runWarnings || [])];
+}
+
+// runWarnings: false leaves out diffWarningLines (a page shows them first).
 export function diffSummaryLines(rows, { runWarnings = true } = {}) {
   const compared = rows.filter((r) => r.comparison).map((r) => r.comparison);
   const lines = [];
@@ -56,6 +64,8 @@ export function diffSummaryLines(rows, { runWarnings = true } = {}) {
     lines.push(`geomean of rate ratios: ${formatChange(geomeanRatio(compared))} over ${compared.length} benchmarks; ` +
       `${count('faster')} faster, ${count('slower')} slower, ${count('same')} same${band}, ${count('undecided')} undecided`);
     if (rows.verdicts) lines.push(`verdicts: ${rows.verdicts.text}`);
+    const unsure = compared.filter((c) => excludesOne(c.verdict, c.ci.low, c.ci.high)).length;
+    if (unsure && rows.verdicts) lines.push(excludesOneNote(unsure, rows.verdicts).replace(/^\? /, 'undecided '));
     const undecided = describeUndecided(rows.detectable, count('undecided'));
     if (undecided) lines.push(undecided);
   }
@@ -69,7 +79,7 @@ export function diffSummaryLines(rows, { runWarnings = true } = {}) {
   if (compared.some((c) => c.singleProcess)) {
     lines.push('note: a cell measured in one process decides nothing (the samples of one process say nothing of the next, which can run 2x apart on a shared host): its ratio is shown without an interval; measure with --processes 3 or more for verdicts.');
   }
-  if (runWarnings) lines.push(...(rows.runWarnings || []).map((line) => terminalText(line)));
+  if (runWarnings) lines.push(...diffWarningLines(rows).map((line) => terminalText(line)));
   return lines;
 }
 

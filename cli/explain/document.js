@@ -14,7 +14,7 @@ import { diffFlags, flagGroup, formatDefault } from '../flags/diff.js';
 import { findFlag } from '../flags/parse.js';
 import { okRuns } from '../stats/metrics.js';
 import { MAIN_GC_FLAGS } from '../matrix/plan.js';
-import { formatDuration } from '../text/format.js';
+import { formatDuration, displayName } from '../text/format.js';
 
 export const DOCUMENT_VERSION = 1;
 // Functions shown: those with at least this share of either side's samples, the largest first.
@@ -136,7 +136,7 @@ function flagsSection(sides, listings) {
 }
 
 const signed = (ns) => `${ns >= 0 ? '+' : '-'}${formatDuration(Math.abs(ns))}`;
-const nameOf = (row) => `${row.name}${row.location && row.kind !== 'harness' ? ` (${row.location})` : ''}${row.only ? ` (only on ${row.only.toUpperCase()})` : ''}`;
+const nameOf = (row) => `${displayName(row.name)}${row.location && row.kind !== 'harness' ? ` (${row.location})` : ''}${row.only ? ` (only on ${row.only.toUpperCase()})` : ''}`;
 
 // One paragraph: the change the profiled processes measured, the functions whose change is called,
 // and what they add up to; GC and deoptimisations when they moved; nothing the numbers do not carry.
@@ -144,19 +144,19 @@ function summarize(doc) {
   const [a, b] = [doc.sides.a, doc.sides.b];
   const parts = [];
   const unavailable = [a, b].filter((s) => s.profiling.unavailable);
-  if (unavailable.length === 2) parts.push(`Neither side could be profiled (${unavailable.map((s) => `${s.column}: ${s.profiling.unavailable}`).join('; ')}).`);
+  if (unavailable.length === 2) parts.push(`Neither side could be profiled (${unavailable.map((s) => `${displayName(s.column)}: ${s.profiling.unavailable}`).join('; ')}).`);
   else if (unavailable.length === 1) {
     const other = unavailable[0] === a ? b : a;
     const [ca, cb] = [a.cpuNsPerOp, b.cpuNsPerOp];
-    if (ca && cb) parts.push(`Unprofiled, in the metrics processes, an operation cost ${formatDuration(ca.estimate)} of CPU time on ${a.column} and ${formatDuration(cb.estimate)} on ${b.column} (B/A ${(cb.estimate / ca.estimate).toPrecision(3)}).`);
+    if (ca && cb) parts.push(`Unprofiled, in the metrics processes, an operation cost ${formatDuration(ca.estimate)} of CPU time on ${displayName(a.column)} and ${formatDuration(cb.estimate)} on ${displayName(b.column)} (B/A ${(cb.estimate / ca.estimate).toPrecision(3)}).`);
     const top = doc.functions.rows.filter((r) => r[other.id]?.estimate > 0).sort((x, y) => y[other.id].estimate - x[other.id].estimate).slice(0, 3);
-    parts.push(`Only ${other.column} could be profiled (${unavailable[0].column}: ${unavailable[0].profiling.unavailable}), so no change is split by function; on ${other.column} the most self time per operation is in ${top.map((r) => `${nameOf(r)} (${formatDuration(r[other.id].estimate)}, ${(r[other.id].share * 100).toFixed(0)}%)`).join(', ') || 'nothing measured'}.`);
+    parts.push(`Only ${displayName(other.column)} could be profiled (${displayName(unavailable[0].column)}: ${unavailable[0].profiling.unavailable}), so no change is split by function; on ${displayName(other.column)} the most self time per operation is in ${top.map((r) => `${nameOf(r)} (${formatDuration(r[other.id].estimate)}, ${(r[other.id].share * 100).toFixed(0)}%)`).join(', ') || 'nothing measured'}.`);
   } else {
     const total = doc.functions.totals.change;
     const called = doc.functions.rows.filter((r) => r.change && r.change.verdict !== 'undecided');
     if (total) {
       const decidedTotal = total.low > 0 || total.high < 0;
-      parts.push(`Under the profiler an operation cost ${formatDuration(doc.functions.totals.a.estimate)} of CPU time on ${a.column} and ${formatDuration(doc.functions.totals.b.estimate)} on ${b.column} (${signed(total.estimate)}, 95% interval ${signed(total.low)} .. ${signed(total.high)}${decidedTotal ? '' : ': no clear change'}).`);
+      parts.push(`Under the profiler an operation cost ${formatDuration(doc.functions.totals.a.estimate)} of CPU time on ${displayName(a.column)} and ${formatDuration(doc.functions.totals.b.estimate)} on ${displayName(b.column)} (${signed(total.estimate)}, 95% interval ${signed(total.low)} .. ${signed(total.high)}${decidedTotal ? '' : ': no clear change'}).`);
     }
     if (called.length) {
       const inCalled = called.reduce((s, r) => s + r.change.estimate, 0);
@@ -170,7 +170,7 @@ function summarize(doc) {
   const scavenges = doc.gc.rows.find((r) => r.kind === 'scavenges');
   const called = (row, words) => (row.change && row.change.verdict !== 'undecided' ? words[row.change.estimate > 0 ? 0 : 1] : `no clear change over ${doc.gc.processes.a} and ${doc.gc.processes.b} metrics processes`);
   if (gcTotal?.a && gcTotal?.b && (gcTotal.a.estimate > 0 || gcTotal.b.estimate > 0)) {
-    parts.push(`Main-thread GC: ${scavenges.a.estimate.toPrecision(3)} scavenges per 1000 operations on ${a.column} and ${scavenges.b.estimate.toPrecision(3)} on ${b.column} (${called(scavenges, ['more', 'fewer'])}); pauses of ${formatDuration(gcTotal.a.estimate)} and ${formatDuration(gcTotal.b.estimate)} per operation (wall clock, which a busy machine lengthens; ${called(gcTotal, ['longer', 'shorter'])}).`);
+    parts.push(`Main-thread GC: ${scavenges.a.estimate.toPrecision(3)} scavenges per 1000 operations on ${displayName(a.column)} and ${scavenges.b.estimate.toPrecision(3)} on ${displayName(b.column)} (${called(scavenges, ['more', 'fewer'])}); pauses of ${formatDuration(gcTotal.a.estimate)} and ${formatDuration(gcTotal.b.estimate)} per operation (wall clock, which a busy machine lengthens; ${called(gcTotal, ['longer', 'shorter'])}).`);
   }
   // One deopt-traced process per side cannot carry a claim about optimisation: the table shows it.
   return parts.join(' ');

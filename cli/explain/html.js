@@ -4,6 +4,7 @@
 import { htmlPage } from '../render/html-page.js';
 import { escapeHtml } from '../render/html-parts.js';
 import { explainTables, sideLine, profileFiles, benchmarkOf } from './tables.js';
+import { displayName } from '../text/format.js';
 
 const STYLE = '<style>table.x{border-collapse:collapse;font-size:13px}table.x th,table.x td{padding:2px 8px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}'
   + 'td.num{text-align:right;white-space:nowrap}.bar{height:10px;display:inline-block;vertical-align:middle}.a{background:#4a78c2}.b{background:#e07b39}'
@@ -29,7 +30,7 @@ function sideBySide(doc, table) {
     return `<tr class="${escapeHtml(verdict)}">${cells.slice(0, 2).map((c) => `<td>${escapeHtml(c)}</td>`).join('')}<td>${bars}</td>${cells.slice(2).map((c, j) => `<td class="${j === cells.length - 3 ? 'v' : 'num'}">${escapeHtml(c)}</td>`).join('')}</tr>`;
   }).join('');
   const notes = table.notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('');
-  return `<p><span class="bar a" style="width:20px"></span> A ${escapeHtml(doc.sides.a.column)} &nbsp; <span class="bar b" style="width:20px"></span> B ${escapeHtml(doc.sides.b.column)}</p><table class="x">${head}${body}</table>${notes}`;
+  return `<p><span class="bar a" style="width:20px"></span> A ${escapeHtml(displayName(doc.sides.a.column))} &nbsp; <span class="bar b" style="width:20px"></span> B ${escapeHtml(displayName(doc.sides.b.column))}</p><table class="x">${head}${body}</table>${notes}`;
 }
 
 export function renderExplainHtml(doc) {
@@ -41,5 +42,5 @@ export function renderExplainHtml(doc) {
     ...others.map((t) => ({ title: t.title, html: plainTable(t) })),
     { title: 'Profiles', html: `<p>Open in Chrome DevTools (Performance, load profile) or speedscope.app:</p><ul>${files.map((f) => `<li><code>${escapeHtml(f)}</code></li>`).join('')}</ul><p class="note">${escapeHtml(`${doc.createdAt}: nodebench ${doc.command.join(' ')}`)}</p>` }
   ];
-  return htmlPage({ title: `nodebench explain: ${benchmarkOf(doc)}`, intro: `Where the time went from ${doc.sides.a.column} to ${doc.sides.b.column}.`, charts: [], sections, script: '' });
+  return htmlPage({ title: `nodebench explain: ${benchmarkOf(doc)}`, intro: `Where the time went from ${displayName(doc.sides.a.column)} to ${displayName(doc.sides.b.column)}.`, charts: [], sections, script: '' });
 }

@@ -11,6 +11,7 @@ import { parseKnownRuntimeSpec } from '../runtimes/spec.js';
 import { rerunSpec, namedBinaries } from '../runtimes/recorded.js';
 import { describeSuite, checkRegularFile } from '../matrix/discover-suites.js';
 import { unsupportedReason } from '../matrix/plan.js';
+import { displayName } from '../text/format.js';
 
 // "16.20.2/baseline", "16.20.2/--max-semi-space-size=64 --no-opt", "16", "/path/to/node/baseline":
 // the runtime spec up to the first "/--" or a final "/baseline" (a path runtime has slashes of its own).
@@ -28,8 +29,8 @@ function findBenchmark(names, wanted, where) {
   if (names.includes(wanted)) return wanted;
   const bare = names.filter((n) => n.slice(n.indexOf('/') + 1) === wanted || n.endsWith(`/${wanted}`));
   if (bare.length === 1) return bare[0];
-  const shown = names.length > 12 ? `${names.slice(0, 12).join(', ')} and ${names.length - 12} more` : names.join(', ');
-  throw new UserError(`Benchmark "${wanted}" is not in ${where}; give SUITE/BENCHMARK as one of ${shown}.`);
+  const shown = names.length > 12 ? `${names.slice(0, 12).map(displayName).join(', ')} and ${names.length - 12} more` : names.map(displayName).join(', ');
+  throw new UserError(`Benchmark "${displayName(wanted)}" is not in ${where}; give SUITE/BENCHMARK as one of ${shown}.`);
 }
 
 // As run and matrix check theirs: a device, a FIFO or a link to one is refused before it is read
@@ -42,7 +43,7 @@ function checkSuiteFile(file, how, given = file) {
 function findColumn(result, file, name, option) {
   const columns = columnsOf(result);
   const found = columns.find((c) => c.key === name) || columns.find((c) => c.runtimeLabel === name);
-  if (!found) throw new UserError(`Column "${name}" (${option}) is not in ${file}; it has ${columns.map((c) => c.key).join(', ')}.`);
+  if (!found) throw new UserError(`Column "${displayName(name)}" (${option}) is not in ${file}; it has ${columns.map((c) => displayName(c.key)).join(', ')}.`);
   return found;
 }
 
@@ -61,10 +62,10 @@ async function fromResults(opts, log) {
   const suiteName = (cells.a || cells.b).suite;
   const recorded = Object.fromEntries(['a', 'b'].map((id) => [id, results[id].suites.find((s) => s.name === suiteName)]));
   const suite = recorded.b || recorded.a;
-  if (!suite) throw new UserError(`${files.b} does not describe suite "${suiteName}"; give its file with --suite FILE.`);
-  if (suite.kind === 'command') throw new UserError(`"${chosen}" is a whole command, which explain cannot profile function by function; explain a micro-benchmark (a suite file's benchmark).`);
+  if (!suite) throw new UserError(`${files.b} does not describe suite "${displayName(suiteName)}"; give its file with --suite FILE.`);
+  if (suite.kind === 'command') throw new UserError(`"${displayName(chosen)}" is a whole command, which explain cannot profile function by function; explain a micro-benchmark (a suite file's benchmark).`);
   if (!opts.suite && recorded.a && recorded.b && !sameSuite(recorded.a, recorded.b)) {
-    throw new UserError(`The two result files ran suite "${suiteName}" from different files or with different parameters; explain re-runs runtimes and flag sets of one suite, so give the file to run on both sides with --suite FILE.`);
+    throw new UserError(`The two result files ran suite "${displayName(suiteName)}" from different files or with different parameters; explain re-runs runtimes and flag sets of one suite, so give the file to run on both sides with --suite FILE.`);
   }
   const file = opts.suite ? path.resolve(opts.suite) : suite.file;
   checkSuiteFile(file, 'give its file with --suite FILE');

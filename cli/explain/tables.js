@@ -1,6 +1,6 @@
 // The explanation document as titled tables of plain strings, shared by the terminal, Markdown and
 // HTML formats (each escapes the strings for where it shows them: text/escape.js, escapeHtml).
-import { formatDuration, formatPct, formatFraction } from '../text/format.js';
+import { formatDuration, formatPct, formatFraction, displayName } from '../text/format.js';
 import { benchmarkName } from '../cell-identity.js';
 
 const dur = (ns) => (Number.isFinite(ns) ? formatDuration(ns) : '');
@@ -16,24 +16,24 @@ function verdictText(row) {
 }
 
 // The benchmark explained, as every view names it: suite/benchmark.
-export const benchmarkOf = (doc) => benchmarkName({ suite: doc.benchmark.suite, benchmark: doc.benchmark.name });
+export const benchmarkOf = (doc) => displayName(benchmarkName({ suite: doc.benchmark.suite, benchmark: doc.benchmark.name }));
 
 export function sideLine(doc, id) {
   const s = doc.sides[id];
   const flags = s.flags.length ? s.flags.join(' ') : 'no flags';
   const timing = s.timing ? `; timing processes: ${formatDuration(s.timing.nsPerOp)}/op` : '';
-  return `${id.toUpperCase()} = ${s.column} (Node ${s.runtime.version}, V8 ${s.runtime.v8}, ${flags})${timing}`;
+  return `${id.toUpperCase()} = ${displayName(s.column)} (Node ${s.runtime.version}, V8 ${s.runtime.v8}, ${flags})${timing}`;
 }
 
 function functionsTable(doc) {
   const n = (id) => doc.sides[id].profiling.processes.filter((p) => !p.error).length;
-  const unavailable = ['a', 'b'].filter((id) => doc.sides[id].profiling.unavailable).map((id) => `${id.toUpperCase()} (${doc.sides[id].column}) not profiled: ${doc.sides[id].profiling.unavailable}.`);
+  const unavailable = ['a', 'b'].filter((id) => doc.sides[id].profiling.unavailable).map((id) => `${id.toUpperCase()} (${displayName(doc.sides[id].column)}) not profiled: ${doc.sides[id].profiling.unavailable}.`);
   const overPort = ['a', 'b'].filter((id) => doc.sides[id].profiling.via === 'inspect-port')
-    .map((id) => `${id.toUpperCase()} (${doc.sides[id].column}) profiled over its --inspect port (Node ${doc.sides[id].runtime.version} has no inspector module; nodebench drove the same Profiler from outside).`);
+    .map((id) => `${id.toUpperCase()} (${displayName(doc.sides[id].column)}) profiled over its --inspect port (Node ${doc.sides[id].runtime.version} has no inspector module; nodebench drove the same Profiler from outside).`);
   const failed = ['a', 'b'].filter((id) => !doc.sides[id].profiling.unavailable)
     .flatMap((id) => doc.sides[id].profiling.processes.filter((p) => p.error).map((p) => `${id.toUpperCase()}: ${p.error} (left out).`));
   const t = doc.functions.totals;
-  const rows = doc.functions.rows.map((r) => [r.name, r.location, dur(r.a?.estimate), margin(r.a), share(r.a), dur(r.b?.estimate), margin(r.b), share(r.b), signed(r.change?.estimate), range(r.change), verdictText(r)]);
+  const rows = doc.functions.rows.map((r) => [displayName(r.name), r.location, dur(r.a?.estimate), margin(r.a), share(r.a), dur(r.b?.estimate), margin(r.b), share(r.b), signed(r.change?.estimate), range(r.change), verdictText(r)]);
   if (t.a || t.b) rows.push(['(whole operation, CPU)', '', dur(t.a?.estimate), margin(t.a), t.a ? '100%' : '', dur(t.b?.estimate), margin(t.b), t.b ? '100%' : '', signed(t.change?.estimate), range(t.change), t.change ? (t.change.low > 0 || t.change.high < 0 ? (t.change.estimate > 0 ? 'slower' : 'faster') : 'no clear change') : '']);
   return {
     id: 'functions',
@@ -68,9 +68,9 @@ function gcTable(doc) {
 function optimizationTable(doc) {
   const rows = ['a', 'b'].map((id) => {
     const o = doc.optimization[id];
-    if (o.error) return [`${id.toUpperCase()} ${doc.sides[id].column}`, o.error, '', '', ''];
-    const reasons = o.byReason.slice(0, 3).map((r) => `${r.count}x ${r.function}: ${r.reason} (${r.kind})`).join('; ');
-    return [`${id.toUpperCase()} ${doc.sides[id].column}`, o.text, String(o.deopts), Number.isFinite(o.deoptsPer1000Ops) ? o.deoptsPer1000Ops.toPrecision(2) : '', reasons];
+    if (o.error) return [`${id.toUpperCase()} ${displayName(doc.sides[id].column)}`, o.error, '', '', ''];
+    const reasons = o.byReason.slice(0, 3).map((r) => `${r.count}x ${displayName(r.function)}: ${r.reason} (${r.kind})`).join('; ');
+    return [`${id.toUpperCase()} ${displayName(doc.sides[id].column)}`, o.text, String(o.deopts), Number.isFinite(o.deoptsPer1000Ops) ? o.deoptsPer1000Ops.toPrecision(2) : '', reasons];
   });
   return {
     id: 'optimization',

@@ -5,7 +5,7 @@
 // its shift. The tables and change points in words follow, then the runs.
 import { htmlPage } from '../render/html-page.js';
 import { escapeHtml } from '../render/html-parts.js';
-import { formatChange } from '../text/format.js';
+import { formatChange, displayName } from '../text/format.js';
 import { compareVersions } from './series.js';
 import { seriesTitle, allChanges, changeLine, changeText } from './table.js';
 import { terminalText } from '../text/escape.js';
@@ -94,9 +94,10 @@ function labelsOf(points, by) {
   const used = new Map();
   const labelOf = new Map();
   for (const p of xs) {
-    const n = (used.get(p.name) || 0) + 1;
-    used.set(p.name, n);
-    labelOf.set(p.x, n > 1 ? `${p.name} #${n}` : p.name);
+    const name = displayName(p.name);
+    const n = (used.get(name) || 0) + 1;
+    used.set(name, n);
+    labelOf.set(p.x, n > 1 ? `${name} #${n}` : name);
   }
   return { labels: xs.map((p) => labelOf.get(p.x)), labelOf };
 }
@@ -118,10 +119,10 @@ export function trendCharts(analysis) {
     const labelRows = Math.min(4, series.reduce((n, s) => n + s.changes.length, 0));
     const logScale = max / min > 3;
     const top = logScale ? max * (max / min) ** (0.09 * labelRows) : max + (max - min || max) * 0.09 * labelRows;
-    const missing = series.flatMap((s) => s.points.filter((p) => p.status !== 'ok').map((p) => `${p.name} ${s.flagSet}: ${p.status}`));
+    const missing = series.flatMap((s) => s.points.filter((p) => p.status !== 'ok').map((p) => `${displayName(p.name)} ${displayName(s.flagSet)}: ${p.status}`));
     return {
       id: `trend-${i}`,
-      suite: series[0].suite,
+      suite: displayName(series[0].suite),
       title: seriesTitle(series[0], analysis, { withFlagSet: false, withLine: false }),
       unit: 'ops/s',
       labels,
@@ -130,12 +131,12 @@ export function trendCharts(analysis) {
       max: top,
       logScale,
       lines: series.map((s) => ({
-        label: terminalText(s.line !== null ? `${s.line} ${s.flagSet}` : s.flagSet),
+        label: terminalText(s.line !== null ? `${displayName(s.line)} ${displayName(s.flagSet)}` : displayName(s.flagSet)),
         points: s.points.filter((p) => p.status === 'ok').map((p) => ({ x: labelOf.get(p.x), y: p.opsPerSec, low: p.low, high: p.high }))
       })),
       // On the chart the shift only; with its interval in the note under it.
-      changes: series.flatMap((s) => s.changes.map((c) => ({ from: labelOf.get(c.from.x), to: labelOf.get(c.to.x), slower: c.ratio < 1, text: `${series.length > 1 ? `${terminalText(s.flagSet)} ` : ''}${formatChange(c.ratio)}${c.isNew ? ' new' : ''}` }))),
-      note: [...series.flatMap((s) => s.changes.map((c) => `${series.length > 1 ? `${s.flagSet} ` : ''}${c.from.name} -> ${c.to.name}: ${changeText(c)}${c.isNew ? ' (new)' : ''}.`)),
+      changes: series.flatMap((s) => s.changes.map((c) => ({ from: labelOf.get(c.from.x), to: labelOf.get(c.to.x), slower: c.ratio < 1, text: `${series.length > 1 ? `${terminalText(displayName(s.flagSet))} ` : ''}${formatChange(c.ratio)}${c.isNew ? ' new' : ''}` }))),
+      note: [...series.flatMap((s) => s.changes.map((c) => `${series.length > 1 ? `${displayName(s.flagSet)} ` : ''}${displayName(c.from.name)} -> ${displayName(c.to.name)}: ${changeText(c)}${c.isNew ? ' (new)' : ''}.`)),
         missing.length ? `No value: ${missing.join(', ')}.` : ''].filter(Boolean).map(terminalText).join(' ')
     };
   });

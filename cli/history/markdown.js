@@ -1,7 +1,7 @@
 // `history show` and `history check` as Markdown, for a pull request or the job summary.
-import { formatChange } from '../text/format.js';
+import { formatChange, displayName } from '../text/format.js';
 import { markdownText, markdownCode, markdownFence, markdownHtmlText } from '../text/escape.js';
-import { headline, seriesTitle, seriesTable, allChanges } from './table.js';
+import { headline, seriesTitle, seriesTable, allChanges, COMMAND_CHARS } from './table.js';
 
 // For a pull request or the job summary: the change points first, the series folded per suite
 // (series: false leaves them out: a job summary takes 1 MiB, and 200 runs of 150 series are more).
@@ -15,8 +15,8 @@ export function renderMarkdown(analysis, { store, series: withSeries = true }) {
     const cell = markdownText;
     const code = (text) => markdownCode(text).replace(/\|/g, '\\|');
     for (const { s, c } of changes) {
-      const note = [c.isNew ? '**new**' : '', ...c.also.map(cell), c.bisect?.command ? code(c.bisect.command) : ''].filter(Boolean).join('; ');
-      out.push(`| ${cell(seriesTitle(s, analysis))} | ${cell(c.from.name)} | ${cell(c.to.name)} | ${formatChange(c.ratio)} | ${formatChange(c.low)} .. ${formatChange(c.high)} | ${note} |`);
+      const note = [c.isNew ? '**new**' : '', ...c.also.map((name) => cell(displayName(name))), c.bisect?.command ? code(displayName(c.bisect.command, { max: COMMAND_CHARS })) : ''].filter(Boolean).join('; ');
+      out.push(`| ${cell(seriesTitle(s, analysis))} | ${cell(displayName(c.from.name))} | ${cell(displayName(c.to.name))} | ${formatChange(c.ratio)} | ${formatChange(c.low)} .. ${formatChange(c.high)} | ${note} |`);
     }
   } else {
     out.push('No change points.');
@@ -25,7 +25,7 @@ export function renderMarkdown(analysis, { store, series: withSeries = true }) {
   if (!withSeries) return `${out.join('\n')}\n`;
   for (const suite of [...new Set(analysis.series.map((s) => s.suite))]) {
     const series = analysis.series.filter((s) => s.suite === suite);
-    out.push(`<details><summary>${markdownHtmlText(suite)}: ${series.length} series</summary>`, '', ...markdownFence(series.map((s) => `${seriesTitle(s, analysis)}\n${seriesTable(s, analysis)}\n`).join('\n')), '', '</details>', '');
+    out.push(`<details><summary>${markdownHtmlText(displayName(suite))}: ${series.length} series</summary>`, '', ...markdownFence(series.map((s) => `${seriesTitle(s, analysis)}\n${seriesTable(s, analysis)}\n`).join('\n')), '', '</details>', '');
   }
   return `${out.join('\n')}\n`;
 }

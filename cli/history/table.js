@@ -2,7 +2,7 @@
 // title and table, a change point in one sentence, the headline. Every format (markdown.js, json.js,
 // csv.js, html.js) carries the same series and change points (analysis.js).
 import { textTable } from '../text/text-table.js';
-import { formatRate, formatChange } from '../text/format.js';
+import { formatRate, formatChange, displayName } from '../text/format.js';
 import { terminalText } from '../text/escape.js';
 import { describeHost } from './entry.js';
 import { describeStoreDrift } from './drift.js';
@@ -16,22 +16,25 @@ const ORDER_WORDS = { version: 'runtime version (the runs of one version pooled)
 // Distinguishes series that share a benchmark name: their host and parameters when the history
 // has several of them, their runtime line when ordered by date.
 export function seriesTitle(s, analysis, { withBenchmark = true, withFlagSet = true, withLine = true } = {}) {
-  const parts = withBenchmark ? [benchmarkName(s)] : [];
-  if (withFlagSet) parts.push(`[${s.flagSet}]`);
-  if (withLine && s.line !== null) parts.push(`on ${s.line}`);
+  const parts = withBenchmark ? [displayName(benchmarkName(s))] : [];
+  if (withFlagSet) parts.push(`[${displayName(s.flagSet)}]`);
+  if (withLine && s.line !== null) parts.push(`on ${displayName(s.line)}`);
   const sameSuite = analysis.series.filter((o) => o.suite === s.suite);
-  if (new Set(sameSuite.map((o) => o.params)).size > 1) parts.push(`params ${s.params}`);
+  if (new Set(sameSuite.map((o) => o.params)).size > 1) parts.push(`params ${displayName(s.params)}`);
   if (analysis.hosts.length > 1) parts.push(`host ${s.host}`);
   return terminalText(parts.join(' '));
 }
+
+// A bisect command is shown whole to be copied, unless its names make it longer than anyone copies.
+export const COMMAND_CHARS = 1000;
 
 export const changeText = (c) => `${formatChange(c.ratio)} (95% CI ${formatChange(c.low)} .. ${formatChange(c.high)})`;
 
 // One sentence per change point: where, between what, how much, what else changed, what to run.
 export function changeLine(s, c, analysis, { withBenchmark = true } = {}) {
-  const words = [`${seriesTitle(s, analysis, { withBenchmark })}${withBenchmark ? ':' : ','} ${terminalText(c.from.name)} -> ${terminalText(c.to.name)} ${changeText(c)}${c.isNew ? ' NEW' : ''}`];
-  if (c.also.length) words.push(`also changed there: ${terminalText(c.also.join(', '))}`);
-  if (c.bisect?.command) words.push(`${c.bisect.between === null ? 'releases between them may hold it' : `${c.bisect.between} release(s) between`}: ${terminalText(c.bisect.command)}`);
+  const words = [`${seriesTitle(s, analysis, { withBenchmark })}${withBenchmark ? ':' : ','} ${terminalText(displayName(c.from.name))} -> ${terminalText(displayName(c.to.name))} ${changeText(c)}${c.isNew ? ' NEW' : ''}`];
+  if (c.also.length) words.push(`also changed there: ${terminalText(c.also.map(displayName).join(', '))}`);
+  if (c.bisect?.command) words.push(`${c.bisect.between === null ? 'releases between them may hold it' : `${c.bisect.between} release(s) between`}: ${terminalText(displayName(c.bisect.command, { max: COMMAND_CHARS }))}`);
   else if (c.bisect) words.push('adjacent releases');
   return words.join('; ');
 }
@@ -50,7 +53,7 @@ export function seriesTable(s, analysis) {
     const c = changeAt.get(p);
     const change = c ? `${c.ratio < 1 ? 'v' : '^'} ${changeText(c)}${c.isNew ? ' NEW' : ''}` : '';
     const [value, interval] = pointValue(p);
-    return analysis.by === 'version' ? [terminalText(p.name), value, interval, String(p.runs.length), change] : [terminalText(p.name), terminalText(p.runtimes.join('/')), value, interval, change];
+    return analysis.by === 'version' ? [terminalText(displayName(p.name)), value, interval, String(p.runs.length), change] : [terminalText(displayName(p.name)), terminalText(p.runtimes.map(displayName).join('/')), value, interval, change];
   });
   return textTable([header, ...rows]).join('\n');
 }

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { escapeHtml, nameHtml, SORT_SCRIPT, PAGE_STYLE } from './html-parts.js';
+import { displayName } from '../text/format.js';
 
 const require = createRequire(import.meta.url);
 let chartSource;
@@ -76,7 +77,7 @@ export const chartFigure = (c) => `<figure${c.anchor ? ` id="${c.anchor}" class=
 export function htmlPage({ title, intro, introHtml = '', charts, shared = {}, sections, script = CHART_SCRIPT }) {
   const chartBlocks = new Map(charts.map((c) => [c.id, chartFigure(c)]));
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(displayName(title))}</title>
 <style>${PAGE_STYLE}</style>
 </head><body>
 <h1>${nameHtml(title, 200)}</h1>

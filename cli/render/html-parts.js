@@ -3,8 +3,9 @@
 // (control characters shown escaped, markup as text); a long name is cut with the whole of it on
 // hover.
 import { terminalText } from '../text/escape.js';
-import { formatRatio, formatRate, formatPct } from '../text/format.js';
-import { countsText, geomeanText, intervalText, spreadText } from './overview.js';
+import { formatRatio, formatRate, formatPct, displayName } from '../text/format.js';
+import { countsText, geomeanText, intervalText, spreadText, changeGroups } from './overview.js';
+import { hasEstimate, NO_ESTIMATE, MARGIN_LIMIT } from './marks.js';
 
 export const escapeHtml = (text) => terminalText(text, { keepNewlines: true }).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 
@@ -25,7 +26,7 @@ export function nameHtml(text, limit = NAME_LIMIT, { breakable = false } = {}) {
   const safe = terminalText(text);
   const visible = (part) => (breakable ? escapeHtml(part).replace(/[/-]/g, '$&<wbr>') : escapeHtml(part));
   if (safe.length <= limit) return visible(safe);
-  return `<span title="${escapeHtml(safe)}">${visible(safe.slice(0, limit - 1))}…</span>`;
+  return `<span title="${escapeHtml(displayName(safe))}">${visible(safe.slice(0, limit - 1))}…</span>`;
 }
 
 // One diverging scale on the log ratio, colour-blind safe (ColorBrewer PuOr, 11 classes): purple
@@ -57,13 +58,14 @@ export function ratioColour(cell) {
 }
 
 // A cell's value with its unit: ops/s, or instructions per operation (cli/measure.js valueText).
-const shownValue = (cell) => (cell.valueText ? `${cell.valueText} instructions per operation` : `${formatRate(cell.opsPerSec)} ops/s`);
+// Every time cell has a valueText too (its rate): `counted` is what says instructions.
+const shownValue = (cell) => (cell.counted ? `${cell.valueText} instructions per operation` : `${formatRate(cell.opsPerSec)} ops/s`);
 
 // What a heat-map cell says on hover and focus (and to a screen reader).
 export function cellDescription(suite, row, column, cell) {
-  const where = `${terminalText(row.benchmark)} on ${terminalText(column.key)}${cell.against ? ` against ${terminalText(cell.against)}` : ''}`;
+  const where = `${terminalText(displayName(row.benchmark))} on ${terminalText(displayName(column.key))}${cell.against ? ` against ${terminalText(displayName(cell.against))}` : ''}`;
   if (cell.status !== 'ok') return `${where}: ${terminalText(cell.status)}${cell.note ? ` (${terminalText(cell.note)})` : ''}`;
-  if (column.isBaseline) return `${where}: the baseline, ${shownValue(cell)} ±${formatPct(cell.rme)}${cell.spread.length ? `; ${spreadText(cell.spread)}` : ''}`;
+  if (column.isBaseline) return `${where}: the baseline, ${shownValue(cell)} ${hasEstimate(cell.rme) ? `±${formatPct(cell.rme)}` : `(${NO_ESTIMATE}: margin over ±${MARGIN_LIMIT}%)`}${cell.spread.length ? `; ${spreadText(cell.spread)}` : ''}`;
   if (!Number.isFinite(cell.ratio)) return `${where}: ${shownValue(cell)}, no ratio (the baseline did not run)`;
   return `${where}: ${formatRatio(cell.ratio)} ${cell.verdict}${cell.folded ? ', optimized away (!)' : ''}; 95% interval ${intervalText(cell)}${Number.isFinite(cell.q) ? `, q ${cell.q < 0.001 ? '<0.001' : cell.q.toFixed(3)}` : ''}${cell.spread.length ? `; ${spreadText(cell.spread)}` : ''}`;
 }
@@ -101,7 +103,7 @@ export function heatMapHtml(suite) {
   const foot = suite.geomeans?.some((g) => g !== null)
     ? `<tfoot><tr><th scope="row">geometric mean</th>${suite.geomeans.map((g) => `<td class="gm">${g === null ? '' : formatRatio(g)}</td>`).join('')}</tr></tfoot>`
     : '';
-  return `<table class="heat" data-suite="${escapeHtml(terminalText(suite.suite))}">${head}<tbody>${body}</tbody>${foot}</table>`;
+  return `<table class="heat" data-suite="${escapeHtml(terminalText(displayName(suite.suite)))}">${head}<tbody>${body}</tbody>${foot}</table>`;
 }
 
 const LEGEND_TICKS = [0.25, 0.5, 0.8, 1, 1.25, 2, 4];
@@ -113,18 +115,26 @@ export function legendHtml(against) {
     `<p class="note">Colour: ratio to ${escapeHtml(against)} (orange slower, purple faster; undecided at half strength). Marks: none = decided faster or slower, = same within the band, ? undecided, ! optimized away; n/s = unsupported on that runtime. Hover or focus a cell for its interval and spread; select it for the detail.</p></div>`;
 }
 
-// The summary line and the decided changes, largest first.
-export function summaryHtml(overview, { limit = 15 } = {}) {
+const GROUP_TITLES = { slower: 'Slower', faster: 'Faster' };
+
+// The summary line and the decided changes: slower, then faster, each largest first; past `limit`
+// a group's rest is one click away (a <details> under its table).
+export function summaryHtml(overview, { limit = 10 } = {}) {
   const { summary, verdicts } = overview;
   const lines = [`<p class="summary"><strong>${escapeHtml(countsText(overview))}</strong>${verdicts ? ` <span class="note">(${escapeHtml(verdicts.text)})</span>` : ''}</p>`];
   if (summary.columns.length) lines.push(`<p class="summary">Geometric mean of the ratios per column: ${escapeHtml(geomeanText(summary))}${summary.foldedRatios ? ` <span class="note">(${summary.foldedRatios} optimized-away ratio(s) left out)</span>` : ''}</p>`);
-  const shown = overview.changes.slice(0, limit);
-  if (shown.length) {
-    const more = overview.changes.length > limit ? `; the first ${limit}, the rest in the heat maps and tables` : '';
-    lines.push(`<h3>What changed (${overview.changes.length} decided, largest first${more})</h3><table class="changes"><tbody>${shown.map((c) => {
-      const colour = ratioColour(c);
-      return `<tr><td><span class="chip" style="background:${colour.background};color:${colour.text}">${escapeHtml(formatRatio(c.ratio) + c.mark)}</span></td><td>${c.verdict}</td><td><a href="#${c.rowId}">${nameHtml(`${c.suite} / ${c.benchmark}`)}</a></td><td>${nameHtml(c.column, 40)}</td><td class="note">95% interval ${escapeHtml(intervalText(c))}</td></tr>`;
-    }).join('')}</tbody></table>`);
+  const row = (c) => {
+    const colour = ratioColour(c);
+    return `<tr><td><span class="chip" style="background:${colour.background};color:${colour.text}">${escapeHtml(formatRatio(c.ratio) + c.mark)}</span></td><td>${c.verdict}</td><td><a href="#${c.rowId}">${nameHtml(`${c.suite} / ${c.benchmark}`)}</a></td><td>${nameHtml(c.column, 40)}</td><td class="note">95% interval ${escapeHtml(intervalText(c))}</td></tr>`;
+  };
+  const groups = changeGroups(overview);
+  if (groups.length) {
+    lines.push(`<h3>What changed (${overview.changes.length} decided)</h3>`);
+    for (const g of groups) {
+      const rest = g.changes.slice(limit);
+      lines.push(`<h4 class="changes ${g.verdict}">${GROUP_TITLES[g.verdict]} (${g.changes.length}, largest first)</h4><table class="changes"><tbody>${g.changes.slice(0, limit).map(row).join('')}</tbody></table>` +
+        (rest.length ? `<details class="changes"><summary>${rest.length} more ${g.verdict}</summary><table class="changes"><tbody>${rest.map(row).join('')}</tbody></table></details>` : ''));
+    }
   } else {
     lines.push('<p>No ratio decided faster or slower.</p>');
   }
@@ -184,7 +194,7 @@ table.heat td{padding:0;position:relative}a.hm{display:block;min-width:4.6em;pad
 a.hm.undecided{outline:1px dashed #888;outline-offset:-3px}a.hm.base{background:#fff;border:1px solid #ccc;color:#555}a.hm.none{background:#eee;color:#777}
 a.hm:focus,a.hm:hover{outline:3px solid #111;outline-offset:1px}
 a.hm:hover::after,a.hm:focus::after{content:attr(aria-label);position:absolute;z-index:5;right:0;top:100%;background:#222;color:#fff;padding:.5em .7em;width:26em;text-align:left;white-space:normal;font-size:12px;font-weight:400;border-radius:4px;overflow-wrap:anywhere}
-.summary{font-size:15px}table.changes{border-collapse:collapse;font-size:14px}table.changes td{padding:.15em .6em .15em 0}.chip{display:inline-block;min-width:4.5em;text-align:right;padding:.1em .4em;border-radius:3px;font-variant-numeric:tabular-nums}
+.summary{font-size:15px}table.changes{border-collapse:collapse;font-size:14px}table.changes td{padding:.15em .6em .15em 0}h4.changes{margin:.8em 0 .3em}details.changes summary{cursor:pointer;font-size:13px;color:#555;margin:.3em 0}.chip{display:inline-block;min-width:4.5em;text-align:right;padding:.1em .4em;border-radius:3px;font-variant-numeric:tabular-nums}
 .legend{margin:1em 0;padding:0 1.4em;max-width:36em}.legend .bar{height:12px;border-radius:2px}.legend .ticks{position:relative;height:1.4em;font-size:11px}.legend .ticks span{position:absolute;transform:translateX(-50%)}
 table.sortable{border-collapse:collapse;font-size:12px;margin:.5em 0 1.5em;font-variant-numeric:tabular-nums}table.sortable td,table.sortable th{border-bottom:1px solid #ddd;padding:.2em .6em;text-align:left;max-width:30em;overflow-wrap:anywhere}
 table.sortable td[data-v]{text-align:right;white-space:nowrap}table.sortable th{white-space:nowrap;vertical-align:bottom}table.cells td:last-child{min-width:16em}table.sortable td:first-child{min-width:8em}table.metrics-table td:nth-child(n+3){text-align:right}table.sortable th button{font:inherit;font-weight:600;background:none;border:0;cursor:pointer;padding:0}table.sortable th[aria-sort=ascending] button::after{content:" ▲"}table.sortable th[aria-sort=descending] button::after{content:" ▼"}

@@ -4,9 +4,12 @@
 // head, as many of its rows as fit and its tail (a table's header, a </details>), and every later
 // block is left out; a closing line says what was cut and where the full report is.
 import { markdownText, markdownTable } from '../text/escape.js';
-import { formatRatio } from '../text/format.js';
+import { formatRatio, displayName } from '../text/format.js';
 
 export const GITHUB_COMMENT_LIMIT = 65_536;
+
+// Per group of decided changes (slower, faster), the rows in view; the rest of a group is folded.
+export const MARKDOWN_CHANGES_SHOWN = 15;
 
 // Room kept for the closing line (it names the cut blocks, cut short itself when there are many).
 const NOTE_ROOM = 1_200;
@@ -77,8 +80,8 @@ export const overviewLegend = 'Ratios of ops/s (above 1x faster); bold: decided 
 
 // Per suite: benchmarks x columns of ratio and mark (report and diff share it).
 export function overviewBlocks(overview, { heading = '####' } = {}) {
-  return overview.suites.map((suite) => tableBlock(`the overview of ${markdownText(suite.suite)}`,
-    ['benchmark', ...suite.columns.map((c) => c.key)],
-    suite.rows.map((row) => [row.benchmark, ...row.cells.map(overviewCell)]),
-    { align: ['---', ...suite.columns.map(() => '---:')], before: [`${heading} ${markdownText(suite.suite)}`, ''], after: [''] }));
+  return overview.suites.map((suite) => tableBlock(`the overview of ${markdownText(displayName(suite.suite))}`,
+    ['benchmark', ...suite.columns.map((c) => displayName(c.key))],
+    suite.rows.map((row) => [displayName(row.benchmark), ...row.cells.map(overviewCell)]),
+    { align: ['---', ...suite.columns.map(() => '---:')], before: [`${heading} ${markdownText(displayName(suite.suite))}`, ''], after: [''] }));
 }

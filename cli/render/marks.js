@@ -14,3 +14,22 @@ export const VERDICT_MARKS = { same: '=', undecided: '?', faster: '', slower: ''
 // The mark after a ratio: "!" when either side ran no faster than an empty benchmark, then its
 // verdict's mark.
 export const ratioMark = (verdict, folded) => `${folded ? FOLDED_MARK : ''}${VERDICT_MARKS[verdict] ?? ''}`;
+
+// A margin beyond ±100% is no estimate: the interval would reach below zero, and a figure like
+// "±685%" reads as a measurement when it says the processes disagreed too much to have one (issue
+// 39, item 7). Shown as NO_ESTIMATE, with marginNote under the table; the ratios keep their
+// intervals, which stay above zero.
+export const MARGIN_LIMIT = 100;
+export const NO_ESTIMATE = 'no estimate';
+export const hasEstimate = (rme) => Number.isFinite(rme) && rme <= MARGIN_LIMIT;
+export const marginNote = (count) => `${NO_ESTIMATE}: ${count} cell${count === 1 ? '' : 's'} had a 95% margin over ±${MARGIN_LIMIT}% (their processes disagreed too much for a value to mean anything: measure with more processes or on a quieter machine); their ratios' intervals still say what can be said.`;
+
+// A ratio's 95% interval as an interval: it is not symmetric around the ratio (0.5x and 2x are one
+// step apart), so never "±"; an interval without an upper bound shows "∞".
+export const ratioInterval = (low, high, format) => `[${format(low)}, ${Number.isFinite(high) ? format(high) : '∞'}]`;
+
+// An undecided ratio whose 95% interval leaves out 1x ("1.19x? [1.02x, 1.39x]") reads as a decided
+// change: the interval is of that comparison alone, the verdict holds at one false discovery rate
+// over all of them. `verdicts`: stats/decision.js judgeAll's summary ({ alpha, comparisons }).
+export const excludesOne = (verdict, low, high) => verdict === 'undecided' && (low > 1 || high < 1);
+export const excludesOneNote = (count, verdicts) => `${VERDICT_MARKS.undecided} with an interval that leaves out 1x (${count} here): that interval is of the one ratio alone; a verdict must hold at a ${verdicts.alpha * 100}% false discovery rate over all ${verdicts.comparisons} ratios, which ${count === 1 ? 'it does' : 'they do'} not reach: measure with more processes to decide.`;

@@ -1,15 +1,17 @@
 // The overview every format draws (HTML heat map, PR Markdown, the terminal's "what changed"),
 // computed once: per suite, benchmarks in rows and runtime/flag-set columns, each cell the ratio to
 // the baseline with its 95% interval, its per-process spread and its verdict mark; a summary of the
-// verdicts with the geometric mean per column; and the decided changes, largest first.
+// verdicts with the geometric mean per column; and the decided changes, slower before faster, each
+// group largest first.
 // The statistics are the tables' own (results/grid.js grid: stats/compare.js pairedRatio judged together
 // by stats/decision.js judgeAll) and, for diff, diff's comparisons (diff/compare.js diffResults):
 // this file only arranges them.
 import { grid, cellsBySuite, suiteIndex, processRates } from '../results/grid.js';
-import { formatRatio, formatChange, formatBand } from '../text/format.js';
+import { formatRatio, formatChange, formatBand, displayName } from '../text/format.js';
 import { isOptimizedAway, ratioMark } from './marks.js';
 import { geomeanRatio, pairedLogs } from '../stats/compare.js';
 import { DECISIONS } from '../stats/decision.js';
+import { measureOfCell } from '../measure.js';
 
 const foldedCell = (cell) => Boolean(cell) && cell.status === 'ok' && isOptimizedAway(cell.warnings);
 
@@ -43,6 +45,14 @@ function suiteGeomeans(suite) {
   });
 }
 
+// The decided changes in their groups, slowdowns first: sorted by size alone, a run where many
+// benchmarks got much faster showed only speed-ups in what every format shows first, and a reader
+// looking for regressions found none (issue 39, item 1).
+export const CHANGE_GROUPS = ['slower', 'faster'];
+
+// [{ verdict, changes }] for the groups that have changes, in CHANGE_GROUPS' order.
+export const changeGroups = (overview) => CHANGE_GROUPS.map((verdict) => ({ verdict, changes: overview.changes.filter((c) => c.verdict === verdict) })).filter((g) => g.changes.length);
+
 // The summary and the changes of a set of suites whose cells have { ratio, verdict, folded }.
 function summarise(suites) {
   for (const suite of suites) suite.geomeans = suiteGeomeans(suite);
@@ -68,7 +78,7 @@ function summarise(suites) {
       });
     }
   }
-  changes.sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)));
+  changes.sort((a, b) => CHANGE_GROUPS.indexOf(a.verdict) - CHANGE_GROUPS.indexOf(b.verdict) || Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)));
   const columns = [...byColumn].map(([key, cells]) => ({ key, geomean: geomeanRatio(cells), n: cells.length }));
   return { summary: { counts, compared: DECISIONS.reduce((n, v) => n + counts[v], 0), columns, foldedRatios }, changes };
 }
@@ -81,10 +91,10 @@ export function referenceNote(tables) {
 
 // A change's column as a reader needs it: with the column it is against when that is not the
 // baseline (a flag set's column, results/grid.js referenceColumn).
-export const columnText = (change) => (change.against ? `${change.column} vs ${change.against}` : change.column);
+export const columnText = (change) => (change.against ? `${displayName(change.column)} vs ${displayName(change.against)}` : displayName(change.column));
 
 // What the ratios are against, in words: the baseline, and the rule for flag sets' columns.
-export const againstText = (overview) => `${overview.baseline ?? 'the baseline'}${overview.referenceNote ?? ''}`;
+export const againstText = (overview) => `${displayName(overview.baseline ?? 'the baseline')}${overview.referenceNote ?? ''}`;
 
 // A result file against its baseline column. tables: results/grid.js grid's, when the caller has them
 // (a report draws both, and the grid is most of its time).
@@ -111,7 +121,7 @@ export function reportOverview(result, { baseline, tables = grid(result, { basel
             const reference = table.references[i];
             const refCell = cellAt(row.benchmark, reference);
             const folded = foldedCell(cell) || (!isBaseline && foldedCell(refCell));
-            const out = { status: 'ok', isBaseline, opsPerSec: value.opsPerSec, valueText: value.valueText, rme: value.rme, folded, spread: [processSpread(cell)].filter(Boolean) };
+            const out = { status: 'ok', isBaseline, opsPerSec: value.opsPerSec, valueText: value.valueText, counted: measureOfCell(cell).id === 'instructions', rme: value.rme, folded, spread: [processSpread(cell)].filter(Boolean) };
             if (isBaseline || !Number.isFinite(value.ratio)) return out;
             const c = value.ratioComparison;
             const spread = [c.paired ? pairSpread(refCell, cell) : null, ...out.spread].filter(Boolean);
@@ -183,7 +193,7 @@ export function countsText({ summary, verdicts }) {
   return `${c.faster} faster, ${c.slower} slower, ${c.same} same${band}, ${c.undecided} undecided of ${summary.compared} ratio${summary.compared === 1 ? '' : 's'}`;
 }
 
-export const geomeanText = (summary) => summary.columns.map((c) => `${c.key} ${formatRatio(c.geomean)}`).join(', ');
+export const geomeanText = (summary) => summary.columns.map((c) => `${displayName(c.key)} ${formatRatio(c.geomean)}`).join(', ');
 
 // "[1.10x, 1.31x]" for a ratio's 95% interval.
 export const intervalText = (cell) => `[${formatRatio(cell.low)}, ${formatRatio(cell.high)}]`;

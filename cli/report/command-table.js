@@ -3,7 +3,7 @@
 // processes it waited for), CPU over wall (how parallel it ran), peak RSS of its largest process.
 // Medians over the cell's kept processes (each one run).
 import { textTable } from '../text/text-table.js';
-import { formatDuration } from '../text/format.js';
+import { formatDuration, displayName } from '../text/format.js';
 import { median } from '../stats/basic.js';
 import { keptProcesses, columnKey } from '../cell-identity.js';
 
@@ -44,11 +44,11 @@ export function renderCommandTables(result) {
   if (!rows.length) return '';
   const withNpm = rows.some((r) => r.npm !== undefined);
   const header = ['command', 'column', 'runs', 'wall', 'CPU', 'CPU/wall', 'peak RSS', ...(withNpm ? ['npm'] : [])];
-  const body = rows.map((r) => [r.benchmark, r.column, String(r.runs), formatDuration(r.wallMs * 1e6), formatDuration(r.cpuMs * 1e6),
+  const body = rows.map((r) => [displayName(r.benchmark), displayName(r.column), String(r.runs), formatDuration(r.wallMs * 1e6), formatDuration(r.cpuMs * 1e6),
     Number.isFinite(r.cpuPercent) ? `${r.cpuPercent.toFixed(0)}%` : 'n/a', Number.isFinite(r.peakRssBytes) ? `${(r.peakRssBytes / 1048576).toFixed(0)}MB` : 'n/a',
     ...(withNpm ? [r.npm ?? ''] : [])]);
   const viaWrapper = [...new Set(rows.filter((r) => r.flagsVia && r.flagsVia !== 'none' && r.flagsVia !== 'NODE_OPTIONS').map((r) => r.column))];
-  const notes = viaWrapper.length ? [`  flags reached node through a wrapper first on PATH (Node does not take them from NODE_OPTIONS) in ${viaWrapper.join(', ')}`] : [];
+  const notes = viaWrapper.length ? [`  flags reached node through a wrapper first on PATH (Node does not take them from NODE_OPTIONS) in ${viaWrapper.map(displayName).join(', ')}`] : [];
   if (rows.some((r) => r.npm === 'host')) notes.push('  npm "host": that runtime had no npm of its own (offline when it was needed), so the host\'s npm ran');
   return ['commands, per run  (medians over the kept runs; CPU = user + sys of the command and the processes it waited for; peak RSS of its largest process)', ...textTable([header, ...body], { rightFrom: 2 }), ...notes, ''].join('\n');
 }

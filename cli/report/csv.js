@@ -1,5 +1,9 @@
-// CSV: one row per cell, for spreadsheets: every summary figure, runtime metric and service figure.
+// CSV: one row per cell, for spreadsheets: every summary figure, runtime metric and service figure,
+// and the ratio the tables show with its interval, q-value and verdict (results/grid.js: the column
+// it is against, judged with every other ratio at one false discovery rate).
 import { csvField } from '../render/csv-field.js';
+import { grid } from '../results/grid.js';
+import { cellKey } from '../cell-identity.js';
 
 const COLUMNS = [
   ['suite', (c) => c.suite], ['benchmark', (c) => c.benchmark], ['runtime', (c) => c.runtime], ['v8', (c, v8) => v8.get(c.runtimeLabel)],
@@ -16,12 +20,17 @@ const COLUMNS = [
   ['latencyP95Ms', (c) => c.service?.latencyMs?.p95], ['latencyP99Ms', (c) => c.service?.latencyMs?.p99], ['latencyMaxMs', (c) => c.service?.latencyMs?.max],
   ['serviceErrors', (c) => c.service?.errors], ['serviceNon2xx', (c) => c.service?.non2xx], ['serviceCpuPercent', (c) => c.service?.cpuPercent],
   ['servicePeakRssBytes', (c) => c.service?.peakRssBytes],
+  ['ratioAgainst', (c, _, s, m, r) => (r?.ratioComparison ? r.against : null)], ['ratio', (c, _, s, m, r) => r?.ratioComparison?.ratio],
+  ['ratioLow', (c, _, s, m, r) => r?.ratioComparison?.low], ['ratioHigh', (c, _, s, m, r) => r?.ratioComparison?.high],
+  ['ratioQ', (c, _, s, m, r) => r?.ratioQ], ['verdict', (c, _, s, m, r) => r?.ratioVerdict],
   // Warning codes (e.g. optimized-away: the rate is that of an empty benchmark), space-separated.
   ['warnings', (c) => (c.warnings || []).map((w) => (typeof w === 'string' ? w : w.code)).join(' ')], ['error', (c) => c.error]
 ];
 
-export function renderCsv(result) {
+export function renderCsv(result, { baseline } = {}) {
   const v8 = new Map(result.runtimes.map((r) => [r.label, r.v8]));
-  const rows = result.cells.map((c) => COLUMNS.map(([, value]) => value(c, v8, c.summary || {}, c.metrics || {})));
+  const ratios = new Map(grid(result, { baseline }).flatMap((table) => table.rows.flatMap((row) => row.values.map((value, i) => [
+    cellKey({ suite: table.suite, benchmark: row.benchmark, runtimeLabel: table.columns[i].runtimeLabel, flagSet: table.columns[i].flagSet }), value]))));
+  const rows = result.cells.map((c) => COLUMNS.map(([, value]) => value(c, v8, c.summary || {}, c.metrics || {}, ratios.get(cellKey(c)))));
   return `${[COLUMNS.map(([name]) => name), ...rows].map((r) => r.map(csvField).join(',')).join('\n')}\n`;
 }

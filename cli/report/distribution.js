@@ -1,7 +1,7 @@
 // A compact picture of a cell's per-process rates in one line: a histogram drawn with block
 // characters, so a bimodal benchmark (processes landing in two clusters, e.g. two JIT outcomes)
 // shows as two humps where a mean ± margin would hide it.
-import { formatRate } from '../text/format.js';
+import { formatRate, displayName } from '../text/format.js';
 import { textTable } from '../text/text-table.js';
 import { benchmarkName, columnKey } from '../cell-identity.js';
 import { processRates } from '../results/grid.js';
@@ -25,7 +25,7 @@ export function sparkline(values, width = 12) {
 export function renderDistributions(result) {
   const rows = result.cells.filter((c) => c.status === 'ok').map((c) => {
     const rates = processRates(c);
-    return [benchmarkName(c), columnKey(c), `[${sparkline(rates).padEnd(12)}]`,
+    return [displayName(benchmarkName(c)), displayName(columnKey(c)), `[${sparkline(rates).padEnd(12)}]`,
       `${formatRate(Math.min(...rates))} .. ${formatRate(Math.max(...rates))} ops/s`, `${rates.length} process${rates.length === 1 ? '' : 'es'}`];
   });
   if (!rows.length) return '';

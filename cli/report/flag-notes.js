@@ -3,6 +3,7 @@
 // default from Node 16.0.0 to 16.13.2).
 import { formatDefault } from '../flags/diff.js';
 import { terminalText } from '../text/escape.js';
+import { displayName } from '../text/format.js';
 
 function listNames(names) {
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
@@ -17,7 +18,7 @@ export function flagDefaultNotes(result) {
     for (const runtime of runtimes) {
       if (!(name in runtime.v8Flags)) continue;
       const value = formatDefault(runtime.v8Flags[name]);
-      byValue.set(value, [...(byValue.get(value) || []), runtime.label || runtime.version]);
+      byValue.set(value, [...(byValue.get(value) || []), displayName(runtime.label || runtime.version)]);
     }
     if (byValue.size < 2) continue;
     const parts = [...byValue].map(([value, labels]) => `${value} on ${listNames(labels)}`);

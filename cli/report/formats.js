@@ -11,7 +11,7 @@ import { renderJson } from '../render/json.js';
 export const REPORT_FORMATS = {
   table: (result, opts) => `${renderTerminal(result, opts)}\n${opts.distribution ? `\n${renderDistributions(result)}` : ''}`,
   markdown: (result, opts) => renderMarkdown(result, opts),
-  csv: (result) => renderCsv(result),
+  csv: (result, opts) => renderCsv(result, opts),
   html: (result, opts) => renderHtml(result, opts),
   // The result document itself (read, migrated to the current schema and validated): what
   // `matrix --json` prints too.

@@ -1,6 +1,6 @@
 // The HTML report: one offline page (render/html-page.js, Chart.js inlined, no network).
 // The overview comes first (render/overview.js, drawn by render/html-parts.js): the verdict
-// counts, the decided changes largest first, and per suite a heat map of the ratios to the
+// counts, the decided changes (slower, then faster, each largest first), and per suite a heat map of the ratios to the
 // baseline. Then the detail per suite: each benchmark's chart of its ratios with their intervals (raw ops/s on request), a
 // table sortable by any column, the runtime metrics as small charts beside their table; the service
 // and command tables and the environment follow. Charts are drawn when they scroll into view, so
@@ -9,15 +9,15 @@ import { columnsWithCells, cellsBySuite, suiteIndex, processRates } from '../res
 import { columnsOf, columnKey } from '../cell-identity.js';
 import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';
-import { isOptimizedAway, FOLDED_MARK } from '../render/marks.js';
-import { formatRate, formatPct, formatRatio, formatFraction } from '../text/format.js';
+import { isOptimizedAway, FOLDED_MARK, hasEstimate, NO_ESTIMATE, ratioInterval, excludesOne } from '../render/marks.js';
+import { formatRate, formatPct, formatRatio, formatFraction, displayName } from '../text/format.js';
 import { reportOverview, spreadText, countsText, againstText } from '../render/overview.js';
 import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
 import { htmlPage, chartFigure } from '../render/html-page.js';
 import { terminalText } from '../text/escape.js';
 import { measureOfResult } from '../measure.js';
 import { summarizeMetricRuns, METRICS } from '../stats/metrics.js';
-import { runWarningLines } from '../render/run-warnings.js';
+import { reportWarningLines } from '../render/run-warnings.js';
 
 // Per benchmark: one point per column with the interval and the per-process rates (ops/s).
 export function chartData(result) {
@@ -117,11 +117,11 @@ function suiteTable(overviewSuite) {
     const ratio = Number.isFinite(cell.ratio);
     return [name, column.key + (column.isBaseline ? ' (baseline)' : ''),
       number(cell.opsPerSec, `${cell.valueText ?? formatRate(cell.opsPerSec)}${cell.folded && !ratio ? FOLDED_MARK : ''}`),
-      number(cell.rme, formatPct(cell.rme)),
+      number(cell.rme, hasEstimate(cell.rme) ? formatPct(cell.rme) : NO_ESTIMATE),
       ratio ? number(cell.ratio, `${formatRatio(cell.ratio)}${cell.mark}`) : '',
-      ratio ? number(cell.high / cell.low, `${formatRatio(cell.low)} .. ${formatRatio(cell.high)}`) : '',
+      ratio ? number(cell.high / cell.low, ratioInterval(cell.low, cell.high, formatRatio)) : '',
       ratio && Number.isFinite(cell.q) ? number(cell.q, cell.q < 0.001 ? '<0.001' : cell.q.toFixed(3)) : '',
-      ratio ? { text: cell.verdict, className: VERDICT_CLASS.has(cell.verdict) ? cell.verdict : '' } : { text: column.isBaseline ? 'baseline' : '' },
+      ratio ? { text: excludesOne(cell.verdict, cell.low, cell.high) ? `${cell.verdict}: its interval alone leaves out 1x, not so at the false discovery rate over all ratios` : cell.verdict, className: VERDICT_CLASS.has(cell.verdict) ? cell.verdict : '' } : { text: column.isBaseline ? 'baseline' : '' },
       { text: spreadText(cell.spread) }];
   })).filter(Boolean);
   return sortableTable(header, rows, { className: 'cells' });
@@ -157,7 +157,7 @@ function metricsSection(suite, cells, charts) {
     const scale = metricScale(id);
     const chart = {
       id: `chart-${charts.length}`,
-      title: `${suite}: ${METRICS.find((m) => m.id === id).label}`,
+      title: `${displayName(suite)}: ${METRICS.find((m) => m.id === id).label}`,
       width: Math.min(900, Math.max(320, 60 * points.length)),
       height: 260,
       labels: points.map((x) => label(x.cell)),
@@ -177,7 +177,7 @@ function metricsSection(suite, cells, charts) {
     return chartFigure(chart);
   }).filter(Boolean);
   const header = ['benchmark', 'column', ...TABLE_METRICS.map(([heading]) => heading)];
-  const rows = measured.map(({ cell, intervals }) => [cell.benchmark, columnKey(cell), ...TABLE_METRICS.map(([, id]) => {
+  const rows = measured.map(({ cell, intervals }) => [displayName(cell.benchmark), displayName(columnKey(cell)), ...TABLE_METRICS.map(([, id]) => {
     const interval = intervals[id];
     if (!interval) return { text: 'n/a' };
     const format = metricFormat(id);
@@ -205,25 +205,25 @@ export function renderHtml(result, { baseline } = {}) {
         id,
         anchor: shaped.rows[r].id,
         empty: ok.length === 0,
-        title: `${suite.suite} / ${b.benchmark}`,
+        title: `${displayName(suite.suite)} / ${displayName(b.benchmark)}`,
         labels: b.columns.map((c) => chartLabel(c.key)),
         view: ratio ? 'ratio' : 'raw',
         views: ratio ? { ratio, raw } : { raw },
-        note: [missing.length ? `No value: ${missing.map((c) => `${c.key} ${c.status}`).join(', ')}.` : '',
-          ...ok.filter((c) => c.high === null).map((c) => `${c.key}: the interval has no upper bound (margin over 100%); measure with more processes.`),
-          ...ok.filter((c) => c.optimizedAway).map((c) => `${c.key} ${FOLDED_MARK} optimized away: ran no slower than an empty benchmark, so its rate and ratios measure the loop, not the operation.`)].filter(Boolean).join(' ')
+        note: [missing.length ? `No value: ${missing.map((c) => `${displayName(c.key)} ${c.status}`).join(', ')}.` : '',
+          ...ok.filter((c) => c.high === null).map((c) => `${displayName(c.key)}: the interval has no upper bound (margin over 100%); measure with more processes.`),
+          ...ok.filter((c) => c.optimizedAway).map((c) => `${displayName(c.key)} ${FOLDED_MARK} optimized away: ran no slower than an empty benchmark, so its rate and ratios measure the loop, not the operation.`)].filter(Boolean).join(' ')
       });
       return id;
     });
     const metrics = metricsSection(suite.suite, cellsOf.get(suite.suite), charts);
     // Two charts a row on a common screen, a table row of ~22 px, the metrics charts and table.
     const height = 100 + Math.ceil(ids.length / 2) * 400 + shaped.rows.length * shaped.columns.length * 22 + (metrics ? 400 : 0);
-    return { title: `${suite.suite}: detail`, id: `detail-${shaped.id}`, height, chartIds: ids, html: `<h3>Table</h3>${suiteTable(shaped)}${metrics}` };
+    return { title: `${displayName(suite.suite)}: detail`, id: `detail-${shaped.id}`, height, chartIds: ids, html: `<h3>Table</h3>${suiteTable(shaped)}${metrics}` };
   });
   const service = renderServiceTables(result);
   const commands = renderCommandTables(result);
   const sections = [
-    { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against, runWarnings: runWarningLines(result) }) },
+    { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against, runWarnings: reportWarningLines(result) }) },
     ...detail,
     ...(service ? [{ title: 'Service latencies', html: `<pre>${escapeHtml(service)}</pre>` }] : []),
     ...(commands ? [{ title: 'Whole commands', html: `<pre>${escapeHtml(commands)}</pre>` }] : []),

@@ -1,40 +1,59 @@
-// Markdown for a pull request or an issue: the decided changes first, largest first, with ratio,
+// Markdown for a pull request or an issue: the decided changes first, slower then faster, each
+// largest first with the rest of a group folded, with ratio,
 // interval and verdict; the other ratios folded; a compact overview table per suite with the marks
 // of the terminal tables; then, folded, the full tables (ops/s ±margin and ratios), the metrics and
 // the service latencies. Within GitHub's comment limit (render/markdown-parts.js). The overview is
 // render/overview.js's, as in the HTML report; every name goes through escape.js.
 import { grid } from '../results/grid.js';
-import { formatRate, formatRatio, formatPct } from '../text/format.js';
+import { formatRate, formatRatio, displayName } from '../text/format.js';
 import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
 import { markdownText, markdownFence, markdownCode } from '../text/escape.js';
-import { valueMarks, markNotes, referenceFolded } from './suite-tables.js';
-import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText } from '../render/overview.js';
-import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend } from '../render/markdown-parts.js';
-import { runWarningLines } from '../render/run-warnings.js';
+import { valueMarks, valueFigures, markNotes, referenceFolded } from './suite-tables.js';
+import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText, changeGroups } from '../render/overview.js';
+import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend, MARKDOWN_CHANGES_SHOWN } from '../render/markdown-parts.js';
+import { reportWarningLines } from '../render/run-warnings.js';
 import { benchmarkName } from '../cell-identity.js';
 
-// The terminal table's marks (suite-tables.js): "!" optimized away, "=" same, "?" undecided.
+// The terminal table's marks (suite-tables.js): "!" optimized away, "=" same, "?" undecided; the
+// ratio bold only when decided faster or slower, as the overview's legend says of bold.
 function text(value, isBaseline, baseFolded) {
   if (value.status === 'absent') return '';
   if (value.status !== 'ok') return `${value.status}${value.error ? `: ${value.error}` : ''}`;
   const marks = valueMarks(value, baseFolded);
-  const rme = Number.isFinite(value.rme) ? ` ±${value.rme.toFixed(1)}%` : '';
-  const ratioMargin = Number.isFinite(value.ratioRme) ? ` ±${formatPct(value.ratioRme)}` : '';
-  return `${value.valueText ?? formatRate(value.opsPerSec)}${marks.rate}${rme}${isBaseline ? ' (base)' : value.ratio ? ` **${formatRatio(value.ratio)}**${marks.ratio}${ratioMargin}` : ''}`;
+  const { margin, interval } = valueFigures(value);
+  return `${value.valueText ?? formatRate(value.opsPerSec)}${marks.rate}${margin}${isBaseline ? ' (base)' : value.ratio ? ` ${DECIDED.has(value.ratioVerdict) ? `**${formatRatio(value.ratio)}**` : formatRatio(value.ratio)}${marks.ratio}${interval}` : ''}`;
 }
 
+const DECIDED = new Set(['faster', 'slower']);
 const CHANGE_HEADER = ['ratio', 'verdict', 'benchmark', 'column', '95% interval'];
 const ALIGN_CHANGES = ['---:', '---', '---', '---', '---'];
 
-// The changes decided faster or slower, largest first; the other ratios folded.
-export function changeBlocks(overview) {
-  const row = (c) => [`${formatRatio(c.ratio)}${c.mark}`, c.verdict, benchmarkName(c), columnText(c), intervalText(c)];
+// The changes decided slower, then faster, each largest first (the first MARKDOWN_CHANGES_SHOWN of
+// each in view, both groups before any fold, so that a cut to GitHub's limit takes folded rows
+// first); the other ratios folded.
+export function changeBlocks(overview, { shown = MARKDOWN_CHANGES_SHOWN } = {}) {
+  const row = (c) => [`${formatRatio(c.ratio)}${c.mark}`, c.verdict, displayName(benchmarkName(c)), columnText(c), intervalText(c)];
   const blocks = [];
-  if (overview.changes.length) {
-    blocks.push(tableBlock('the decided changes', CHANGE_HEADER, overview.changes.map(row),
-      { align: ALIGN_CHANGES, before: [`### What changed (${overview.changes.length} decided, largest first)`, ''], after: [''] }));
+  const groups = changeGroups(overview);
+  if (groups.length) {
+    const title = (g) => `${g.verdict[0].toUpperCase()}${g.verdict.slice(1)}`;
+    groups.forEach((g, i) => {
+      blocks.push(tableBlock(`the decided ${g.verdict} changes`, CHANGE_HEADER, g.changes.slice(0, shown).map(row), {
+        align: ALIGN_CHANGES,
+        before: [...(i === 0 ? [`### What changed (${overview.changes.length} decided)`, ''] : []), `**${title(g)}** (${g.changes.length}, largest first)`, ''],
+        after: ['']
+      }));
+    });
+    for (const g of groups.filter((x) => x.changes.length > shown)) {
+      const rest = g.changes.slice(shown);
+      blocks.push(tableBlock(`the other ${g.verdict} changes`, CHANGE_HEADER, rest.map(row), {
+        align: ALIGN_CHANGES,
+        before: ['<details>', `<summary>${rest.length} more decided ${g.verdict}</summary>`, ''],
+        after: ['', '</details>', '']
+      }));
+    }
   } else {
     blocks.push({ name: 'the decided changes', head: ['No ratio decided faster or slower.', ''] });
   }
@@ -61,25 +80,25 @@ export function summaryLines(overview) {
 export function renderMarkdown(result, { baseline, source, limit = GITHUB_COMMENT_LIMIT } = {}) {
   const tables = grid(result, { baseline });
   const overview = reportOverview(result, { baseline, tables });
-  const warned = runWarningLines(result).map((line) => `${markdownText(line)}  `);
+  const warned = reportWarningLines(result).map((line) => `${markdownText(line)}  `);
   const header = [
-    `## nodebench report: ${markdownText(result.runtimes.map((r) => r.label).join(', '))}`, '',
-    markdownText(`Runtimes: ${result.runtimes.map((r) => `${r.label} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. Ratios of ops/s to ${againstText(overview)}.`), '',
+    `## nodebench report: ${markdownText(result.runtimes.map((r) => displayName(r.label)).join(', '))}`, '',
+    markdownText(`Runtimes: ${result.runtimes.map((r) => `${displayName(r.label)} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. Ratios of ops/s to ${againstText(overview)}.`), '',
     ...summaryLines(overview),
     ...(warned.length ? [...warned, ''] : [])
   ];
   const blocks = [{ name: 'the summary', head: header }, ...changeBlocks(overview),
     { name: 'the overview', head: ['### Overview', '', `${markdownText(overviewLegend)}`, ''] }, ...overviewBlocks(overview)];
   // The full tables, folded: ops/s ±margin and ratio ±margin per cell, as on a terminal.
-  blocks.push({ name: 'the full tables', head: ['<details>', '<summary>Full tables: ops/s ±95% margin, ratio to the baseline ±95% margin</summary>', ''] });
+  blocks.push({ name: 'the full tables', head: ['<details>', '<summary>Full tables: ops/s ±95% margin, ratio to the baseline [95% interval]</summary>', ''] });
   for (const table of tables) {
     const form = suiteFormLabel(result, table.suite);
     const baseIndex = table.columns.findIndex((c) => c.key === table.baseline.key);
-    const rows = table.rows.map((row) => [row.benchmark, ...row.values.map((v, i) => text(v, i === baseIndex, referenceFolded(table, row, i)))]);
+    const rows = table.rows.map((row) => [displayName(row.benchmark), ...row.values.map((v, i) => text(v, i === baseIndex, referenceFolded(table, row, i)))]);
     const notes = markNotes(table).map((line) => `${markdownText(line.trim())}  `);
-    blocks.push(tableBlock(`the full table of ${markdownText(table.suite)}`, ['benchmark', ...table.columns.map((c) => c.key)], rows, {
+    blocks.push(tableBlock(`the full table of ${markdownText(displayName(table.suite))}`, ['benchmark', ...table.columns.map((c) => displayName(c.key))], rows, {
       align: ['---', ...table.columns.map(() => '---:')],
-      before: [`### ${markdownText(table.suite)}${form ? ` ${markdownText(form)}` : ''}`, ''],
+      before: [`### ${markdownText(displayName(table.suite))}${form ? ` ${markdownText(form)}` : ''}`, ''],
       after: [...(notes.length ? ['', ...notes] : []), '']
     }));
   }

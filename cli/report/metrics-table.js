@@ -9,6 +9,7 @@ import { summarizeMetricRuns } from '../stats/metrics.js';
 import { terminalText } from '../text/escape.js';
 import { cellsBySuite } from '../results/grid.js';
 import { columnKey } from '../cell-identity.js';
+import { displayName } from '../text/format.js';
 
 const num = (x) => (Number.isFinite(x) ? (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(1)) : 'n/a');
 const mb = (x) => (Number.isFinite(x) ? `${(x / 1048576).toFixed(0)}MB` : 'n/a');
@@ -30,7 +31,7 @@ const COLUMNS = [
 ];
 
 function row(cell) {
-  const key = [cell.benchmark, columnKey(cell)];
+  const key = [displayName(cell.benchmark), displayName(columnKey(cell))];
   const blank = COLUMNS.slice(1).map(() => '');
   if (cell.status !== 'ok') return [...key, cell.status === 'unsupported' ? 'n/s' : cell.status.toUpperCase(), ...blank];
   const m = cell.metrics;
@@ -49,7 +50,7 @@ export function renderMetricsTables(result, { suites } = {}) {
     const rows = cells.filter((c) => c.status !== 'unsupported').map(row);
     const windowMs = result.suites?.find((s) => s.name === suite)?.sampler?.metricsMs ?? result.run?.metricsMs ?? 1000;
     const processes = Math.max(...cells.map((c) => c.metrics?.processes?.length ?? (c.metrics ? 1 : 0)));
-    out.push(`${terminalText(suite)} metrics  (${processes > 1 ? `up to ${processes} metrics processes per cell, mean [95% interval]` : 'one metrics process per cell'}, with --trace-gc: main-thread GC time within a ${windowMs} ms window; mark-compact time includes incremental marking)`);
+    out.push(`${terminalText(displayName(suite))} metrics  (${processes > 1 ? `up to ${processes} metrics processes per cell, mean [95% interval]` : 'one metrics process per cell'}, with --trace-gc: main-thread GC time within a ${windowMs} ms window; mark-compact time includes incremental marking)`);
     out.push(...textTable([header, ...rows], { rightFrom: 2 }), '');
   }
   return out.join('\n');

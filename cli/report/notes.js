@@ -4,22 +4,9 @@
 // Cell warnings are { code, message } (results/cell.js, stats/summary.js); files of schema version 1
 // kept plain strings, which count under their own text.
 import { terminalText } from '../text/escape.js';
-import { OPTIMIZED_AWAY } from '../render/marks.js';
+import { asWarning, cellWarningCounts } from '../render/run-warnings.js';
+import { displayName } from '../text/format.js';
 
-const WARNING_LABELS = {
-  [OPTIMIZED_AWAY]: 'ran no slower than an empty benchmark (optimized away, marked !)',
-  outliers: 'had far-outlier samples (other programs competing for the CPU)',
-  'warmup-unstable': 'never settled during warm-up (raise run.warmupMaxMs)',
-  'processes-disagree': 'had processes disagreeing by more than 5% (noisy machine: use more processes)',
-  'count-varies': 'counted different instructions in different processes (work that follows the clock or randomness: not exact; see --warnings)',
-  'batches-vary': 'had batches that counted far more instructions than the others (a GC or a compilation fell in them; the process totals count)',
-  interrupted: 'were interrupted before all their processes ran',
-  'target-missed': 'stayed above the targetRme margin after maxProcesses processes',
-  disturbed: 'had processes set aside because the machine was disturbed while they ran (replaced)',
-  survivors: 'started processes that outlived their worker (killed by nodebench; see --warnings)'
-};
-
-const asWarning = (w) => (typeof w === 'string' ? { code: w, message: w } : w);
 
 // "unsupported on Node 4.9.1 (...)" already says its status; "threw: boom" does not. An unfinished
 // cell's reason comes from the grid (results/grid.js unfinishedReason), which knows how its run resumes.
@@ -34,7 +21,7 @@ export function reasonNotes(table) {
     const values = table.rows.map((r) => r.values[i]).filter((v) => v.status !== 'absent');
     const reasons = new Set(values.map((v) => (v.status === 'ok' ? null : describe(v))));
     if (values.length > 1 && reasons.size === 1 && !reasons.has(null)) {
-      notes.push(`  ${col.key}: every benchmark: ${[...reasons][0]}`);
+      notes.push(`  ${displayName(col.key)}: every benchmark: ${[...reasons][0]}`);
       col.explained = true;
     }
   });
@@ -56,24 +43,18 @@ export function reasonNotes(table) {
   }
   const flagSetCount = new Set(table.columns.map((c) => c.flagSet)).size;
   return notes.map((n) => terminalText(typeof n === 'string' ? n
-    : `  ${n.benchmark} on ${n.runtime}${n.flagSets.length === flagSetCount && flagSetCount > 1 ? '' : `/${n.flagSets.join(',')}`}: ${n.text}`));
+    : `  ${displayName(n.benchmark)} on ${displayName(n.runtime)}${n.flagSets.length === flagSetCount && flagSetCount > 1 ? '' : `/${n.flagSets.map(displayName).join(',')}`}: ${n.text}`));
 }
 
 export function warningSummary(table, { verbose = false } = {}) {
-  const lines = [];
-  const counts = new Map();
-  for (const row of table.rows) {
-    row.values.forEach((value, i) => {
-      for (const warning of value.warnings || []) {
-        const { code, message } = asWarning(warning);
-        if (verbose) lines.push(`  warning: ${row.benchmark} on ${table.columns[i].key}: ${message}`);
-        const label = WARNING_LABELS[code] || message;
-        counts.set(label, (counts.get(label) || 0) + 1);
-      }
-    });
+  if (verbose) {
+    return table.rows.flatMap((row) => row.values.flatMap((value, i) => (value.warnings || [])
+      .map((warning) => terminalText(`  warning: ${displayName(row.benchmark)} on ${displayName(table.columns[i].key)}: ${asWarning(warning).message}`))));
   }
-  if (verbose || !counts.size) return lines.map((line) => terminalText(line));
-  const parts = [...counts].map(([label, n]) => `${n} cell${n === 1 ? '' : 's'} ${label}`);
+  // Counted as every other format counts them over the whole result (render/run-warnings.js).
+  const counts = cellWarningCounts(table.rows.flatMap((row) => row.values));
+  if (!counts.length) return [];
+  const parts = counts.map(([label, n]) => `${n} cell${n === 1 ? '' : 's'} ${label}`);
   return [terminalText(`  warnings: ${parts.join('; ')}. Details: nodebench report <file> --warnings`)];
 }
 

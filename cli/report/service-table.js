@@ -3,6 +3,7 @@
 import { textTable } from '../text/text-table.js';
 import { terminalText } from '../text/escape.js';
 import { columnKey } from '../cell-identity.js';
+import { displayName } from '../text/format.js';
 
 export function renderServiceTables(result) {
   const cells = result.cells.filter((c) => c.service || c.benchmarkType === 'service');
@@ -11,10 +12,10 @@ export function renderServiceTables(result) {
   const ms = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
   const rows = cells.map((c) => {
     const s = c.service;
-    if (!s) return [c.benchmark, columnKey(c), c.status, '', '', '', '', '', '', ''];
-    return [c.benchmark, columnKey(c), s.throughput.toFixed(0), ms(s.latencyMs.p50), ms(s.latencyMs.p90), ms(s.latencyMs.p95), ms(s.latencyMs.p99),
+    if (!s) return [displayName(c.benchmark), displayName(columnKey(c)), c.status, '', '', '', '', '', '', ''];
+    return [displayName(c.benchmark), displayName(columnKey(c)), s.throughput.toFixed(0), ms(s.latencyMs.p50), ms(s.latencyMs.p90), ms(s.latencyMs.p95), ms(s.latencyMs.p99),
       String(s.errors + s.non2xx), s.cpuPercent.toFixed(0), `${(s.peakRssBytes / 1048576).toFixed(0)}MB`];
   });
-  const suites = [...new Set(cells.map((c) => c.suite))].join(', ');
+  const suites = [...new Set(cells.map((c) => displayName(c.suite)))].join(', ');
   return [`${terminalText(suites)} under load  (loopback, autocannon; latency percentiles of the measured window, CPU % of one core)`, ...textTable([header, ...rows], { rightFrom: 2 }), ''].join('\n');
 }

@@ -10,9 +10,9 @@ import { measureOfResult } from '../measure.js';
 import { referenceNote } from '../render/overview.js';
 import { textTable } from '../text/text-table.js';
 import { terminalText } from '../text/escape.js';
-import { formatRate, formatRatio, formatPct, formatDuration, formatBand } from '../text/format.js';
+import { formatRate, formatRatio, formatPct, formatDuration, formatBand, displayName } from '../text/format.js';
 import { reasonNotes, warningSummary, suiteFormLabel, timingNotes } from './notes.js';
-import { isOptimizedAway, foldedNote, FOLDED_MARK, VERDICT_MARKS, ratioMark } from '../render/marks.js';
+import { isOptimizedAway, foldedNote, FOLDED_MARK, VERDICT_MARKS, ratioMark, hasEstimate, NO_ESTIMATE, marginNote, ratioInterval, excludesOne, excludesOneNote } from '../render/marks.js';
 
 const SHORT_STATUS = { failed: 'FAILED', timeout: 'TIMEOUT', unsupported: 'n/s', skipped: 'skipped', pending: 'unfinished', running: 'unfinished', absent: '' };
 export const folded = (value) => value.status === 'ok' && isOptimizedAway(value.warnings);
@@ -31,14 +31,21 @@ export function valueMarks(value, baseFolded = false) {
   return { rate: own ? FOLDED_MARK : '', ratio: ratioMark(value.ratioVerdict, own || baseFolded) };
 }
 
+// The figures after an ok value (every text format's): its margin (or NO_ESTIMATE past ±100%) and
+// its ratio's 95% interval, each with its leading space, or ''.
+export function valueFigures(value) {
+  const margin = !Number.isFinite(value.rme) ? '' : hasEstimate(value.rme) ? ` ±${formatPct(value.rme)}` : ` (${NO_ESTIMATE})`;
+  const c = value.ratioComparison;
+  return { margin, interval: c && Number.isFinite(c.low) ? ` ${ratioInterval(c.low, c.high, formatRatio)}` : '' };
+}
+
 // perRun: a whole command's cell reads as the time of one run, not as runs per second.
 function cellText(value, isBaseline, baseFolded = false, perRun = false) {
   if (value.status !== 'ok') return SHORT_STATUS[value.status] ?? value.status;
   const marks = valueMarks(value, baseFolded);
-  const rme = Number.isFinite(value.rme) ? ` ±${formatPct(value.rme)}` : '';
-  const ratioMargin = Number.isFinite(value.ratioRme) ? ` ±${formatPct(value.ratioRme)}` : '';
-  const ratio = isBaseline ? ' (base)' : value.ratio ? ` ${formatRatio(value.ratio)}${marks.ratio}${ratioMargin}` : '';
-  return `${perRun ? formatDuration(1e9 / value.opsPerSec) : value.valueText ?? formatRate(value.opsPerSec)}${marks.rate}${rme}${ratio}`;
+  const { margin, interval } = valueFigures(value);
+  const ratio = isBaseline ? ' (base)' : value.ratio ? ` ${formatRatio(value.ratio)}${marks.ratio}${interval}` : '';
+  return `${perRun ? formatDuration(1e9 / value.opsPerSec) : value.valueText ?? formatRate(value.opsPerSec)}${marks.rate}${margin}${ratio}`;
 }
 
 function colour(text, value, isBaseline, useColor) {
@@ -61,16 +68,20 @@ export function markNotes(table) {
   const baseIndex = table.columns.findIndex((c) => c.key === table.baseline.key);
   const foldedCells = table.rows.reduce((n, row) => n + row.values.filter(folded).length, 0);
   if (foldedCells) lines.push(`  ${foldedNote(foldedCells)}`);
+  const noEstimate = table.rows.reduce((n, row) => n + row.values.filter((v) => v.status === 'ok' && Number.isFinite(v.rme) && !hasEstimate(v.rme)).length, 0);
+  if (noEstimate) lines.push(`  ${marginNote(noEstimate)}`);
   const ratios = table.rows.some((row) => row.values.some((v, i) => i !== baseIndex && v.status === 'ok' && v.ratio));
   if (ratios && table.verdicts) lines.push(`  ${ratioLegend(table.verdicts)}`);
+  const unsure = table.rows.reduce((n, row) => n + row.values.filter((v, i) => i !== baseIndex && v.status === 'ok' && v.ratioComparison && excludesOne(v.ratioVerdict, v.ratioComparison.low, v.ratioComparison.high)).length, 0);
+  if (unsure && table.verdicts) lines.push(`  ${excludesOneNote(unsure, table.verdicts)}`);
   return lines;
 }
 
 function layout(table, columnIndexes, color, perRun) {
-  const header = ['benchmark', ...columnIndexes.map((i) => table.columns[i].key)];
+  const header = ['benchmark', ...columnIndexes.map((i) => displayName(table.columns[i].key))];
   const baseIndex = table.columns.findIndex((c) => c.key === table.baseline.key);
   const rows = table.rows.map((row) => [
-    row.benchmark,
+    displayName(row.benchmark),
     ...columnIndexes.map((i) => {
       const isBaseline = i === baseIndex;
       const value = row.values[i];
@@ -82,8 +93,8 @@ function layout(table, columnIndexes, color, perRun) {
 }
 
 function tableWidth(table, columnIndexes) {
-  const benchWidth = Math.max(9, ...table.rows.map((r) => terminalText(r.benchmark).length));
-  return columnIndexes.reduce((sum, i) => sum + 2 + Math.max(terminalText(table.columns[i].key).length, ...table.rows.map((r) => cellText(r.values[i], false).length + 7)), benchWidth);
+  const benchWidth = Math.max(9, ...table.rows.map((r) => terminalText(displayName(r.benchmark)).length));
+  return columnIndexes.reduce((sum, i) => sum + 2 + Math.max(terminalText(displayName(table.columns[i].key)).length, ...table.rows.map((r) => cellText(r.values[i], false).length + 7)), benchWidth);
 }
 
 // tables: results/grid.js grid's, when the caller has them.
@@ -92,20 +103,20 @@ export function renderTables(result, { baseline, color = false, width = process.
   for (const table of tables) {
     const all = table.columns.map((_, i) => i);
     const form = suiteFormLabel(result, table.suite);
-    const suite = terminalText(table.suite);
+    const suite = terminalText(displayName(table.suite));
     const title = `${color ? chalk.bold(suite) : suite}${form ? ` ${form}` : ''}`;
     const perRun = result.suites.find((s) => s.name === table.suite)?.kind === 'command';
     const counted = measureOfResult(result).id === 'instructions';
     const legend = perRun
-      ? `(time per run ±95% margin, speed ratio to ${terminalText(table.baseline.key)} ±95% margin: above 1x is faster${terminalText(referenceNote([table]))})`
+      ? `(time per run ±95% margin, speed ratio to ${terminalText(displayName(table.baseline.key))} [95% interval]: above 1x is faster${terminalText(referenceNote([table]))})`
       : counted
-        ? `(instructions per operation ±95% margin, counted under valgrind; ratio to ${terminalText(table.baseline.key)} ±95% margin: above 1x is fewer instructions${terminalText(referenceNote([table]))})`
-        : `(ops/s ±95% margin, ratio to ${terminalText(table.baseline.key)} ±95% margin${terminalText(referenceNote([table]))})`;
+        ? `(instructions per operation ±95% margin, counted under valgrind; ratio to ${terminalText(displayName(table.baseline.key))} [95% interval]: above 1x is fewer instructions${terminalText(referenceNote([table]))})`
+        : `(ops/s ±95% margin, ratio to ${terminalText(displayName(table.baseline.key))} [95% interval]${terminalText(referenceNote([table]))})`;
     if (tableWidth(table, all) <= width) {
       out.push(`${title}  ${legend}`, ...layout(table, all, color, perRun));
     } else {
       for (const flagSet of [...new Set(table.columns.map((c) => c.flagSet))]) {
-        out.push(`${title} [${terminalText(flagSet)}]  ${legend}`, ...layout(table, all.filter((i) => table.columns[i].flagSet === flagSet), color, perRun), '');
+        out.push(`${title} [${terminalText(displayName(flagSet))}]  ${legend}`, ...layout(table, all.filter((i) => table.columns[i].flagSet === flagSet), color, perRun), '');
       }
       out.pop();
     }

@@ -5,6 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { UserError } from '../errors.js';
 import { cellKey, rowKey, columnKey, benchmarkName } from '../cell-identity.js';
+import { displayName } from '../text/format.js';
 
 const runtimeKey = (r) => r.runtimes.map((x) => `${x.label}=${x.version}`).join(',');
 const flagKey = (r) => r.flagSets.map((f) => `${f.name}=${f.flags.join(' ')}${f.suites ? ` for ${f.suites.join('+')}` : ''}`).join(',');
@@ -67,11 +68,11 @@ export function mergeResults(results, files, { allowPartial = false } = {}) {
   results.forEach((r, i) => {
     for (const cell of r.cells) {
       const key = cellKey(cell);
-      if (seen.has(key)) throw new UserError(`${benchmarkName(cell)} on ${columnKey(cell)} is in both ${files[seen.get(key)]} and ${files[i]}; merge each shard once.`);
+      if (seen.has(key)) throw new UserError(`${displayName(benchmarkName(cell))} on ${displayName(columnKey(cell))} is in both ${files[seen.get(key)]} and ${files[i]}; merge each shard once.`);
       seen.set(key, i);
       const other = rowFile.get(rowKey(cell));
       if (other !== undefined && results[other].host.hostname !== r.host.hostname) {
-        throw new UserError(`${benchmarkName(cell)} has cells from host ${results[other].host.hostname} (${files[other]}) and host ${r.host.hostname} (${files[i]}); a benchmark's columns must be measured on one machine, so rerun it there.`);
+        throw new UserError(`${displayName(benchmarkName(cell))} has cells from host ${results[other].host.hostname} (${files[other]}) and host ${r.host.hostname} (${files[i]}); a benchmark's columns must be measured on one machine, so rerun it there.`);
       }
       rowFile.set(rowKey(cell), i);
       cells.push({ ...cell, id: cells.length, host: r.host.hostname });

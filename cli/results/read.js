@@ -13,7 +13,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { UserError } from '../errors.js';
 import { migrate, SCHEMA_VERSION } from './migrate.js';
-import { formatBytes } from '../text/format.js';
+import { formatBytes, displayName } from '../text/format.js';
 import { openRegularFile, readRegularFile, kindOf } from '../fs-atomic.js';
 import { perOpSamples } from '../stats/summary.js';
 import { benchmarkName, columnKey } from '../cell-identity.js';
@@ -124,7 +124,7 @@ function checkKeptSamples(result, file) {
       const count = perOpSamples(record).length;
       const seen = new Set();
       for (const index of record.keptSamples) {
-        const which = `: cells[${i}] (${benchmarkName(cell)} on ${columnKey(cell)}), process ${j + 1} keeps sample ${index}`;
+        const which = `: cells[${i}] (${displayName(benchmarkName(cell))} on ${displayName(columnKey(cell))}), process ${j + 1} keeps sample ${index}`;
         if (index >= count) throw crafted(file, `${which} of its ${count} (keptSamples)`);
         if (seen.has(index)) throw crafted(file, `${which} twice (keptSamples)`);
         seen.add(index);

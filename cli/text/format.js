@@ -58,3 +58,23 @@ export function formatBytes(bytes) {
   }
   return `${bytes} B`;
 }
+
+// How many characters of a name (a benchmark, suite, runtime label, flag set, function) a view
+// shows. A result file may carry a name of any length: shown whole in every place it appears, one
+// of 50 MB made a 262 MB terminal report and a 367 MB HTML page. Files, JSON and CSV keep it whole.
+export const DISPLAY_NAME_CHARS = 120;
+
+// `name` as a view shows it: whole when short, else its start and its end around an ellipsis (names
+// that differ only at their end, parse-1k and parse-10k, stay apart), never cutting a surrogate pair.
+// `max`: for text that holds names but is read whole when it can be (a command to copy); an option,
+// so that names.map(displayName) does not take each index for it.
+export function displayName(name, { max = DISPLAY_NAME_CHARS } = {}) {
+  const text = String(name);
+  if (text.length <= max) return text;
+  const splitsPair = (i) => /[\ud800-\udbff]/.test(text[i - 1] ?? '');
+  let head = Math.ceil((max * 2) / 3);
+  if (splitsPair(head)) head--;
+  let tail = text.length - (max - head - 1);
+  if (splitsPair(tail)) tail++;
+  return `${text.slice(0, head)}…${text.slice(tail)}`;
+}
