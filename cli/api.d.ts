@@ -1,28 +1,47 @@
 // Types of nodebench's programmatic API (cli/api.js). The result file's full shape is
 // cli/results/result.schema.json; these types name what a caller reads most.
 
+// Every run option of cli/options.js RUN_OPTIONS, in its order (test/api-types.test.js compares
+// the names and types, so a new option fails the test until it is declared here).
 export interface RunOptions {
-  processes?: number; maxProcesses?: number; targetRme?: number; samples?: number; minSampleMs?: number;
-  warmupMinMs?: number; warmupMaxMs?: number; maxSampleMs?: number; minSamples?: number; timeoutSec?: number;
-  rerunDisturbed?: boolean; disturbancePct?: number; seed?: number; baseline?: string;
-  metrics?: boolean; metricsMs?: number;
+  processes?: number; maxProcesses?: number;
+  /** a cell cheaper than the run's median may keep up to this many times maxProcesses */
+  cheapFactor?: number;
+  targetRme?: number;
+  /** where processes beyond `processes` go: cells above targetRme, or cells whose ratio is undecided */
+  topUp?: 'margin' | 'decision';
   /** minutes of measuring; replacements and top-ups only while they fit (the first rounds always run) */
   timeBudgetMin?: number;
+  samples?: number; minSampleMs?: number; warmupMinMs?: number; warmupMaxMs?: number; maxSampleMs?: number; minSamples?: number; timeoutSec?: number;
+  rerunDisturbed?: boolean; disturbancePct?: number;
+  pairing?: 'sequential' | 'duet' | 'concurrent';
+  seed?: number; baseline?: string;
+  metrics?: boolean; metricsMs?: number; metricsProcesses?: number;
+  /** time (ns per operation) or instructions (counted under valgrind; docs/instructions.md) */
+  measure?: 'time' | 'instructions';
 }
+
+/** A whole command as a benchmark (matrix.yaml `commands:`; nodebench exec). */
+export interface Command { name: string; argv: string[]; shell: boolean; cwd: string; env: Record<string, string>; warmupRuns: number }
 
 export interface Matrix {
   file?: string;
   baseDir?: string;
-  runtimes: Array<{ spec: string; label?: string }>;
+  runtimes: Array<{ spec: string; label?: string | null; provider?: string }>;
   flagSets: Array<{ name: string; flags: string[]; suites?: string[] }>;
-  suites: Array<{ name: string; benchmarks?: string[]; params?: Record<string, unknown> }>;
+  /** benchmarks: null (or absent) selects all of the suite's */
+  suites: Array<{ name: string; benchmarks?: string[] | null; params?: Record<string, unknown> }>;
+  commands?: Command[];
+  /** one shard of the matrix's benchmarks (nodebench matrix --shard 2/4) */
+  shard?: { index: number; count: number };
   run: RunOptions;
 }
 
 export interface Interval { level: number; low: number; high: number; method: string }
 
+/** unit: 'instructions/op' in a run measured in instructions, which has no opsPerSec. */
 export interface Summary {
-  unit: 'ns/op'; estimate: number; opsPerSec: number; rme: number | null; ci: Interval; rerun: Interval | null;
+  unit: 'ns/op' | 'instructions/op'; estimate: number; opsPerSec?: number; rme: number | null; ci: Interval; rerun: Interval | null;
   median: number; mean: number; samples: number; processes: number; processMedians: number[];
 }
 
@@ -60,7 +79,8 @@ export function compare(a: Cell, b: Cell, options?: { alpha?: number; driftCv?: 
 export function pairedRatio(base: Cell, cell: Cell, prior?: VariancePrior | null): { ratio: number; low: number; high: number; rme: number; p: number; paired: boolean; pairs: number; method: string };
 export function geomeanRatio(comparisons: Array<{ ratio: number }>): number;
 export function renderTables(result: Result, options?: { baseline?: string; color?: boolean; width?: number; verbose?: boolean }): string;
-export const DEFAULT_RUN: Required<Omit<RunOptions, 'seed' | 'baseline'>>;
+/** every run option with a default (seed, baseline and timeBudgetMin have none) */
+export const DEFAULT_RUN: Required<Omit<RunOptions, 'seed' | 'baseline' | 'timeBudgetMin'>>;
 export const QUICK_RUN: RunOptions;
 export const RUN_OPTIONS: Array<{ name: string; type: string; default?: unknown; help: string }>;
 export class UserError extends Error {}

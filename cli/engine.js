@@ -1,8 +1,6 @@
 // The one engine behind `nodebench matrix` and `nodebench run`: resolve runtimes, describe suites,
 // plan cells, run them, and keep the result file current all along.
 import path from 'node:path';
-import os from 'node:os';
-import { createRequire } from 'node:module';
 import { resolveRuntimes, describeSuites, buildPlan } from './matrix/plan.js';
 import { commandSuite } from './matrix/commands.js';
 import { selectShard } from './matrix/shard.js';
@@ -10,30 +8,17 @@ import { runCells } from './policy/run-loop.js';
 import { killAllGroups } from './process/groups.js';
 import { createBudget } from './policy/budget.js';
 import { createRunDir } from './runner/run-dir.js';
-import { finalizeCells } from './results/cell.js';
 import { ORDER } from './policy/schedule.js';
 import { completeRun, samplerOptions } from './options.js';
-import { baselineColumn, grid } from './results/grid.js';
-import { detectableChange } from './stats/detectable.js';
-import { hostFingerprint } from './stats/host-speed.js';
-import { measureNamed } from './measure.js';
+import { baselineColumn } from './results/grid.js';
 import { findValgrind } from './process/valgrind.js';
-import { fitSuites, describeFits } from './stats/covariate.js';
-import { hostInfo, loadWarning, governorWarning, runOwnLoad } from './results/host.js';
-import { writeResult, readResult, SCHEMA_VERSION } from './results/file.js';
+import { createResult, finishResult } from './results/document.js';
+import { writeResult, readResult } from './results/file.js';
 import { lockResultFile } from './results/lock.js';
-import { continueRun } from './results/resume.js';
 import { UserError } from './errors.js';
 
-const require = createRequire(import.meta.url);
-export const NODEBENCH_VERSION = require('../package.json').version;
-
+export { NODEBENCH_VERSION } from './results/document.js';
 export { DEFAULT_RUN, QUICK_RUN } from './options.js';
-
-function toPublicRuntime(r) {
-  const { path: binary, installedAt, ...rest } = r;
-  return { ...rest, source: rest.source || binary };
-}
 
 // SIGINT, SIGTERM and SIGHUP (a closed terminal), from the moment the result file's lock is taken
 // until it is released: whenever one arrives, nodebench ends with 130 and the lock released. Before
@@ -118,40 +103,9 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
       : 'The matrix selects no benchmarks; check the suites and benchmark filters.');
   }
 
-  let result = {
-    schemaVersion: SCHEMA_VERSION,
-    nodebench: { version: NODEBENCH_VERSION, command },
-    createdAt: new Date().toISOString(),
-    finishedAt: null,
-    status: 'running',
-    host: hostInfo(),
-    runtimes: runtimes.map(toPublicRuntime),
-    flagSets: matrix.flagSets,
-    suites: suites.map((s) => ({
-      name: s.name, kind: s.kind, file: s.file, description: s.description, params: s.params, format: s.format, moduleKind: s.moduleKind,
-      libraries: s.libraries || undefined, metricsTable: s.metricsTable || undefined,
-      sampler: s.sampler || undefined, perProcess: s.perProcess || undefined, benchmarks: s.benchmarks.filter((b) => s.selected.includes(b.name))
-    })),
-    run,
-    shard: matrix.shard || undefined,
-    schedule: {
-      seed: run.seed,
-      processesPerCell: run.processes,
-      maxProcessesPerCell: run.maxProcesses,
-      targetRme: run.targetRme,
-      order: ORDER
-    },
-    cells
-  };
-  // Other programs and the CPU's clock move time, not instruction counts.
-  const timed = run.measure !== 'instructions';
-  const startWarnings = timed ? [...loadWarning(result.host.loadAverageStart, result.host.cores, resume ? 'when resumed' : 'at the start'), ...governorWarning(result.host.cpuGovernor)] : [];
-  if (resume) {
-    result = continueRun(result, resume, out);
-    result.warnings.push(...startWarnings.filter((w) => w.code !== 'governor'));
-  } else {
-    result.warnings = startWarnings;
-  }
+  const { result, startWarnings } = createResult({
+    command, runtimes, flagSets: matrix.flagSets, suites, run, shard: matrix.shard, cells, order: ORDER, previous: resume, file: out
+  });
   // Checked before anything runs: a wrong column would otherwise fail only after the whole run.
   const baseline = baselineColumn(result, run.baseline);
   for (const warning of startWarnings) log(`warning: ${warning.message}`);
@@ -190,28 +144,15 @@ async function lockedRun(matrix, { out, progress, command, refresh, resume, sign
   } finally {
     runDir.remove();
     progress.done();
-    if (budget.state.limited) {
-      result.schedule.timeBudget = { minutes: budget.state.budgetMin, reached: budget.state.reached, skipped: budget.state.skipped };
-      if (budget.state.reached) {
-        const { replacements, topUps } = budget.state.skipped;
-        log(`time budget of ${budget.state.budgetMin} min (run.timeBudgetMin) reached: ${topUps} top-up and ${replacements} replacement process(es) not run; the cells left above the target say so`);
-      }
+    if (budget.state.limited && budget.state.reached) {
+      const { replacements, topUps } = budget.state.skipped;
+      log(`time budget of ${budget.state.budgetMin} min (run.timeBudgetMin) reached: ${topUps} top-up and ${replacements} replacement process(es) not run; the cells left above the target say so`);
     }
     // The bound passed with nothing left to run is a complete run.
     timeUp &&= !signals.interrupted() && result.cells.some((c) => c.status === 'pending');
     if (timeUp) log(`time limit of ${stopAfterMin} min reached: stopped; ${path.relative(process.cwd(), out) || out} keeps what finished`);
     interrupted = signals.interrupted() || timeUp;
-    finalizeCells(result.cells, { interrupted, processesPerCell: run.processes });
-    // How the host ran (stats/host-speed.js): diff compares two files' fingerprints before it believes a time ratio.
-    result.hostSpeed = hostFingerprint(result.cells) ?? undefined;
-    // The host covariate's fit per suite (stats/covariate.js), as the finalised cells were adjusted.
-    result.covariate = describeFits(fitSuites(result.cells.filter((c) => c.status === 'ok')));
-    // The smallest change the run could have detected (stats/detectable.js), for whoever reads its verdicts.
-    result.schedule.detectableChange = detectableChange(grid(result, { baseline: run.baseline }), result.cells, { equivalence: measureNamed(run.measure).equivalence });
-    result.status = interrupted ? 'interrupted' : 'complete';
-    result.finishedAt = new Date().toISOString();
-    result.host.loadAverageEnd = os.loadavg();
-    if (timed) result.warnings.push(...loadWarning(result.host.loadAverageEnd, result.host.cores, 'at the end', { ownLoad: runOwnLoad(run) }));
+    finishResult(result, { run, interrupted, budget: budget.state });
     await save();
   }
   return { result, interrupted, timeUp };

@@ -9,6 +9,7 @@
 // module uses is taken when it loads, before any suite code, so that a benchmark that replaces
 // JSON.stringify or Buffer.from cannot change what the host reads.
 var fs = require('fs');
+var protocol = require('./protocol');
 
 var CHANNEL_FD = 3;
 var stringify = JSON.stringify;
@@ -20,8 +21,9 @@ var lastPhase = null;
 var finished = false;
 var exitCalled = null;
 
-// Messages after which the worker has nothing more to say.
-var FINAL = { result: true, error: true, unsupported: true, value: true, metrics: true, suite: true, 'service-metrics': true, exit: true };
+// Messages after which the worker has nothing more to say (worker/protocol.js).
+var FINAL = {};
+protocol.finalTypes().forEach(function (type) { FINAL[type] = true; });
 
 // Buffer.from(string) is only right from Node 4.5 (Buffer.alloc arrived with it); `new Buffer`
 // warns on Node 10+.

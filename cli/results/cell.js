@@ -2,6 +2,7 @@
 // Status: pending -> ok | failed | timeout | skipped (interrupted before it ran); unsupported is
 // decided by the plan. Processes are recorded as they finish; a process that ran on a disturbed
 // machine is set aside (kept in the file with the reason, left out of the estimate) and replaced.
+import { createRequire } from 'node:module';
 import { summarize, warningsFor, processValue } from '../stats/summary.js';
 import { logVariancePrior } from '../stats/robust.js';
 import { summarizeService } from '../stats/service.js';
@@ -10,6 +11,13 @@ import { summarizeMetricRuns } from '../stats/metrics.js';
 import { adjustForHost } from '../stats/covariate.js';
 import { measureOfCell } from '../measure.js';
 import { keptProcesses, perProcessOf, columnKey } from '../cell-identity.js';
+
+// The worker's measurement fields a process record keeps as they are, in the record's order: the
+// channel's protocol (worker/protocol.js) says which, so that a field added there is kept here
+// and checked against the schema by test/protocol.test.js.
+const protocol = createRequire(import.meta.url)('../../worker/protocol.js');
+const KEPT = { time: protocol.keptAsIs('time'), instructions: protocol.keptAsIs('instructions') };
+const keptFields = (measure, m) => Object.fromEntries(KEPT[measure].map((name) => [name, m[name]]));
 
 // runner/policy.js takes them from here.
 
@@ -35,16 +43,9 @@ export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess,
 export function processRecord(round, result, wallMs, { rerunOf, startedAt, phasesMs, duetWith, pair, cpu } = {}) {
   const m = result.measurement;
   const started = startedAt !== undefined ? new Date(startedAt).toISOString() : undefined;
-  const record = m.measure === 'instructions' ? countedRecord(round, m, { memory: result.memory, wallMs, startedAt: started, phasesMs }) : {
+  const record = protocol.measureOf(m) === 'instructions' ? countedRecord(round, m, { memory: result.memory, wallMs, startedAt: started, phasesMs }) : {
     round,
-    samplesNsPerOp: m.samplesNsPerOp,
-    emptyNsPerOp: m.emptyNsPerOp,
-    iterationsPerSample: m.iterationsPerSample,
-    calibrationBatches: m.calibrationBatches,
-    warmup: m.warmup,
-    sampleMs: m.sampleMs,
-    cpuNsPerOp: m.cpuNsPerOp,
-    cpuMethod: m.cpuMethod,
+    ...keptFields('time', m),
     memory: result.memory,
     clockResolutionNs: result.clockResolutionNs ?? null,
     wallMs,
@@ -77,12 +78,7 @@ function countedRecord(round, m, { memory, wallMs, startedAt, phasesMs }) {
     instructionsPerOp: m.instructionsPerOp,
     instructionsPerSample: m.instructionsPerSample,
     markerInstructions: m.markerInstructions,
-    iterationsPerSample: m.iterationsPerSample,
-    calibrationBatches: m.calibrationBatches,
-    warmup: m.warmup,
-    sampleMs: m.sampleMs,
-    timing: m.timing,
-    sinkType: m.sinkType,
+    ...keptFields('instructions', m),
     valgrind: m.valgrind,
     memory,
     wallMs,
