@@ -1,6 +1,6 @@
 // Counting instructions (measure 'instructions'): the worker's counting sampler with a fake counter,
 // callgrind's parts read back into instructions per operation, the valgrind command line and its
-// refusals. Real runtimes under real valgrind: test/instructions-valgrind.test.js.
+// refusals. Real runtimes under real valgrind: test/long/instructions-valgrind.test.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { marked } from 'marked';
-import { nodebench } from './helpers/cli.js';
+import { nodebench } from '../helpers/cli.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-gate-'));
 const suite = path.join(tmp, 'gate-suite.cjs');

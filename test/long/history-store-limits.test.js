@@ -10,8 +10,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { constants } from 'node:buffer';
 import { execa } from 'execa';
-import { cliPath } from './helpers/cli.js';
-import { historyDir, trendRun, assertUserError } from './helpers/history.js';
+import { cliPath } from '../helpers/cli.js';
+import { historyDir, trendRun, assertUserError } from '../helpers/history.js';
 
 const HANG_GUARD_MS = 40_000;
 const dir = historyDir('history-limits');

@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { nodebench, root } from './helpers/cli.js';
-import { testRuntime, OLDEST } from './helpers/runtimes.js';
-import { detectableDifference, tQuantile, processesFor, simulatedPower, smallestDetectable } from '../cli/doctor/detectable.js';
-import { warningsFor, detectCi } from '../cli/doctor/conditions.js';
-import { DEFAULT_RUN } from '../cli/engine.js';
+import { nodebench, root } from '../helpers/cli.js';
+import { testRuntime, OLDEST } from '../helpers/runtimes.js';
+import { detectableDifference, tQuantile, processesFor, simulatedPower, smallestDetectable } from '../../cli/doctor/detectable.js';
+import { warningsFor, detectCi } from '../../cli/doctor/conditions.js';
+import { DEFAULT_RUN } from '../../cli/engine.js';
 
 function assertFigures(report, version) {
   assert.equal(report.runtime.version, version);

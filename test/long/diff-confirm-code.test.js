@@ -12,10 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { execa } from 'execa';
-import { nodebench, cliPath, root } from './helpers/cli.js';
-import { schemaErrors } from './helpers/schema.js';
-import { resultObject, runtimeRecord } from './helpers/result-file.js';
-import { summarize } from '../cli/stats/summary.js';
+import { nodebench, cliPath, root } from '../helpers/cli.js';
+import { schemaErrors } from '../helpers/schema.js';
+import { resultObject, runtimeRecord } from '../helpers/result-file.js';
+import { summarize } from '../../cli/stats/summary.js';
 
 const RUNTIME = '4.9.1';
 const COLUMN = `${RUNTIME}/baseline`;

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { historyDir, trendRun, history, TREND_SUITE } from './helpers/history.js';
+import { historyDir, trendRun, history, TREND_SUITE } from '../helpers/history.js';
 
 const dir = historyDir('history-gate');
 

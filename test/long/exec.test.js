@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { nodebench } from './helpers/cli.js';
-import { testRuntime } from './helpers/runtimes.js';
-import { settled } from './helpers/processes.js';
+import { nodebench } from '../helpers/cli.js';
+import { testRuntime } from '../helpers/runtimes.js';
+import { settled } from '../helpers/processes.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-exec-'));
 // A "build" that says which node ran it and with which flags, one line per run.

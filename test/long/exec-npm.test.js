@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { nodebench } from './helpers/cli.js';
-import { testRuntime } from './helpers/runtimes.js';
-import { privateCache } from './helpers/private-cache.js';
-import { schemaErrors } from './helpers/schema.js';
-import { chooseNpm, SHIPPED_NPM_MAJOR } from '../cli/runtimes/runtime-npm.js';
+import { nodebench } from '../helpers/cli.js';
+import { testRuntime } from '../helpers/runtimes.js';
+import { privateCache } from '../helpers/private-cache.js';
+import { schemaErrors } from '../helpers/schema.js';
+import { chooseNpm, SHIPPED_NPM_MAJOR } from '../../cli/runtimes/runtime-npm.js';
 
 // A project whose test script says which node and which npm ran it (npm sets npm_config_user_agent).
 function tinyProject() {
@@ -129,14 +129,14 @@ test('a runtime from a mirror keeps the npm and corepack its archive shipped, wi
   // Node 20 (the host's corepack needs it): its npm as nodebench installs it, and the host's corepack,
   // packaged into a mirror archive the way upstream ships them.
   const node20 = await testRuntime('20.20.2');
-  const { ensureRuntimeNpm } = await import('../cli/runtimes/runtime-npm.js');
+  const { ensureRuntimeNpm } = await import('../../cli/runtimes/runtime-npm.js');
   const npmVersion = (await ensureRuntimeNpm(node20)).version;
   assert.match(npmVersion, /^10\./);
   const npmDir = path.join(path.dirname(path.dirname(node20.path)), 'npm', 'lib', 'node_modules', 'npm');
   // The host Node's corepack where it has one (Node 20 to 24 ship it); without, npm alone is checked.
   const corepackDir = path.join(path.dirname(fs.realpathSync(process.execPath)), '..', 'lib', 'node_modules', 'corepack');
   const corepackVersion = fs.existsSync(corepackDir) ? JSON.parse(fs.readFileSync(path.join(corepackDir, 'package.json'), 'utf8')).version : undefined;
-  const { startMirror } = await import('./helpers/mirror.js');
+  const { startMirror } = await import('../helpers/mirror.js');
   const mirror = await startMirror({ version: '20.20.2', modules: corepackVersion ? { npm: npmDir, corepack: fs.realpathSync(corepackDir) } : { npm: npmDir } });
   try {
     const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-mirror-npm-'));

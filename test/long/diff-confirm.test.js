@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
-import { nodebench, root } from './helpers/cli.js';
-import { schemaErrors } from './helpers/schema.js';
-import { resultObject, runtimeRecord } from './helpers/result-file.js';
-import { summarize } from '../cli/stats/summary.js';
+import { nodebench, root } from '../helpers/cli.js';
+import { schemaErrors } from '../helpers/schema.js';
+import { resultObject, runtimeRecord } from '../helpers/result-file.js';
+import { summarize } from '../../cli/stats/summary.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-confirm-'));
 const suite = path.join(root, 'test', 'fixtures', 'suites', 'marked', 'index.js');

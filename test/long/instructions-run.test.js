@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { nodebench, root } from './helpers/cli.js';
-import { onPath } from '../cli/process/host-tools.js';
+import { nodebench, root } from '../helpers/cli.js';
+import { onPath } from '../../cli/process/host-tools.js';
 
 const suite = path.join(root, 'test', 'fixtures', 'suites', 'instructions-planted', 'index.js');
 

@@ -1,6 +1,6 @@
 // Hostile input, generated: random and mutated matrix files, result files and command lines must
 // end in a sentence and exit 0/1/2, never a stack trace (exit 70 is for bugs in nodebench).
-// Budget: FUZZ_RUNS (default 40 per property; `FUZZ_RUNS=2000 node --test test/fuzz.test.js` for a
+// Budget: FUZZ_RUNS (default 40 per property; `FUZZ_RUNS=2000 node --test test/long/fuzz.test.js` for a
 // longer hunt, with the seed fast-check prints to replay a failure).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { parseMatrix } from '../cli/matrix/load.js';
-import { readResult } from '../cli/results/read.js';
-import { isUserError } from '../cli/errors.js';
-import { nodebench, root } from './helpers/cli.js';
+import { parseMatrix } from '../../cli/matrix/load.js';
+import { readResult } from '../../cli/results/read.js';
+import { isUserError } from '../../cli/errors.js';
+import { nodebench, root } from '../helpers/cli.js';
 
 const runs = Number(process.env.FUZZ_RUNS || 40);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-fuzz-'));

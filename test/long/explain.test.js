@@ -8,16 +8,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { explainComparison } from '../cli/explain/index.js';
-import { renderExplainTerminal } from '../cli/explain/terminal.js';
-import { renderExplainMarkdown } from '../cli/explain/markdown.js';
-import { renderExplainHtml } from '../cli/explain/html.js';
+import { explainComparison } from '../../cli/explain/index.js';
+import { renderExplainTerminal } from '../../cli/explain/terminal.js';
+import { renderExplainMarkdown } from '../../cli/explain/markdown.js';
+import { renderExplainHtml } from '../../cli/explain/html.js';
 import net from 'node:net';
-import { nodebench } from './helpers/cli.js';
-import { launchInspected } from '../cli/explain/inspect-port.js';
-import { samplerOptions } from '../cli/options.js';
-import { testRuntime } from './helpers/runtimes.js';
-import { writeResultFile, okCell, runtimeRecord } from './helpers/result-file.js';
+import { nodebench } from '../helpers/cli.js';
+import { launchInspected } from '../../cli/explain/inspect-port.js';
+import { samplerOptions } from '../../cli/options.js';
+import { testRuntime } from '../helpers/runtimes.js';
+import { writeResultFile, okCell, runtimeRecord } from '../helpers/result-file.js';
 
 // Both functions are too large for V8 to inline, so each keeps its own frame; `planted` does three
 // rounds instead of one when the process was started with --title=explain-slow (or, on Node 6, which
@@ -222,8 +222,8 @@ test('bad input is one sentence and exit 2', { timeout: 60_000 }, async () => {
 test('diff --explain explains each benchmark decided slower under the diff', { timeout: 180_000 }, async () => {
   // The fixture names its suite by the absolute path of the checkout that measured it; explain re-runs
   // that file, so a copy names this checkout's copy of it (the recorded path exists on no other machine).
-  const recorded = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'planted-result.json'), 'utf8'));
-  for (const s of recorded.suites) s.file = path.join(import.meta.dirname, 'fixtures', 'suites', 'planted', 'index.js');
+  const recorded = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '..', 'fixtures', 'planted-result.json'), 'utf8'));
+  for (const s of recorded.suites) s.file = path.join(import.meta.dirname, '..', 'fixtures', 'suites', 'planted', 'index.js');
   const planted = path.join(dir, 'planted-result.json');
   fs.writeFileSync(planted, JSON.stringify(recorded));
   const columns = ['--from', '24.21.0/baseline', '--to', '24.21.0/--title=nodebench-planted'];

@@ -12,10 +12,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { cliPath, root } from './helpers/cli.js';
-import { testRuntime } from './helpers/runtimes.js';
-import { realCache, OFFLINE } from './helpers/private-cache.js';
-import { fifoReader } from './helpers/fifo.js';
+import { cliPath, root } from '../helpers/cli.js';
+import { testRuntime } from '../helpers/runtimes.js';
+import { realCache, OFFLINE } from '../helpers/private-cache.js';
+import { fifoReader } from '../helpers/fifo.js';
 
 const HANG_GUARD_MS = 60_000;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-round3-'));

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createProcessLauncher } from '../cli/runner/launcher.js';
-import { onPath } from '../cli/process/host-tools.js';
-import { root } from './helpers/cli.js';
-import { testRuntime, OLDEST } from './helpers/runtimes.js';
+import { createProcessLauncher } from '../../cli/runner/launcher.js';
+import { onPath } from '../../cli/process/host-tools.js';
+import { root } from '../helpers/cli.js';
+import { testRuntime, OLDEST } from '../helpers/runtimes.js';
 
 const suiteFile = path.join(root, 'test', 'fixtures', 'suites', 'counted', 'index.js');
 const RUNTIMES = [OLDEST, '24.21.0'];
