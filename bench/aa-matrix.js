@@ -2,7 +2,7 @@
 // Two result files of the same matrix (an A/A: same commit, same machine) judged as a user would:
 // `nodebench diff A B --json`, its verdicts counted (faster/slower are false decisions, same is the
 // answer wanted), beside how many would be "same" under the rule before 2026-11-24 (the 95%
-// interval within ±2%, tests at 2.5%), and per file its wall time, margins (bench/margins.js) and
+// interval within ±2%, tests at 2.5%), and per file its wall time, margins (bench/lib/margin-figures.js) and
 // the smallest change it states it could detect (schedule.detectableChange, stats/detectable.js).
 // Targets (issue 31): <= 2% of cells decided faster/slower, >= 70% decided the same within ±2%.
 //   node bench/aa-matrix.js A.json B.json [-- DIFF-ARGS]
@@ -10,10 +10,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { marginFigures } from './margins.js';
+import { marginFigures } from './lib/margin-figures.js';
 import { grid } from '../cli/results/grid.js';
 import { detectableChange, describeDetectable } from '../cli/stats/detectable.js';
 import { EQUIVALENCE } from '../cli/stats/decision.js';
+import { answerHelp, contextLine } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'cli', 'nodebench.js');
@@ -46,6 +49,7 @@ const compared = diff.rows.filter((r) => r.comparison);
 const count = (verdict) => compared.filter((r) => r.comparison.verdict === verdict).length;
 const oldSame = compared.filter((r) => r.comparison.ci.low >= 1 - EQUIVALENCE && r.comparison.ci.high <= 1 + EQUIVALENCE).length;
 const decided = count('faster') + count('slower');
+console.log(contextLine());
 console.log(`A/A: nodebench diff ${path.basename(fileA)} ${path.basename(fileB)} ${diffArgs.join(' ')} (${new Date().toISOString()})`);
 console.log(fileLine(fileA));
 console.log(fileLine(fileB));

@@ -17,11 +17,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { invokeEngine } from './engine-run.js';
-import { cv } from './stats.js';
+import { invokeEngine } from './lib/engine-run.js';
+import { cv } from './lib/trial-rates.js';
 import { median } from '../cli/stats/basic.js';
-import { formatNs, grid } from './table.js';
-import { within, pct } from './verdict.js';
+import { formatNs, grid } from './lib/figure-table.js';
+import { within, pct } from './lib/targets.js';
+import { answerHelp, contextLine } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 export const FILE_AGREEMENT_TOLERANCE = 0.05;
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -102,6 +105,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = new Date();
   const rows = await fileAgreement({ rounds, only, log: (m) => process.stderr.write(`${m}\n`) });
   const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+  console.log(contextLine());
   console.log(`agreement on users' files, Node ${process.version}, ${rounds} rounds, ${started.toISOString()} (${((Date.now() - started) / 60000).toFixed(1)} min, load average at the end ${load})`);
   console.log('headline figures: tinybench latency mean, mitata avg, bench-node 1/ops per second, nodebench estimate (median over rounds; CV over rounds)');
   console.log(renderAgreement(rows, 'mean'));

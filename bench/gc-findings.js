@@ -16,6 +16,9 @@ import { pathToFileURL } from 'node:url';
 import { readResult } from '../cli/results/file.js';
 import { METRICS, metricById, metricValues, metricInterval, compareMetric } from '../cli/stats/metrics.js';
 import { textTable } from '../cli/text/text-table.js';
+import { answerHelp, contextLine } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 const column = (cell) => `${cell.runtimeLabel}/${cell.flagSet}`;
 
@@ -159,7 +162,8 @@ async function main() {
     process.exit(2);
   }
   const list = findings(result, { pairs, allMetrics: values['all-metrics'] });
-  process.stdout.write(values.json ? `${JSON.stringify(list, null, 2)}\n` : `${renderFindings(list)}\n`);
+  // The JSON stays the list of findings (what --json has always printed); the text says when and where.
+  process.stdout.write(values.json ? `${JSON.stringify(list, null, 2)}\n` : `${contextLine()}\n${renderFindings(list)}\n`);
   const claims = list.flatMap((f) => f.claims);
   if (claims.length && !values.json) {
     process.stdout.write(`claims shown: ${claims.filter((c) => c.holds).length} of ${claims.length}\n`);

@@ -17,31 +17,28 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RUN } from '../cli/engine.js';
 import { hostInfo } from '../cli/results/host.js';
-import { MODES } from './modes.js';
-import { runInterleaved } from './schedule.js';
-import { aaExperiment, aaSummary } from './aa.js';
-import { sensitivityExperiment, sensitivitySummary, sensitivityRows } from './sensitivity.js';
+import { MODES } from './lib/harness-modes.js';
+import { runInterleaved } from './lib/interleave.js';
+import { aaExperiment, aaSummary } from './lib/harness-aa.js';
+import { sensitivityExperiment, sensitivitySummary, sensitivityRows } from './lib/harness-sensitivity.js';
 import { simulatedProcessesFor, simulatedPower } from '../cli/doctor/detectable.js';
-import { toolsExperiment, summariseTools } from './agreement.js';
-import { costExperiment, costRows } from './cost.js';
-import { renderFigures, renderMethods, renderTools } from './table.js';
-import { mean } from './stats.js';
-import { pct } from './verdict.js';
-import { log } from './preamble.js';
+import { toolsExperiment, summariseTools } from './lib/harness-agreement.js';
+import { costExperiment, costRows } from './lib/harness-cost.js';
+import { renderFigures, renderMethods, renderTools } from './lib/figure-table.js';
+import { mean } from './lib/trial-rates.js';
+import { pct } from './lib/targets.js';
+import { answerHelp, log } from './lib/preamble.js';
 
+answerHelp(import.meta.url);
 
 function parseArgs(argv) {
-  const known = new Set(['--quick', '--smoke', '--json', '--keep', '--help', '--from']);
+  const known = new Set(['--quick', '--smoke', '--json', '--keep', '--from']);
   const fromAt = argv.indexOf('--from');
   const from = fromAt === -1 ? null : argv[fromAt + 1];
   const bad = argv.find((a, i) => !known.has(a) && !(fromAt !== -1 && i === fromAt + 1));
   if (bad || (fromAt !== -1 && !from)) {
     log(bad ? `bench/harness.js: unknown option ${bad}; use --quick, --smoke, --json, --keep or --from FILE.` : 'bench/harness.js: --from needs the JSON file of an earlier run.');
     process.exit(2);
-  }
-  if (argv.includes('--help')) {
-    log('usage: node bench/harness.js [--quick | --smoke] [--json] [--keep]   |   node bench/harness.js --from RUN.json [--json]');
-    process.exit(0);
   }
   const mode = argv.includes('--smoke') ? 'smoke' : argv.includes('--quick') ? 'quick' : 'full';
   return { mode, json: argv.includes('--json'), keep: argv.includes('--keep'), from };

@@ -22,7 +22,9 @@ import { quietReferences } from '../cli/stats/disturbance.js';
 import { hostFingerprint, compareHosts, describeFingerprint } from '../cli/stats/host-speed.js';
 import { benchmarkInColumn } from '../cli/cell-identity.js';
 import { median } from '../cli/stats/basic.js';
-import { log, contextLine } from './preamble.js';
+import { answerHelp, log, contextLine } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'cli', 'nodebench.js');

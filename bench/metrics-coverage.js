@@ -22,8 +22,11 @@ import { METRICS, metricValues, metricInterval } from '../cli/stats/metrics.js';
 import { metricsCostMs } from '../cli/policy/budget.js';
 import { metricsWanted, metricsDone } from '../cli/policy/policy.js';
 import { textTable } from '../cli/text/text-table.js';
-import { rate } from './stats.js';
-import { rateText, atLeast } from './verdict.js';
+import { rate } from './lib/trial-rates.js';
+import { rateText, atLeast } from './lib/targets.js';
+import { answerHelp, runContext, contextLine } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 const projectRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const TARGET = 0.9;
@@ -133,7 +136,7 @@ async function main() {
       cost: { type: 'string' }, suite: { type: 'string' }, processes: { type: 'string' }, 'window-ms': { type: 'string' }
     }
   });
-  const started = new Date().toISOString();
+  const context = runContext();
   if (values.cost) {
     const options = {
       suite: values.suite,
@@ -141,7 +144,7 @@ async function main() {
       windowMs: values['window-ms'] === undefined ? undefined : Number(values['window-ms'])
     };
     const cost = metricsCost(await readResult(values.cost), options);
-    process.stdout.write(values.json ? `${JSON.stringify(cost, null, 2)}\n` : renderCost(cost, options));
+    process.stdout.write(values.json ? `${JSON.stringify({ context, ...cost }, null, 2)}\n` : `${contextLine(context)}\n${renderCost(cost, options)}`);
     return;
   }
   let files = positionals;
@@ -154,7 +157,7 @@ async function main() {
     process.exit(2);
   }
   const summary = coverageSummary(coverageTrials(await Promise.all(files.map((f) => readResult(f)))));
-  process.stdout.write(values.json ? `${JSON.stringify({ started, files, ...summary }, null, 2)}\n` : `${started}\n${renderCoverage(summary, files)}`);
+  process.stdout.write(values.json ? `${JSON.stringify({ context, files, ...summary }, null, 2)}\n` : `${contextLine(context)}\n${renderCoverage(summary, files)}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

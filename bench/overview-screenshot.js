@@ -9,7 +9,9 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { chromium } from 'playwright-core';
 import { projectRoot } from '../cli/paths.js';
-import { contextLine } from './preamble.js';
+import { answerHelp, contextLine } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 const [resultFile, pngFile] = process.argv.slice(2);
 if (!resultFile || !pngFile) throw new Error('usage: node bench/overview-screenshot.js RESULT.json OUT.png');

@@ -15,7 +15,9 @@ import { execa } from 'execa';
 import { chromium } from 'playwright-core';
 import { projectRoot } from '../cli/paths.js';
 import { formatBytes } from '../cli/text/format.js';
-import { contextLine } from './preamble.js';
+import { answerHelp, contextLine } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 const { values: args } = parseArgs({
   options: {

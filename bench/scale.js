@@ -16,7 +16,9 @@ import { streamReadBytes } from '../cli/results/read.js';
 import { textTable } from '../cli/text/text-table.js';
 import { formatBytes } from '../cli/text/format.js';
 import { projectRoot } from '../cli/paths.js';
-import { contextLine } from './preamble.js';
+import { answerHelp, contextLine } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 const COMMANDS = {
   report: (a) => ['report', a],

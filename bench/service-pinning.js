@@ -14,6 +14,9 @@ import { median, sd } from '../cli/stats/basic.js';
 import { keptProcesses, perProcessOf } from '../cli/cell-identity.js';
 import { processValue } from '../cli/stats/summary.js';
 import { textTable } from '../cli/text/text-table.js';
+import { answerHelp, contextLine } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -49,7 +52,7 @@ for (let round = 0; round < rounds; round++) {
 }
 load.push(os.loadavg()[0]);
 console.log(`Service suite, pinned vs unpinned server and load generator (${started.toISOString()}, ${os.cpus().length} cores ${os.cpus()[0].model}; 1-min load ${Math.min(...load).toFixed(2)}-${Math.max(...load).toFixed(2)})`);
-console.log(`command: node bench/service-pinning.js --rounds ${rounds} --processes ${processes} --runtimes ${runtimes}; files in ${dir}\n`);
+console.log(`${contextLine()}; files in ${dir}\n`);
 console.log(textTable([['variant', 'cells', 'margin median', 'margin max', 'process spread median', 'slowest/fastest median', 'max', 'minutes'],
   ...variants.map(({ name }) => {
     const f = figures.get(name);

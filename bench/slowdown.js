@@ -19,9 +19,11 @@ import { execa } from 'execa';
 import YAML from 'yaml';
 import { median } from '../cli/stats/basic.js';
 import { textTable } from '../cli/text/text-table.js';
-import { rate } from './stats.js';
-import { rateText } from './verdict.js';
-import { log } from './preamble.js';
+import { rate } from './lib/trial-rates.js';
+import { rateText } from './lib/targets.js';
+import { answerHelp, log, runContext, contextLine } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'cli', 'nodebench.js');
@@ -119,7 +121,8 @@ async function main() {
     if (fs.existsSync(out)) invocations.push(await invocationFigures(out));
   }
   const f = figures(invocations, args.factor);
-  process.stdout.write(args.json ? `${JSON.stringify({ args, dir, figures: f }, null, 1)}\n` : `${render(f)}\n(files in ${dir})\n`);
+  const context = runContext();
+  process.stdout.write(args.json ? `${JSON.stringify({ context, args, dir, figures: f }, null, 1)}\n` : `${contextLine(context)}\n${render(f)}\n(files in ${dir})\n`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main();

@@ -2,7 +2,7 @@
 // Precision on the shipped suites, the figures docs/precision.md leads with. It runs the real CLI
 // (`nodebench matrix`) on a slice of the default matrix: every suite, two runtimes, two flag sets,
 // at the shipped matrix.yaml's run options, and prints
-//   - the distribution of ±margins per suite, and of the printed ratios' ±margins (bench/margins.js);
+//   - the distribution of ±margins per suite, and of the printed ratios' ±margins (bench/lib/margin-figures.js);
 //   - A/A: a second invocation of the same slice, compared cell by cell as `nodebench diff` does
 //     (same test, same priors, same 1% drift allowance): how many cells it calls changed, and how
 //     often a cell's rerun interval holds the other invocation's estimate;
@@ -22,13 +22,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import YAML from 'yaml';
-import { marginFigures, renderMargins } from './margins.js';
+import { marginFigures, renderMargins } from './lib/margin-figures.js';
 import { INVOCATION_DRIFT } from '../cli/stats/compare.js';
 import { diffResults } from '../cli/diff/compare.js';
 import { describeDrift } from '../cli/stats/drift-estimate.js';
 import { median, quantile, bisect } from '../cli/stats/basic.js';
 import { prng } from '../cli/stats/random.js';
-import { log, runContext } from './preamble.js';
+import { answerHelp, log, runContext } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'cli', 'nodebench.js');

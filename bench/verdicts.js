@@ -38,9 +38,11 @@ import { FOLDED_RATIO } from '../cli/stats/folding.js';
 import { keptProcesses } from '../cli/cell-identity.js';
 import { keptSamples } from '../cli/stats/summary.js';
 import { prng } from '../cli/stats/random.js';
-import { rate } from './stats.js';
-import { rateText } from './verdict.js';
-import { log, runContext } from './preamble.js';
+import { rate } from './lib/trial-rates.js';
+import { rateText } from './lib/targets.js';
+import { answerHelp, log, runContext } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'cli', 'nodebench.js');

@@ -11,7 +11,7 @@ import { execa } from 'execa';
 import { parse } from 'csv-parse/sync';
 import { hostInfo } from '../cli/results/host.js';
 import { prng } from '../cli/stats/random.js';
-import { synthesize } from '../bench/history.js';
+import { synthesize } from '../bench/lib/synthetic-history.js';
 import { cliPath, nodebench } from './helpers/cli.js';
 import { historyDir, trendRun, variant, history, assertUserError, V1_FILE, TREND_SUITE } from './helpers/history.js';
 
@@ -181,7 +181,7 @@ test('two, and four, history add at once: every file is added, the store stays w
 
 test('a history add killed with SIGKILL at any moment leaves a store that reads, and the next add completes it', async (t) => {
   const store = path.join(dir, 'store-killed');
-  // A 150-cell result (the trend run's cells cloned, bench/history.js): a longer write to hit.
+  // A 150-cell result (the trend run's cells cloned, bench/lib/synthetic-history.js): a longer write to hit.
   const template = JSON.parse(fs.readFileSync(first, 'utf8'));
   const big = path.join(dir, 'big.json');
   fs.writeFileSync(big, JSON.stringify(synthesize(template, 0, prng(1)), null, 1));

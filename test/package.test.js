@@ -1,6 +1,7 @@
 // nodebench as a team adds it: `npm pack`, the tarball installed into an empty project, and the
 // installed command run there on a benchmark file (npx nodebench run file.mjs), the API imported.
-// The tarball ships what a dependency needs (package.json "files") and never test/ or bench/.
+// The tarball ships what a dependency needs (package.json "files") and never test/ or results; of
+// bench/, only what `nodebench doctor --full` runs (bench/harness.js, what it imports, its fixture).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -20,7 +21,10 @@ test('npm pack, install into an empty project, npx nodebench run file.mjs there'
   for (const needed of ['cli/nodebench.js', 'cli/api.js', 'cli/api.d.ts', 'cli/results/result.schema.json', 'worker/child.js', 'suites/lib/blackhole.js', 'blackhole/package.json', 'matrix.yaml', 'action.yml', 'README.md', 'package.json']) {
     assert.ok(shipped.includes(needed), `${needed} is in the tarball`);
   }
-  assert.deepEqual(shipped.filter((f) => /^(test|bench|results|node_modules)\//.test(f)), [], 'no tests, bench scripts or results in the tarball');
+  assert.deepEqual(shipped.filter((f) => /^(test|results|node_modules)\//.test(f)), [], 'no tests or results in the tarball');
+  assert.deepEqual(shipped.filter((f) => f.startsWith('bench/') && !/^bench\/(harness\.js|lib\/[\w-]+\.js|fixtures\/work\.js|fixtures\/package\.json)$/.test(f)), [],
+    'of bench/, only the harness that doctor --full runs and what it needs');
+  assert.ok(shipped.includes('bench/harness.js') && shipped.includes('bench/fixtures/work.js'), 'doctor --full\'s harness is in the tarball');
 
   const project = path.join(dir, 'project');
   fs.mkdirSync(project);
@@ -42,4 +46,9 @@ test('npm pack, install into an empty project, npx nodebench run file.mjs there'
   // The API and the blackhole, as the project imports them.
   const api = await execa(process.execPath, ['--input-type=module', '-e', "import { runMatrix, loadResult } from 'nodebench'; import { createRequire } from 'node:module'; const r = await loadResult('r.json'); console.log(typeof runMatrix, r.cells.length, typeof createRequire(import.meta.url)('nodebench/blackhole').consume);"], { cwd: project, stdin: 'ignore' });
   assert.equal(api.stdout, 'function 2 function');
+  // What doctor --full starts loads from the installed package, with every module it imports
+  // (--help answers after they are all loaded; the measuring itself takes minutes: bench/README.md).
+  const harness = await execa(process.execPath, [path.join(project, 'node_modules', 'nodebench', 'bench', 'harness.js'), '--help'], { cwd: project, stdin: 'ignore', reject: false });
+  assert.equal(harness.exitCode, 0, harness.stderr);
+  assert.match(harness.stdout, /nodebench doctor --full/);
 });

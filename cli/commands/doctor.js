@@ -15,14 +15,18 @@ const log = (m) => process.stderr.write(`${m}\n`);
 
 async function runHarness(opts) {
   if (opts.node) throw new UserError('--full measures the host runtime and Node 4.9.1 itself; leave out --node (or drop --full to check one runtime).');
-  // The harness compares nodebench with tinybench and mitata, which are development dependencies.
-  for (const library of ['tinybench', 'mitata']) {
+  // The harness compares nodebench with tinybench and mitata, which are development dependencies: an
+  // installed nodebench (the package ships bench/harness.js and what it imports) usually lacks them,
+  // and the harness then measures everything but that comparison, its rows saying why.
+  const missing = ['tinybench', 'mitata'].filter((library) => {
     try {
       createRequire(path.join(projectRoot, 'package.json')).resolve(library);
+      return false;
     } catch {
-      throw new UserError(`--full needs the development dependencies (${library} is not installed); run npm ci (not --omit=dev) in ${projectRoot}, or run the doctor without --full.`);
+      return true;
     }
-  }
+  });
+  if (missing.length) log(`nodebench doctor --full: ${missing.join(' and ')} not installed beside nodebench, so the agreement with ${missing.length > 1 ? 'them' : 'it'} is not measured (npm install ${missing.join(' ')} to measure it).`);
   const args = [path.join(projectRoot, 'bench', 'harness.js')];
   if (opts.quick) args.push('--quick');
   if (formatFrom(DOCTOR_FORMATS, opts) === DOCTOR_FORMATS.json) args.push('--json');

@@ -50,7 +50,7 @@ const KEPT_RUN_OPTIONS = ['samples', 'minSampleMs', 'warmupMinMs', 'warmupMaxMs'
 // With 10 processes a side, a real 5% slowdown of a promises benchmark was re-measured at 0.91-1.02
 // and confirmed in 0 of 4 gate trials (bench/verdicts.js gate, 2026-11-23): the re-measurement
 // needs about three times that. A fixed count, not processes added until a comparison is decided:
-// that is optional stopping, which decided 11% of A/A ratios in bench/pairing.js against 0-3%.
+// that is optional stopping, which decided 11% of A/A ratios in bench/pairing-modes.js against 0-3%.
 export const COUNTED_LINE = `confirm: both files count instructions, which repeat between processes to within ${MEASURES.instructions.repeatability * 100}%: the first comparison decides, nothing is re-measured.`;
 
 export const MIN_CONFIRM_PROCESSES = 30;

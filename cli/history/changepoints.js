@@ -6,7 +6,7 @@
 // simulated segments with the same variances (so the many splits tried are accounted for exactly,
 // where a Bonferroni bound would be several times too strict); then both parts are searched
 // again. A point with a wide interval counts for little, a precise one for much, which is what
-// using each point's interval buys over methods that see only the estimates. bench/history.js
+// using each point's interval buys over methods that see only the estimates. bench/history-figures.js
 // compares this with E-divisive means, a fixed test against the previous run and the Bonferroni
 // bound on simulated series; docs/history.md has the figures.
 //

@@ -4,7 +4,7 @@
 // Each process times a fixed reference after every sample (worker/disturbance.js). Within a cell,
 // processes whose reference ran slow ran the benchmark slow too: on 2026-11-27's noisy host the
 // slope of log value on log reference was 0.5-0.95 by suite and the adjustment cut the spread
-// between processes of a cell from 16.4% to 9.8% (bench/covariate.js on ../shared/evidence). On a
+// between processes of a cell from 16.4% to 9.8% (bench/covariate-adjustment.js on ../shared/evidence). On a
 // quiet host (2026-11-24) it helped some suites and hurt others: the reference's cost follows the
 // benchmark's heap too. So it is fitted per run and per suite, and used only where it passes a
 // split-half check on the run's own cells: the slope fitted on one half of the suite's cells must

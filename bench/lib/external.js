@@ -1,6 +1,7 @@
 // Measures one fixture benchmark with tinybench or mitata in a fresh host process
-// (bench/external-worker.js), as a user of those tools would run a file: one process, one estimate.
+// (bench/lib/external-worker.js), as a user of those tools would run a file: one process, one estimate.
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 
@@ -8,6 +9,21 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const workerFile = path.join(here, 'external-worker.js');
 
 export const TOOLS = ['tinybench', 'mitata'];
+
+// The tools that resolve from here, as the worker will import them. They are development
+// dependencies: a clone has both, a project that installed nodebench (doctor --full) has only what
+// it installed itself beside it.
+export function installedTools() {
+  const require = createRequire(import.meta.url);
+  return TOOLS.filter((tool) => {
+    try {
+      require.resolve(tool);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
 
 // Returns { tool, nsPerOp, p50NsPerOp, samples, wallMs } with wallMs measured here, spawn to exit.
 export async function measureWithTool(tool, { suite, benchmark, budgetMs, timeoutMs = 120_000 }) {

@@ -1,5 +1,5 @@
-// Small statistics for the harness's own figures (rates of events over repeated trials).
-import { mean, sd } from '../cli/stats/basic.js';
+// Small statistics for the bench scripts' own figures (rates of events over repeated trials).
+import { mean, sd } from '../../cli/stats/basic.js';
 
 // Wilson score interval for k successes in n trials (95%): honest at small n and near 0 or 1.
 export function wilson(k, n, z = 1.96) {

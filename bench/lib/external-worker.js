@@ -1,10 +1,16 @@
 // Runs ONE benchmark of a CommonJS suite file under tinybench or mitata, in a fresh process, and
-// prints one JSON line: { tool, nsPerOp, p50NsPerOp, samples, wallMs }. Started by bench/external.js.
+// prints one JSON line: { tool, nsPerOp, p50NsPerOp, samples, wallMs }. Started by bench/lib/external.js.
 // Host side only: tinybench 6 needs Node >= 20 (and mitata 1 modern syntax), so neither can measure
 // inside Node 4; nodebench's own worker is the only one of the three that runs on every runtime.
-//   node bench/external-worker.js '{"tool":"tinybench","suite":"/abs/work.js","benchmark":"work-10us","budgetMs":1500}'
+//   node bench/lib/external-worker.js '{"tool":"tinybench","suite":"/abs/work.js","benchmark":"work-10us","budgetMs":1500}'
 import { createRequire } from 'node:module';
 
+// Not an entry script (no preamble: its start-up counts in the wall time it reports), but it answers
+// --help as the entries do, so that test/bench-scripts.test.js can check it loads.
+if (process.argv[2] === '--help') {
+  process.stdout.write('usage: node bench/lib/external-worker.js REQUEST-JSON (started by bench/lib/external.js)\n');
+  process.exit(0);
+}
 const started = performance.now();
 const request = JSON.parse(process.argv[2]);
 const require = createRequire(import.meta.url);

@@ -12,7 +12,7 @@
 // comparable across variants because a margin narrows with the square root of processes), the
 // minutes the variant would need for ±3% ratios, and the A/A ratios decided (false positives).
 //
-//   node bench/pairing.js [--rounds 3] [--runtimes 20,22] [--suites promises] [--variants seq-margin,duet-margin,...]
+//   node bench/pairing-modes.js [--rounds 3] [--runtimes 20,22] [--suites promises] [--variants seq-margin,duet-margin,...]
 //                         [--keep DIR] [--reread DIR] [--json]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,7 +23,9 @@ import YAML from 'yaml';
 import { grid } from '../cli/results/grid.js';
 import { median } from '../cli/stats/basic.js';
 import { textTable } from '../cli/text/text-table.js';
-import { log } from './preamble.js';
+import { answerHelp, log, runContext, contextLine } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'cli', 'nodebench.js');
@@ -121,7 +123,8 @@ async function main() {
     }
   }
   const rows = summarize(byVariant);
-  process.stdout.write(args.json ? `${JSON.stringify({ args, dir, rows }, null, 1)}\n` : `${render(rows)}\n(files in ${dir})\n`);
+  const context = runContext();
+  process.stdout.write(args.json ? `${JSON.stringify({ context, args, dir, rows }, null, 1)}\n` : `${contextLine(context)}\n${render(rows)}\n(files in ${dir})\n`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main();

@@ -2,7 +2,7 @@
 // minutes on a 2-core machine (a loaded one takes longer; the limit we aim under is 25); --quick is
 // 3-4 minutes; --smoke is a shape check for the tests (tiny counts, a short budget: its figures
 // mean nothing).
-import { QUICK_RUN } from '../cli/engine.js';
+import { QUICK_RUN } from '../../cli/engine.js';
 
 export const MODES = {
   full: {

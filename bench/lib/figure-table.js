@@ -1,7 +1,7 @@
 // Text rendering of the harness's figures: a table of targets, how each figure was measured, and a
 // per-tool detail table.
-import { textTable } from '../cli/text/text-table.js';
-import { pct } from './verdict.js';
+import { textTable } from '../../cli/text/text-table.js';
+import { pct } from './targets.js';
 
 // ns -> "999 ns", "1.00 µs", "10.1 µs" (three significant digits, no exponent at unit boundaries).
 export function formatNs(ns) {

@@ -2,15 +2,16 @@
 // For each function (empty, ~1 µs, ~10 µs, ~100 µs of fixed work on the host runtime), `runs`
 // rounds of: one nodebench estimate (one engine invocation at the given budget: 3 processes), then
 // one tinybench and one mitata estimate, each in a fresh process with a measuring budget steered so
-// that its wall time per estimate matches nodebench's (bench/external.js budgetController).
+// that its wall time per estimate matches nodebench's (bench/lib/external.js budgetController).
 // tinybench and mitata run on the host only: tinybench 6 needs Node >= 20, so the Node 4.9.1
-// overhead figure is nodebench's alone.
+// overhead figure is nodebench's alone. A tool that is not installed (nodebench installed as a
+// package, without its development dependencies) is left out, and the rows say so.
 import { invokeEngine, WORK_SUITE } from './engine-run.js';
-import { measureWithTool, budgetController, TOOLS } from './external.js';
-import { mean, cv } from './stats.js';
-import { median } from '../cli/stats/basic.js';
-import { formatNs } from './table.js';
-import { within, pct } from './verdict.js';
+import { measureWithTool, budgetController, installedTools, TOOLS } from './external.js';
+import { mean, cv } from './trial-rates.js';
+import { median } from '../../cli/stats/basic.js';
+import { formatNs } from './figure-table.js';
+import { within, pct } from './targets.js';
 
 export const SIZES = [
   { benchmark: 'work-1us', label: '~1 µs' },
@@ -24,8 +25,8 @@ function collector() {
   return { nodebench: [], tinybench: [], mitata: [] };
 }
 
-export function toolsExperiment({ agreementRuns, overheadRuns, run, dir, seed, maxToolWallMs = Infinity, node4 = '4.9.1' }) {
-  const data = { empty: collector(), node4: [] };
+export function toolsExperiment({ agreementRuns, overheadRuns, run, dir, seed, maxToolWallMs = Infinity, node4 = '4.9.1', tools = installedTools() }) {
+  const data = { tools, empty: collector(), node4: [] };
   for (const s of SIZES) data[s.benchmark] = collector();
   const controllers = new Map();
   const plan = [];
@@ -46,7 +47,7 @@ export function toolsExperiment({ agreementRuns, overheadRuns, run, dir, seed, m
     nb.push({ nsPerOp: inv.cells[p.benchmark].summary.estimate, p50NsPerOp: inv.cells[p.benchmark].summary.median, wallMs: inv.wallMs });
     const targetWallMs = Math.min(maxToolWallMs, median(nb.map((x) => x.wallMs)));
     // Alternate which tool goes first, so neither always follows nodebench.
-    const order = p.round % 2 ? [...TOOLS].reverse() : TOOLS;
+    const order = p.round % 2 ? [...tools].reverse() : tools;
     for (const tool of order) {
       const key = `${tool}:${p.benchmark}`;
       if (!controllers.has(key)) {
@@ -76,44 +77,49 @@ function describe(list) {
 
 // Figures and rows from the raw estimates (kept in the harness's JSON).
 export function summariseTools(data) {
+  // A run saved before tools could be missing (--from an older --json) measured both.
+  const tools = data.tools ?? TOOLS;
+  const all = ['nodebench', ...tools];
+  const missing = TOOLS.filter((t) => !tools.includes(t));
+  const notInstalled = missing.length ? `; ${missing.join(' and ')} not installed beside nodebench (npm install tinybench mitata), so not measured` : '';
   const byFunction = {};
   for (const key of ['empty', ...SIZES.map((s) => s.benchmark)]) {
     byFunction[key] = {};
-    for (const tool of ['nodebench', ...TOOLS]) byFunction[key][tool] = describe(data[key][tool]);
+    for (const tool of all) byFunction[key][tool] = describe(data[key][tool]);
   }
   const node4 = data.node4.length ? { ...describe(data.node4), version: data.node4[0].version } : null;
   const rows = [];
   for (const s of SIZES) {
     const f = byFunction[s.benchmark];
     const nb = f.nodebench;
-    const ratios = Object.fromEntries(TOOLS.map((t) => [t, f[t].nsPerOp / nb.nsPerOp]));
+    const ratios = Object.fromEntries(tools.map((t) => [t, f[t].nsPerOp / nb.nsPerOp]));
     rows.push({
       id: `agree-${s.benchmark}`,
       figure: `agreement ${s.label}: time/op`,
-      value: `nodebench ${formatNs(nb.nsPerOp)}; ${TOOLS.map((t) => `${t} ${signed(ratios[t])} (p50 ${signed(f[t].p50NsPerOp / nb.p50NsPerOp)})`).join(', ')}`,
+      value: `nodebench ${formatNs(nb.nsPerOp)}${tools.map((t) => `; ${t} ${signed(ratios[t])} (p50 ${signed(f[t].p50NsPerOp / nb.p50NsPerOp)})`).join(',')}`,
       target: `within ${pct(AGREEMENT_TOLERANCE, 0)}`,
-      verdict: TOOLS.map((t) => `${t} ${within(ratios[t], AGREEMENT_TOLERANCE)}`).join('; '),
-      how: `mean of ${nb.estimates} estimates per tool, each tool's headline figure (tinybench latency mean, mitata avg, nodebench mean of per-process medians); in brackets the tools' p50 against the median of nodebench's samples`
+      verdict: tools.length ? tools.map((t) => `${t} ${within(ratios[t], AGREEMENT_TOLERANCE)}`).join('; ') : 'not measured',
+      how: `mean of ${nb.estimates} estimates per tool, each tool's headline figure (tinybench latency mean, mitata avg, nodebench mean of per-process medians); in brackets the tools' p50 against the median of nodebench's samples${notInstalled}`
     });
-    const spreads = ['nodebench', ...TOOLS].map((t) => `${t} ${pct(f[t].cv, 2)}`).join(', ');
-    const lowest = ['nodebench', ...TOOLS].reduce((best, t) => (f[t].cv < f[best].cv ? t : best), 'nodebench');
+    const spreads = all.map((t) => `${t} ${pct(f[t].cv, 2)}`).join(', ');
+    const lowest = all.reduce((best, t) => (f[t].cv < f[best].cv ? t : best), 'nodebench');
     rows.push({
       id: `spread-${s.benchmark}`,
       figure: `agreement ${s.label}: spread (CV)`,
-      value: `${spreads}; wall/estimate ${['nodebench', ...TOOLS].map((t) => (f[t].wallMs / 1000).toFixed(1)).join('/')} s`,
+      value: `${spreads}; wall/estimate ${all.map((t) => (f[t].wallMs / 1000).toFixed(1)).join('/')} s`,
       target: 'compare',
-      verdict: lowest === 'nodebench' ? 'nodebench lowest' : `nodebench ${(f.nodebench.cv / f[lowest].cv).toFixed(1)}x ${lowest}'s`,
-      how: `CV of ${nb.estimates} estimates per tool, each from a separate invocation / fresh process`
+      verdict: !tools.length ? 'not compared' : lowest === 'nodebench' ? 'nodebench lowest' : `nodebench ${(f.nodebench.cv / f[lowest].cv).toFixed(1)}x ${lowest}'s`,
+      how: `CV of ${nb.estimates} estimates per tool, each from a separate invocation / fresh process${notInstalled}`
     });
   }
   const e = byFunction.empty;
   rows.push({
     id: 'overhead-host',
     figure: 'overhead (empty benchmark), host',
-    value: ['nodebench', ...TOOLS].map((t) => `${t} ${e[t].nsPerOp.toFixed(2)} ns/op`).join(', '),
+    value: all.map((t) => `${t} ${e[t].nsPerOp.toFixed(2)} ns/op`).join(', '),
     target: `<= ${OVERHEAD_TARGET_NS} ns/op (nodebench)`,
     verdict: e.nodebench.nsPerOp <= OVERHEAD_TARGET_NS ? 'met' : `missed by ${(e.nodebench.nsPerOp - OVERHEAD_TARGET_NS).toFixed(2)} ns/op`,
-    how: `mean of ${e.nodebench.estimates} estimates per tool; tinybench times every call with performance.now(), so its figure is mostly the timer's cost`
+    how: `mean of ${e.nodebench.estimates} estimates per tool; tinybench times every call with performance.now(), so its figure is mostly the timer's cost${notInstalled}`
   });
   if (node4) {
     rows.push({

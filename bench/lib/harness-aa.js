@@ -8,13 +8,13 @@
 //     ~91% of the time (the rerun has its own error): P(|T(2)| < 4.303 / sqrt 2). The engine adds
 //     processes to a cell whose margin is above run.targetRme, so the reference rate is computed
 //     for the process counts each pair actually had.
-import { compareCells, ALPHA, INVOCATION_DRIFT } from '../cli/stats/compare.js';
-import { tTwoSidedP } from '../cli/stats/distributions.js';
-import { t975 } from '../cli/stats/basic.js';
+import { compareCells, ALPHA, INVOCATION_DRIFT } from '../../cli/stats/compare.js';
+import { tTwoSidedP } from '../../cli/stats/distributions.js';
+import { t975 } from '../../cli/stats/basic.js';
 import { invokeEngine } from './engine-run.js';
-import { rate, cv, mean } from './stats.js';
-import { rateText, atMost, atLeast, pct } from './verdict.js';
-import { quantile } from '../cli/stats/basic.js';
+import { rate, cv, mean } from './trial-rates.js';
+import { rateText, atMost, atLeast, pct } from './targets.js';
+import { quantile } from '../../cli/stats/basic.js';
 
 // CPU time a worker got while sampling / wall time of its sampling phase: below ~0.95, other programs
 // were taking the core away from it (the main source of noise on a shared machine).

@@ -3,7 +3,7 @@
 // their figures stay comparable with each other. Progress, with an estimate of time left, on stderr;
 // the 1-minute load average is sampled before every trial.
 import os from 'node:os';
-import { formatSeconds } from '../cli/text/format.js';
+import { formatSeconds } from '../../cli/text/format.js';
 
 export function interleave(experiments) {
   const queues = experiments.map((e) => e.trials.map((run, i) => ({ experiment: e.name, index: i + 1, of: e.trials.length, run })));

@@ -4,11 +4,11 @@
 // (launches interleaved by the engine's schedule). Per invocation: is the difference detected
 // (compareCells significant, in the right direction), and what time ratio was estimated?
 // The same invocations carry a second copy of base ("base-again"): an A/A inside one invocation.
-import { compareCells } from '../cli/stats/compare.js';
+import { compareCells } from '../../cli/stats/compare.js';
 import { invokeEngine } from './engine-run.js';
-import { rate, mean } from './stats.js';
-import { median } from '../cli/stats/basic.js';
-import { rateText, atLeast, atMost, pct } from './verdict.js';
+import { rate, mean } from './trial-rates.js';
+import { median } from '../../cli/stats/basic.js';
+import { rateText, atLeast, atMost, pct } from './targets.js';
 
 export const PARAMS = { roundsPerUs: 600, baseUs: 10 };
 const rounds = (scale) => Math.round(PARAMS.roundsPerUs * PARAMS.baseUs * scale);

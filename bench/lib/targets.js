@@ -6,7 +6,7 @@ export function rateText(r) {
   return `${r.k}/${r.n} = ${pct(r.rate)} (95% CI ${pct(r.ci.low, 0)}-${pct(r.ci.high, 0)})`;
 }
 
-// r: { rate, ci } from stats.rate(); the verdict also says when the target lies inside the interval,
+// r: { rate, ci } from rate() in trial-rates.js; the verdict also says when the target lies inside the interval,
 // i.e. when this many trials cannot tell the figure from its target.
 export function atMost(r, target) {
   if (!Number.isFinite(r.rate)) return 'n/a';

@@ -9,7 +9,7 @@
 //   marker        instructions of a batch of 0 iterations (subtracted from every batch)
 //   N, warm-up    iterations per batch, warm-up batches
 //   start, wall   seconds from spawn to the worker's hello under valgrind, and per process
-// Usage: node bench/instructions.js [--runtimes 4.9.1,24.21.0] [--processes 3] [--only a,b]
+// Usage: node bench/instructions-exactness.js [--runtimes 4.9.1,24.21.0] [--processes 3] [--only a,b]
 //        [--busy 2] (busy loops beside, to show counts do not move) [--linearity]
 import path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -18,7 +18,9 @@ import { createProcessLauncher } from '../cli/runner/launcher.js';
 import { ensureRuntime } from '../cli/runtimes/index.js';
 import { projectRoot } from '../cli/paths.js';
 import { textTable } from '../cli/text/text-table.js';
-import { log, contextLine } from './preamble.js';
+import { answerHelp, log, contextLine } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 const { values } = parseArgs({
   options: {

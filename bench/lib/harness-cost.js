@@ -4,10 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { projectRoot } from '../cli/paths.js';
-import { loadMatrix, defaultMatrixFile } from '../cli/matrix/load.js';
-import { resolveRuntimes, describeSuites, buildPlan } from '../cli/matrix/plan.js';
-import { formatSeconds } from '../cli/text/format.js';
+import { projectRoot } from '../../cli/paths.js';
+import { loadMatrix, defaultMatrixFile } from '../../cli/matrix/load.js';
+import { resolveRuntimes, describeSuites, buildPlan } from '../../cli/matrix/plan.js';
+import { formatSeconds } from '../../cli/text/format.js';
 
 const cli = path.join(projectRoot, 'cli', 'nodebench.js');
 export const SLICE_SUITE = 'json';

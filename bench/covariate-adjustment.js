@@ -15,16 +15,18 @@
 // cell means between the two files before and after (the drift the covariate should remove).
 // A covariate is worth keeping only if both shrink clearly, on pairs it was not fitted on.
 //
-//   node bench/covariate.js A.json B.json [C.json ...]
+//   node bench/covariate-adjustment.js A.json B.json [C.json ...]
 import fs from 'node:fs';
 import { keptProcesses, cellKey, perProcessOf } from '../cli/cell-identity.js';
 import { processValue } from '../cli/stats/summary.js';
 import { median, mean, sd } from '../cli/stats/basic.js';
 import { textTable } from '../cli/text/text-table.js';
-import { log } from './preamble.js';
+import { answerHelp, log, contextLine } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 const files = process.argv.slice(2);
-if (files.length < 2) throw new Error('usage: node bench/covariate.js A.json B.json [C.json ...]');
+if (files.length < 2) throw new Error('usage: node bench/covariate-adjustment.js A.json B.json [C.json ...]');
 const results = files.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')));
 
 const COVARIATES = {
@@ -97,6 +99,7 @@ function measure(cells) {
 }
 
 log(`files: ${files.join(', ')}`);
+console.log(contextLine());
 for (const [name, pick] of Object.entries(COVARIATES)) {
   const cells = cellsFor(pick);
   const rows = [['suite', 'cells', 'slope b', 'process SD raw', 'adjusted', 'A/B drift raw', 'adjusted']];

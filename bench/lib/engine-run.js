@@ -2,11 +2,11 @@
 // harness's fixture suite, writing its result file to the harness's temporary directory.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runEngine as runMatrix } from '../cli/engine.js';
-import { createProgress } from '../cli/progress.js';
+import { runEngine as runMatrix } from '../../cli/engine.js';
+import { createProgress } from '../../cli/progress.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const WORK_SUITE = path.join(here, 'fixtures', 'work.js');
+const benchDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const WORK_SUITE = path.join(benchDir, 'fixtures', 'work.js');
 
 let counter = 0;
 
@@ -20,7 +20,7 @@ export async function invokeEngine({ runtime = process.execPath, suite = WORK_SU
     flagSets: [{ name: 'baseline', flags: [] }],
     suites: [{ name: suite, benchmarks, params: {} }],
     run: { ...run, metrics: false, ...(seed === undefined ? {} : { seed }) },
-    baseDir: here
+    baseDir: benchDir
   };
   const started = Date.now();
   const { result, interrupted } = await runMatrix(matrix, { out, progress: createProgress({ quiet: true }), command: ['bench:harness', name] });

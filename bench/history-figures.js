@@ -11,7 +11,7 @@
 //      cells cloned with their processes, estimates perturbed run to run), added one by one with
 //      the real CLI; `history add` time, `history show --format html` time, the store's size.
 //
-//   node bench/history.js [--detection] [--scale] [--series N] [--files N] [--template R.json] [--keep DIR] [--json]
+//   node bench/history-figures.js [--detection] [--scale] [--series N] [--files N] [--template R.json] [--keep DIR] [--json]
 // Without --detection or --scale both run. Without --template, (b) first measures one with
 // `nodebench matrix --runtimes 16,lts --flags baseline --suites promises` (the shipped run options).
 import fs from 'node:fs';
@@ -28,7 +28,10 @@ import { median, quantile } from '../cli/stats/basic.js';
 import { tTwoSidedP } from '../cli/stats/distributions.js';
 import { INVOCATION_DRIFT } from '../cli/stats/drift.js';
 import { textTable } from '../cli/text/text-table.js';
-import { log, runContext } from './preamble.js';
+import { answerHelp, log, runContext } from './lib/preamble.js';
+import { synthesize, normalFrom } from './lib/synthetic-history.js';
+
+answerHelp(import.meta.url);
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'cli', 'nodebench.js');
@@ -48,14 +51,6 @@ function parseArgs(argv) {
 }
 
 // ---------------------------------------------------------------- (a) detection on simulated series
-
-function normalFrom(random) {
-  return () => {
-    let u = 0;
-    while (!u) u = random();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
-  };
-}
 
 // One series of `n` runs of a cell. se: the range of relative standard errors a cell of this suite
 // has (drawn once per series, as a benchmark keeps its spread); drift: the run-to-run drift beyond
@@ -220,76 +215,6 @@ function detection({ series }) {
 
 // ---------------------------------------------------------------- (b) the store at scale
 
-const RUNTIMES = ['4.9.1', '6.17.1', '14.21.3', '16.20.2', '24.21.0'];
-// The default matrix's rows (matrix.yaml with suites: all): 30 benchmark x flag-set rows x 5 runtimes.
-const ROWS = [
-  ...['a', 'b', 'c', 'd'].map((b) => ['autoload', `load-${b}`, 'baseline']),
-  ...['young-gen-churn', 'old-gen-marking', 'old-gen-marking-async'].flatMap((b) => ['baseline', 'semi-space-64', 'no-concurrent-marking'].map((f) => ['gc', b, f])),
-  ...['parse', 'stringify', 'bfj', 'JSONStream', 'parse-aggregated', 'stringify-aggregated'].map((b) => ['json', b, 'baseline']),
-  ...['pipeline-native', 'pipeline-bluebird', 'pipeline-concurrent-native', 'pipeline-concurrent-bluebird', 'chain-native', 'chain-bluebird', 'fanout-native', 'fanout-bluebird', 'pipeline-async-await'].map((b) => ['promises', b, 'baseline']),
-  ...['express-json', 'log-analysis'].map((b) => ['service', b, 'baseline'])
-];
-const FLAGS = { baseline: [], 'semi-space-64': ['--max-semi-space-size=64'], 'no-concurrent-marking': ['--no-concurrent-marking', '--no-parallel-marking'] };
-const unsupportedCell = (suite, benchmark, flagSet, runtime) => (runtime === '4.9.1' || runtime === '6.17.1') && (flagSet === 'no-concurrent-marking' || benchmark === 'pipeline-async-await' || (suite === 'service' && runtime === '4.9.1'));
-
-const NS_FIELDS = ['estimate', 'median', 'mean', 'sd', 'min', 'p75', 'p99', 'cpuNsPerOp'];
-
-// A copy of a template cell whose every time is scaled by `factor`, keeping `keep` processes.
-function scaledCell(template, factor, keep) {
-  const cell = structuredClone(template);
-  cell.processes = cell.processes.slice(0, keep).map((p) => ({
-    ...p,
-    samplesNsPerOp: p.samplesNsPerOp.map((x) => x * factor),
-    cpuNsPerOp: typeof p.cpuNsPerOp === 'number' ? p.cpuNsPerOp * factor : p.cpuNsPerOp
-  }));
-  const s = cell.summary;
-  for (const key of NS_FIELDS) if (typeof s[key] === 'number') s[key] *= factor;
-  s.opsPerSec /= factor;
-  s.ci = { ...s.ci, low: s.ci.low * factor, high: s.ci.high * factor };
-  if (s.rerun) s.rerun = { ...s.rerun, low: s.rerun.low * factor, high: s.rerun.high * factor };
-  s.processMedians = (s.processMedians || []).map((x) => x * factor);
-  return cell;
-}
-
-// Run `index` of a history of 150-cell results: every ok cell a clone of one of the template's,
-// its rate set by the row and runtime, moved by the run's drift and the cell's own noise, and
-// three rows slowed by 8% from run 120 on (so that the pages have change points to draw).
-export function synthesize(template, index, random) {
-  const normal = normalFrom(random);
-  const base = prng(12345);
-  const templates = template.cells.filter((c) => c.status === 'ok');
-  const runtime = (version) => ({ ...template.runtimes[0], spec: version.split('.')[0], label: version, version });
-  const runDrift = INVOCATION_DRIFT * normal();
-  const cells = [];
-  for (const [suite, benchmark, flagSet] of ROWS) {
-    // A row's rate (100 to 1M ops/s), and each runtime within a factor of 0.6 to 1.6 of it.
-    const rowRate = 10 ** (2 + 4 * base());
-    for (const version of RUNTIMES) {
-      const rate = rowRate * (0.6 + base());
-      const id = cells.length;
-      const common = { id, runtime: version, runtimeLabel: version, flagSet, flags: FLAGS[flagSet], suite, benchmark };
-      if (unsupportedCell(suite, benchmark, flagSet, version)) {
-        cells.push({ ...common, status: 'unsupported', error: `Node ${version} has no such flag or syntax`, processes: [] });
-        continue;
-      }
-      const source = templates[Math.floor(random() * templates.length)];
-      const slowed = index >= 120 && ['chain-native', 'parse', 'young-gen-churn'].includes(benchmark) ? 1 / 0.92 : 1;
-      const targetNs = (1e9 / rate) * slowed * Math.exp(runDrift + 0.02 * normal());
-      const cell = scaledCell(source, targetNs / source.summary.estimate, 5 + Math.floor(random() * 4));
-      cells.push({ ...cell, ...common, status: 'ok' });
-    }
-  }
-  const createdAt = new Date(Date.parse('2026-05-01T03:00:00Z') + index * 86_400_000).toISOString();
-  return {
-    ...template,
-    createdAt,
-    finishedAt: createdAt,
-    runtimes: RUNTIMES.map(runtime),
-    flagSets: Object.entries(FLAGS).map(([name, flags]) => ({ name, flags })),
-    suites: [...new Set(ROWS.map(([suite]) => suite))].map((name) => ({ name, file: `suites/${name}/index.js`, params: {}, benchmarks: [] })),
-    cells
-  };
-}
 
 // Wall time of one CLI command, and its CPU time when GNU time is there: on a shared machine the
 // wall time also counts the other tenants.
