@@ -40,6 +40,9 @@ test('a column is named by its runtime\'s major where that is one runtime, and r
   assert.equal((await nodebench(['report', m1, '--baseline', '16/baseline', '--summary'])).exitCode, 0);
   assert.match((await nodebench(['report', m1, '--baseline', '16', '--summary'])).stdout, /against 16\.20\.2\/baseline/);
   userError(await nodebench(['diff', m1, '--from', '18/baseline', '--to', '24/baseline']), /^nodebench: Column "18\/baseline" is not in .*m1\.json; it has 4\.9\.1\/baseline, /);
+  // explain names columns as diff does: past the columns, to the benchmark it is asked for.
+  userError(await nodebench(['explain', m1, '--from', '6/baseline', '--to', '16', '--benchmark', 'promises/nope']), /^nodebench: Benchmark "promises\/nope" is not in /);
+  userError(await nodebench(['explain', m1, '--from', '18/baseline', '--to', '16', '--benchmark', 'promises/nope']), /^nodebench: Column "18\/baseline" \(--from\) is not in /);
   // Two 16.x runtimes in one run: "16" could be either.
   await Promise.all(['16.13.2', '16.20.2'].map((v) => testRuntime(v)));
   const two = path.join(dir, 'two16.json');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { UserError } from '../errors.js';
 import { readResult } from '../results/file.js';
-import { columnsOf, benchmarkName, inColumn } from '../cell-identity.js';
+import { columnsOf, benchmarkName, inColumn, lookupColumn, ambiguousColumn } from '../cell-identity.js';
 import { ensureRuntime } from '../runtimes/index.js';
 import { parseKnownRuntimeSpec } from '../runtimes/spec.js';
 import { rerunSpec, namedBinaries } from '../runtimes/recorded.js';
@@ -42,7 +42,9 @@ function checkSuiteFile(file, how, given = file) {
 
 function findColumn(result, file, name, option) {
   const columns = columnsOf(result);
-  const found = columns.find((c) => c.key === name) || columns.find((c) => c.runtimeLabel === name);
+  // As diff names them: the key, the runtime's label or version, or its major where one runtime has it.
+  const { column: found, candidates } = lookupColumn(columns, name);
+  if (candidates) throw new UserError(ambiguousColumn(displayName(name), `${file} (${option})`, candidates));
   if (!found) throw new UserError(`Column "${displayName(name)}" (${option}) is not in ${file}; it has ${columns.map((c) => displayName(c.key)).join(', ')}.`);
   return found;
 }
