@@ -14,7 +14,7 @@ import { diffFlags, flagGroup, formatDefault } from '../flags/diff.js';
 import { findFlag } from '../flags/parse.js';
 import { okRuns } from '../stats/metrics.js';
 import { MAIN_GC_FLAGS } from '../matrix/plan.js';
-import { formatDuration, displayName } from '../text/format.js';
+import { formatDuration, formatPct, displayName } from '../text/format.js';
 
 export const DOCUMENT_VERSION = 1;
 // Functions shown: those with at least this share of either side's samples, the largest first.
@@ -138,6 +138,34 @@ function flagsSection(sides, listings) {
 const signed = (ns) => `${ns >= 0 ? '+' : '-'}${formatDuration(Math.abs(ns))}`;
 const nameOf = (row) => `${displayName(row.name)}${row.location && row.kind !== 'harness' ? ` (${row.location})` : ''}${row.only ? ` (only on ${row.only.toUpperCase()})` : ''}`;
 
+// How many more processes a side would need to narrow its intervals about twofold (an interval
+// narrows with the square root of the processes behind it).
+const moreProcesses = (n, option) => `${option} ${Math.max(4 * Math.max(n, 1), 8)} would narrow the intervals about twofold`;
+
+// What the profile's names mean to someone who does not read V8's source (issue 39, item 6):
+// functions of V8's own JavaScript library, and "(program)".
+const PROGRAM_SHARE = 0.25;
+const NATIVES_SHARE = 0.1;
+function plainWords(doc) {
+  const words = [];
+  const sideName = (id) => displayName(doc.sides[id].column);
+  // What the names mean does not wait for a verdict: a side that spends a tenth of its time in
+  // them is told, whether or not the change is clear of noise yet.
+  const natives = doc.functions.rows.filter((r) => r.kind === 'runtime' && /^V8's /.test(r.location || ''));
+  const nativeShare = (id) => natives.reduce((sum, r) => sum + (r[id]?.share || 0), 0);
+  const inNatives = ['a', 'b'].filter((id) => nativeShare(id) >= NATIVES_SHARE);
+  if (inNatives.length) {
+    const where = inNatives.map((id) => `${formatPct(nativeShare(id) * 100)} of the time on ${sideName(id)}`).join(', ');
+    words.push(`In plain words: functions "(V8's ….js)" are V8's own library written in JavaScript, as older V8 had it (promises and array methods in Node 6 and before; here ${where}); newer V8 runs the same work as built-ins compiled into the binary, which a profile shows as "(program)". The change is in the runtime's implementation of a language feature, not in the benchmark's code.`);
+  }
+  const program = doc.functions.rows.find((r) => r.name === '(program)');
+  const heavy = program ? ['a', 'b'].filter((id) => program[id]?.share >= PROGRAM_SHARE) : [];
+  if (heavy.length) {
+    words.push(`"(program)" (${heavy.map((id) => `${formatPct(program[id].share * 100)} on ${sideName(id)}`).join(', ')}) is native code the profiler cannot tie to a JavaScript function: V8's built-ins (promises, JSON, array and string methods on newer runtimes), its compiler and its runtime, and Node's C++; a large share means the time is spent inside the runtime on behalf of the benchmark, so it moves with the runtime's version more than with the benchmark's code.`);
+  }
+  return words;
+}
+
 // One paragraph: the change the profiled processes measured, the functions whose change is called,
 // and what they add up to; GC and deoptimisations when they moved; nothing the numbers do not carry.
 function summarize(doc) {
@@ -163,12 +191,15 @@ function summarize(doc) {
       const named = called.slice(0, 4).map((r) => `${nameOf(r)} (${signed(r.change.estimate)})`).join(', ');
       parts.push(`${signed(inCalled)}/op of it is in the ${called.length === 1 ? 'one function' : `${called.length} functions`} whose change is clear of noise over ${doc.settings.processes} processes per side: ${named}${called.length > 4 ? ', …' : ''}.`);
     } else {
-      parts.push(`No function's change is clear of noise over ${Math.min(doc.functions.rows[0]?.a?.n ?? 0, doc.functions.rows[0]?.b?.n ?? 0) || doc.settings.processes} processes per side.`);
+      const n = Math.min(doc.functions.rows[0]?.a?.n ?? 0, doc.functions.rows[0]?.b?.n ?? 0) || doc.settings.processes;
+      parts.push(`No function's change is clear of noise over ${n} process${n === 1 ? '' : 'es'} per side: more would tell (${moreProcesses(n, '--processes')}).`);
     }
+    parts.push(...plainWords(doc));
   }
   const gcTotal = doc.gc.rows.find((r) => r.kind === 'total');
   const scavenges = doc.gc.rows.find((r) => r.kind === 'scavenges');
-  const called = (row, words) => (row.change && row.change.verdict !== 'undecided' ? words[row.change.estimate > 0 ? 0 : 1] : `no clear change over ${doc.gc.processes.a} and ${doc.gc.processes.b} metrics processes`);
+  const gcProcesses = Math.min(doc.gc.processes.a, doc.gc.processes.b);
+  const called = (row, words) => (row.change && row.change.verdict !== 'undecided' ? words[row.change.estimate > 0 ? 0 : 1] : `no clear change over ${doc.gc.processes.a} and ${doc.gc.processes.b} metrics processes; ${moreProcesses(gcProcesses, '--metrics-processes')}`);
   if (gcTotal?.a && gcTotal?.b && (gcTotal.a.estimate > 0 || gcTotal.b.estimate > 0)) {
     parts.push(`Main-thread GC: ${scavenges.a.estimate.toPrecision(3)} scavenges per 1000 operations on ${displayName(a.column)} and ${scavenges.b.estimate.toPrecision(3)} on ${displayName(b.column)} (${called(scavenges, ['more', 'fewer'])}); pauses of ${formatDuration(gcTotal.a.estimate)} and ${formatDuration(gcTotal.b.estimate)} per operation (wall clock, which a busy machine lengthens; ${called(gcTotal, ['longer', 'shorter'])}).`);
   }

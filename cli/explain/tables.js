@@ -2,11 +2,19 @@
 // HTML formats (each escapes the strings for where it shows them: text/escape.js, escapeHtml).
 import { formatDuration, formatPct, formatFraction, displayName } from '../text/format.js';
 import { benchmarkName } from '../cell-identity.js';
+import { formatCount } from '../measure.js';
+import { hasEstimate, NO_ESTIMATE } from '../render/marks.js';
 
 const dur = (ns) => (Number.isFinite(ns) ? formatDuration(ns) : '');
 const signed = (ns) => (Number.isFinite(ns) ? `${ns >= 0 ? '+' : '-'}${formatDuration(Math.abs(ns))}` : '');
 const share = (s) => (s && Number.isFinite(s.share) ? formatFraction(s.share) : '');
-const margin = (s) => (s && s.low !== null && s.high !== null && s.estimate > 0 ? `±${formatPct(((s.high - s.low) / 2 / s.estimate) * 100)}` : '');
+// Beyond ±100% the processes disagreed too much to have an estimate (render/marks.js): said so,
+// never "±685%", which reads as a measurement.
+const margin = (s) => {
+  if (!(s && s.low !== null && s.high !== null && s.estimate > 0)) return '';
+  const pct = ((s.high - s.low) / 2 / s.estimate) * 100;
+  return hasEstimate(pct) ? `±${formatPct(pct)}` : NO_ESTIMATE;
+};
 const range = (c) => (c && Number.isFinite(c.low) ? `${signed(c.low)} .. ${signed(c.high)}` : '');
 
 function verdictText(row) {
@@ -47,7 +55,8 @@ function functionsTable(doc) {
 
 function gcTable(doc) {
   const errors = ['a', 'b'].flatMap((id) => (doc.gc.errors[id] || []).map((e) => `${id.toUpperCase()}: ${e}`));
-  const count = (v) => (Number.isFinite(v) ? `${v >= 0 ? '' : '-'}${Math.abs(v).toPrecision(3)}` : '');
+  // 1.42k, not 1.42e+3.
+  const count = (v) => (Number.isFinite(v) ? `${v >= 0 ? '' : '-'}${formatCount(Math.abs(v))}` : '');
   const signedCount = (v) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${count(v)}` : '');
   const row = (r) => {
     const [show, showChange, unit] = r.unit === 'ns' ? [dur, signed, 'per operation'] : [count, signedCount, 'per 1000 operations'];
@@ -84,7 +93,11 @@ function optimizationTable(doc) {
 
 function flagsTable(doc) {
   const f = doc.flags;
-  const setRows = ['a', 'b'].flatMap((id) => f.set[id].map((s) => [`${id.toUpperCase()} sets ${s.written}`, s.default ?? '', s.otherDefault ?? '', 'set by the flag set']));
+  // What a side sets, beside the default it replaces on each runtime ("B sets
+  // --max-semi-space-size=64 | 0 | 0" read as two measurements of nothing: V8 lists 0 for "sized
+  // by the heap").
+  const defaultText = (value) => (value === null || value === undefined || value === '' ? 'unknown' : value === '0' ? '0 (V8 decides)' : value);
+  const setRows = ['a', 'b'].flatMap((id) => f.set[id].map((s) => [`${id.toUpperCase()} sets ${s.written}`, defaultText(s.default), defaultText(s.otherDefault), 'set by the flag set; the columns: the default it replaces']));
   const changedRows = (f.changed || []).map((c) => [c.name, c.a, c.b, c.group]);
   const notes = [];
   if (f.sameRuntime) notes.push('Both sides run the same runtime: every V8 default is the same; only the flags the sides set differ.');

@@ -239,3 +239,20 @@ test('diff --explain explains each benchmark decided slower under the diff', { t
   assert.match(explained.stdout, /Under the profiler an operation cost .* on 24\.21\.0\/baseline and .* on 24\.21\.0\/--title=nodebench-planted/);
   assert.ok(fs.readdirSync(path.join(profiles, 'planted_slower')).some((f) => f.endsWith('.cpuprofile')));
 });
+
+// Issue 39, item 6: Wikimedia's finding in a user's words. Node 6 runs promises as JavaScript
+// inside V8 (promise.js), Node 16 as built-ins the profiler counts as "(program)": the summary says
+// so, instead of stopping at "CreateResolvingFunctions (V8's promise.js)".
+test('explain says in plain words what V8\'s promise.js functions and "(program)" are (promises/chain-native, Node 6 -> 16)', { timeout: 600_000 }, async () => {
+  await Promise.all(['6.17.1', '16.20.2'].map((v) => testRuntime(v)));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-explain-words-'));
+  const suite = path.join(import.meta.dirname, '..', '..', 'suites', 'promises', 'index.js');
+  const run = await nodebench(['explain', '--suite', suite, '--from', '6.17.1', '--to', '16.20.2', '--benchmark', 'chain-native', '--profile-dir', path.join(dir, 'p'), '--format', 'json']);
+  assert.equal(run.exitCode, 0, run.stderr);
+  const doc = JSON.parse(run.stdout);
+  assert.match(doc.summary, /In plain words: functions "\(V8's ….js\)" are V8's own library written in JavaScript/);
+  assert.match(doc.summary, /"\(program\)" \(\d+(\.\d+)?% on 16\.20\.2/);
+  // Margins past ±100% say so rather than print a figure.
+  const markdown = await nodebench(['explain', '--suite', suite, '--from', '6.17.1', '--to', '16.20.2', '--benchmark', 'chain-native', '--profile-dir', path.join(dir, 'q'), '--processes', '2', '--metrics-processes', '2']);
+  assert.doesNotMatch(markdown.stdout, /±\d{3,}(\.\d+)?%/);
+});
