@@ -65,6 +65,8 @@ export type Verdict = 'faster' | 'slower' | 'same' | 'undecided';
 export interface Comparison {
   ratio: number; ci: { level: number; low: number; high: number }; p: number; q: number; df: number; se: number;
   significant: boolean; verdict: Verdict; method: string; singleProcess: boolean;
+  /** how many times slower the host ran for B's processes, when the interval was widened for it (options.hostShift) */
+  hostShift?: number;
 }
 
 export interface Progress { log(message: string): void; update(state: unknown): void; done(): void }
@@ -75,8 +77,9 @@ export function runMatrix(matrix: Matrix | string, options: { out: string; progr
 export function loadResult(file: string): Promise<Result>;
 /** A suite's variance prior (empirical Bayes, docs/statistics.md): d0 prior degrees of freedom, s02 the prior variance of log process values. */
 export interface VariancePrior { d0: number; s02: number; cells: number }
-export function compare(a: Cell, b: Cell, options?: { alpha?: number; driftCv?: number; priorA?: VariancePrior | null; priorB?: VariancePrior | null; equivalence?: number }): Comparison;
-export function pairedRatio(base: Cell, cell: Cell, prior?: VariancePrior | null): { ratio: number; low: number; high: number; rme: number; p: number; paired: boolean; pairs: number; method: string };
+/** hostShift: the log of how much slower the host ran for B's (cell's) processes than for A's (base's) (stats/host-speed.js); the interval then holds both readings. */
+export function compare(a: Cell, b: Cell, options?: { alpha?: number; driftCv?: number; priorA?: VariancePrior | null; priorB?: VariancePrior | null; equivalence?: number; hostShift?: number }): Comparison;
+export function pairedRatio(base: Cell, cell: Cell, prior?: VariancePrior | null, options?: { hostShift?: number }): { ratio: number; low: number; high: number; rme: number; p: number; paired: boolean; pairs: number; method: string; hostShift?: number };
 export function geomeanRatio(comparisons: Array<{ ratio: number }>): number;
 export function renderTables(result: Result, options?: { baseline?: string; color?: boolean; width?: number; verbose?: boolean }): string;
 /** every run option with a default (seed, baseline and timeBudgetMin have none) */

@@ -2,8 +2,9 @@
 // (test/fixtures/api-consumer.ts) must type-check with tsc --strict, and the names the module
 // exports at run time must be exactly the values the .d.ts declares. The .d.ts is written by hand,
 // so what it says of the run options (cli/options.js RUN_OPTIONS), the verdicts (stats/decision.js
-// DECISIONS), the matrix (matrix/load.js) and the result document (results/result.schema.json) is
-// checked against those sources too, by type assertions generated from them (drift-check.ts).
+// DECISIONS), the comparisons (stats/compare.js), the matrix (matrix/load.js) and the result
+// document (results/result.schema.json) is checked against those sources too, by type assertions
+// generated from them (drift-check.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -15,6 +16,8 @@ import { root } from './helpers/cli.js';
 import { RUN_OPTIONS, DEFAULT_RUN } from '../cli/options.js';
 import { DECISIONS } from '../cli/stats/decision.js';
 import { parseMatrix } from '../cli/matrix/load.js';
+import { compare, pairedRatio } from '../cli/api.js';
+import { okCell } from './helpers/result-file.js';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const consumer = path.join(root, 'test', 'fixtures', 'api-consumer.ts');
@@ -80,11 +83,17 @@ function driftCheck() {
   const parsed = parseMatrix(FULL_MATRIX, path.join(root, 'inline.yaml'));
   // baseDir and shard are not in a matrix file: runMatrix and the CLI (--shard) add them.
   const matrixKeys = [...Object.keys(parsed), 'baseDir', 'shard'];
+  // What compare and pairedRatio return, with the host-shift field they add when the host ran at
+  // another speed for B's processes than for A's.
+  const [a, b] = [okCell('x'), okCell('x', 'ok', { runtimeLabel: '18' })];
+  const hostShift = Math.log(1.5);
+  const compared = Object.keys({ ...compare(a, b), ...compare(a, b, { hostShift }) });
+  const paired = Object.keys({ ...pairedRatio(a, b), ...pairedRatio(a, b, null, { hostShift }) });
   const same = (declared, expected, name) => `export const ${name.replace(/\W/g, '_')}: Same<${declared}, ${expected}, ${JSON.stringify(name)}> = ${JSON.stringify(name)};`;
   const within = (keys, known, rule) => `export const ${rule.replace(/\W+/g, '_')}: Within<${keys}, ${known}, ${JSON.stringify(rule)}> = ${JSON.stringify(rule)};`;
   return [
-    "import type { RunOptions, Verdict, Cell, Result, Summary, Matrix } from 'nodebench';",
-    "import { DEFAULT_RUN } from 'nodebench';",
+    "import type { RunOptions, Verdict, Cell, Result, Summary, Matrix, Comparison } from 'nodebench';",
+    "import { DEFAULT_RUN, pairedRatio } from 'nodebench';",
     'type Same<Declared, Expected, Name extends string> = [Declared] extends [Expected] ? ([Expected] extends [Declared] ? Name : { differs: Name; declared: Declared; expected: Expected }) : { differs: Name; declared: Declared; expected: Expected };',
     'type Within<Keys, Known, Rule extends string> = [Exclude<Keys, Known>] extends [never] ? Rule : { rule: Rule; offending: Exclude<Keys, Known> };',
     '// The named keys of a type, without an index signature\'s string.',
@@ -96,6 +105,9 @@ function driftCheck() {
     `export const defaultRun: { [name in keyof typeof DEFAULT_RUN]-?: true } = ${keysObject(Object.keys(DEFAULT_RUN))};`,
     '// stats/decision.js DECISIONS.',
     `export const verdicts: { [verdict in Verdict]: true } = ${keysObject(DECISIONS)};`,
+    '// stats/compare.js: what compare and pairedRatio return.',
+    `export const comparison: { [name in keyof Comparison]-?: true } = ${keysObject(compared)};`,
+    `export const pairedRatioKeys: { [name in keyof ReturnType<typeof pairedRatio>]-?: true } = ${keysObject(paired)};`,
     '// matrix/load.js: what it returns, and the values of a matrix file that uses every field.',
     `export const matrixKeys: { [name in keyof Matrix]-?: true } = ${keysObject(matrixKeys)};`,
     `export const parsedMatrix: Matrix = ${JSON.stringify(parsed)};`,

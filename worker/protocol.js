@@ -2,7 +2,7 @@
 // The worker <-> host channel, described once. A worker (child.js, serve.js, profile.js, through
 // common.js and channel.js) and nodebench's command probe (cli/runner/command-probe.js) write one
 // JSON message per line on fd 3, each with the nonce the host sent; the host reads them
-// (cli/process/process-group.js readChannel, which drops the nonce) and turns them into a cell's
+// (cli/process/channel.js readChannel, which drops the nonce) and turns them into a cell's
 // outcome (cli/runner/outcome.js, launcher.js, service.js, command.js) and a process record
 // (cli/results/cell.js). Both sides load this file: channel.js takes the final messages from it,
 // cell.js the measurement fields a process record keeps as they are; test/protocol.test.js checks
@@ -11,7 +11,7 @@
 // Runs on Node 4 (the runtime side's syntax: docs/architecture.md) and must not require cli/.
 //
 // What the host writes to the worker is not described here: the request (the first line on
-// stdin, { request, nonce }: cli/process/process-group.js sendRequest) and a service's `start`
+// stdin, { request, nonce }: cli/process/channel.js sendRequest) and a service's `start`
 // and `stop` lines (worker/serve.js).
 
 var REQUIRED = 'required';

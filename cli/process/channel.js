@@ -1,5 +1,6 @@
 // The host's side of a worker's report channel (worker/channel.js is the other): the request on
-// stdin with a nonce, and the JSON lines on fd 3 that must carry it back.
+// stdin with a nonce, and the JSON lines on fd 3 that must carry it back. Which messages those are,
+// with their fields, is worker/protocol.js; `forged` and `garbled` are this reader's own (HOST_MADE).
 import { randomBytes } from 'node:crypto';
 import readline from 'node:readline';
 import { killGroup, killWorker, forget, killLeftovers } from './groups.js';

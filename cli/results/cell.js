@@ -222,7 +222,7 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell, targ
   }
   if (cell.survivors?.length) {
     const some = (list, name) => `${list.slice(0, 10).map(name).join(', ')}${list.length > 10 ? ` and ${list.length - 10} more` : ''}`;
-    // holders: processes that kept the worker's output open after it exited (process/process-group.js).
+    // holders: processes that kept the worker's output open after it exited (process/pipe-holders.js).
     const holders = cell.holders || [];
     const held = new Set(holders.map((h) => h.pid));
     const others = cell.survivors.filter((pid) => !held.has(pid));

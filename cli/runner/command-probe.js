@@ -10,6 +10,7 @@
 //                 that may be missed; the method says so);
 //   exit          code or signal.
 // Without /proc (not Linux) CPU and RSS are null and the method says why.
+// Its messages (hello, command, error) are described with the worker's in worker/protocol.js.
 // Run as: node cli/runner/command-probe.js, its request on stdin as one line { request, nonce }
 // (process/channel.js sendRequest; by command.js; it is not a command).
 import { spawn } from 'node:child_process';

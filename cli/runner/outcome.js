@@ -1,5 +1,5 @@
 // Turns what one worker process did (its messages, exit code, signal, stderr) into a cell outcome
-// with one sentence a user can act on.
+// with one sentence a user can act on. The messages and their fields: worker/protocol.js.
 import { spawnFailure } from '../process/arg-limits.js';
 
 const OOM = /JavaScript heap out of memory|Allocation failed|FATAL ERROR: .*(?:heap|memory)/i;
