@@ -3,16 +3,13 @@
 // inspector's WebSocket (the `ws` package: Node 20 has no WebSocket client of its own). The worker
 // (worker/profile.js, request.hostProfiler) says on its report channel when it wants the profiler
 // started and stopped, and waits until the host calls its hook back over Runtime.evaluate. The port
-// lives in the worker and closes with it: the worker's whole group is killed when it ends, as any
-// worker's, and on any failure of the exchange at once.
+// lives in the worker and closes with it: the worker is launched as any worker (launchWorker), its
+// whole group killed when it ends, and on any failure of the exchange at once.
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { WebSocket } from 'ws';
-import { workerEntry } from '../paths.js';
-import { spawnWorker } from '../process/spawn.js';
-import { sendRequest, readChannel } from '../process/channel.js';
 import { killGroup } from '../process/groups.js';
-import { superviseWorker } from '../process/supervise.js';
+import { launchWorker } from '../process/supervise.js';
 import { writeFileAtomic } from '../fs-atomic.js';
 
 // Node 6 prints "…inspector.html?experiments=true&v8only=true&ws=127.0.0.1:PORT/ID", Node 8+
@@ -131,11 +128,15 @@ export async function launchInspected(nodePath, flags, request, options) {
 
 async function launchOnce(nodePath, flags, request, { timeoutMs, cwd, env, intervalUs, profileFile }, port) {
   const hook = `__nodebenchProfiler_${randomBytes(6).toString('hex')}`;
-  const child = spawnWorker(nodePath, [...flags, `--inspect=127.0.0.1:${port}`, workerEntry], { stdin: 'pipe', cwd, env });
-  const connected = listeningAddress(child).then(openInspector);
-  // Known to fail when the worker fails first; the exchange below reports it where it matters.
-  connected.catch(() => {});
-  sendRequest(child, { ...request, hostProfiler: { hook } });
+  let child = null;
+  let connected = null;
+  // The inspector's address is on the worker's stderr from its start, before it reads its request.
+  const onSpawn = (spawned) => {
+    child = spawned;
+    connected = listeningAddress(child).then(openInspector);
+    // Known to fail when the worker fails first; the exchange below reports it where it matters.
+    connected.catch(() => {});
+  };
   let inspector = null;
   let profile = null;
   let driverError = null;
@@ -161,16 +162,16 @@ async function launchOnce(nodePath, flags, request, { timeoutMs, cwd, env, inter
     }
   };
   let exchange = Promise.resolve();
-  readChannel(child, (message) => {
+  const onMessage = (message) => {
     if (message.type !== 'profiler-wanted' || !Object.hasOwn(steps, message.action)) return;
     exchange = exchange.then(() => !driverError && steps[message.action]()).catch((err) => {
       driverError ??= err;
       killGroup(child.pid);
     });
-  });
-  const { stdout, ...watched } = await superviseWorker(child, { timeoutMs });
+  };
+  const launched = await launchWorker(nodePath, [...flags, `--inspect=127.0.0.1:${port}`], { ...request, hostProfiler: { hook } }, { timeoutMs, cwd, env, onSpawn, onMessage });
   await exchange;
   // Connected but never asked (the suite failed first): the worker is gone, the socket goes too.
   await connected.then((opened) => opened.close(), () => {});
-  return { ...watched, stdoutTail: stdout(), port, profile, driverError };
+  return { ...launched, port, profile, driverError };
 }

@@ -1,6 +1,7 @@
 // Short questions put to a binary (a runtime's version, its V8 flag listing, whether it takes
-// flags from NODE_OPTIONS): runtimes/, flags/, matrix/plan.js and valgrind.js ask through here.
-// No probe of a binary uses execa directly.
+// flags from NODE_OPTIONS): runtimes/, flags/, matrix/plan.js and valgrind.js ask through here;
+// and the tools a runtime's install runs (npm, tar, nvm), so that they too are owned to their exit.
+// No program nodebench runs for its output uses execa directly.
 import { spawnWorker } from './spawn.js';
 import { superviseWorker, FULL_STDOUT_LIMIT } from './supervise.js';
 
@@ -9,8 +10,8 @@ import { superviseWorker, FULL_STDOUT_LIMIT } from './supervise.js';
 // stdout cannot keep the host waiting (execa waits for the pipes to close), and what it left is
 // killed. Every probe of a binary goes through here. Returns { stdout, stderr, exitCode, signal,
 // timedOut, holders } or throws the spawn error (ENOENT, EACCES).
-export async function runToExit(file, args, { timeoutMs = 30_000, cwd, env } = {}) {
-  const child = spawnWorker(file, args, { cwd, env });
+export async function runToExit(file, args, { timeoutMs = 30_000, cwd, env, extendEnv } = {}) {
+  const child = spawnWorker(file, args, { cwd, env, extendEnv });
   const watched = await superviseWorker(child, { timeoutMs, stdoutLimit: FULL_STDOUT_LIMIT, stderrLimit: FULL_STDOUT_LIMIT });
   if (watched.spawnError) throw watched.spawnError;
   return { stdout: watched.stdout(), stderr: watched.stderrTail, exitCode: watched.exitCode, signal: watched.signal, timedOut: watched.timedOut, holders: watched.holders, timeoutMs };

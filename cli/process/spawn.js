@@ -13,8 +13,9 @@ export const TAIL_BYTES = 4096;
 
 // stdin: 'ignore' for timing workers, 'pipe' for service workers that take commands.
 // cpu: the core to pin the worker to (run.pairing), where taskset exists; child.nodebenchCpu says
-// whether it was done.
-export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env, cpu } = {}) {
+// whether it was done. extendEnv: false when env is the whole environment (npm, nvm), not additions
+// to nodebench's.
+export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env, cpu, extendEnv = true } = {}) {
   const tag = newTag();
   const pinned = cpu !== undefined && taskset() !== null;
   const [file, argv] = diesWithNodebench(...(pinned ? [taskset(), ['-c', String(cpu), nodePath, ...args]] : [nodePath, args]));
@@ -28,7 +29,7 @@ export function spawnWorker(nodePath, args, { stdin = 'ignore', cwd, env, cpu } 
     // NODE_OPTIONS of the host must not leak into the runtime under test (Node 4 rejects most); a
     // caller that means some for it (whether a runtime takes flags from there) names them in env.
     env: { NODE_OPTIONS: '', ...env, [TAG_NAME]: tag },
-    extendEnv: true
+    extendEnv
   });
   child.nodebenchTag = tag;
   child.nodebenchCpu = pinned ? cpu : null;

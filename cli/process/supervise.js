@@ -13,8 +13,9 @@ import { killGroup, killWorker, forget, killLeftovers } from './groups.js';
 // behind. Returns { messages, arrivalsMs, exitCode, signal, timedOut, stdout(), stderrTail,
 // survivors, holders, spawnError? } (arrivalsMs[i]: ms from the spawn to messages[i]; survivors:
 // pids of the processes that outlived it and were killed; holders: [{ pid, name }] of those that
-// held its output open after it exited; spawnError: why it never started).
-export async function superviseWorker(child, { timeoutMs, stdoutLimit = TAIL_BYTES, stderrLimit = TAIL_BYTES }) {
+// held its output open after it exited; spawnError: why it never started). onMessage: called with each
+// message as it arrives, for a caller that acts while the worker runs.
+export async function superviseWorker(child, { timeoutMs, stdoutLimit = TAIL_BYTES, stderrLimit = TAIL_BYTES, onMessage }) {
   const { spawnError } = child.pid === undefined ? await workerEnded(child) : {};
   if (spawnError) {
     return { messages: [], arrivalsMs: [], exitCode: null, signal: null, timedOut: false, stdout: () => '', stderrTail: '', survivors: [], holders: [], spawnError };
@@ -27,6 +28,7 @@ export async function superviseWorker(child, { timeoutMs, stdoutLimit = TAIL_BYT
   const channelClosed = readChannel(child, (message) => {
     messages.push(message);
     arrivalsMs.push(performance.now() - spawnedAt);
+    onMessage?.(message);
   });
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -52,12 +54,16 @@ export const FULL_STDOUT_LIMIT = 64 * 1024 * 1024;
 // collectStdout: keep all of stdout (bounded), for a metrics process's --trace-gc lines.
 // prefix: a program and its arguments that run the runtime (valgrind for an instruction count,
 // process/valgrind.js), as an argument array: [file, ...args] in front of nodePath.
-export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_000, cwd, env, collectStdout = false, cpu, prefix = [] } = {}) {
+// onSpawn(child): called right after the spawn, before the request is sent, and onMessage(message)
+// as each message arrives: for a host that works with the worker while it runs (explain's inspector,
+// explain/inspect-port.js).
+export async function launchWorker(nodePath, flags, request, { timeoutMs = 60_000, cwd, env, collectStdout = false, cpu, prefix = [], onSpawn, onMessage } = {}) {
   const started = performance.now();
   const [file, ...args] = [...prefix, nodePath, ...flags, workerEntry];
   const child = spawnWorker(file, args, { stdin: 'pipe', cwd, env, cpu });
+  onSpawn?.(child);
   sendRequest(child, request);
-  const { stdout: stdoutOf, ...watched } = await superviseWorker(child, { timeoutMs, stdoutLimit: collectStdout ? FULL_STDOUT_LIMIT : TAIL_BYTES });
+  const { stdout: stdoutOf, ...watched } = await superviseWorker(child, { timeoutMs, stdoutLimit: collectStdout ? FULL_STDOUT_LIMIT : TAIL_BYTES, onMessage });
   const stdout = stdoutOf();
   return { ...watched, stdoutTail: stdout.slice(-TAIL_BYTES), stdout: collectStdout ? stdout : undefined, wallMs: performance.now() - started, cpu: child.nodebenchCpu };
 }

@@ -10,6 +10,7 @@ import { projectRoot } from '../paths.js';
 import { spawnWorker, keepTail } from '../process/spawn.js';
 import { sendRequest, readChannel } from '../process/channel.js';
 import { killGroup, forget, killLeftovers } from '../process/groups.js';
+import { taskset } from '../process/host-tools.js';
 
 export const serveEntry = path.join(projectRoot, 'worker', 'serve.js');
 export const HOST = '127.0.0.1';
@@ -132,11 +133,14 @@ export function pinServiceCores({ loadAverage = os.loadavg()[0] } = {}) {
   }
   const [server, load] = [allowed[0], allowed[1]];
   const list = allowed.join(',');
-  const set = (cores) => execFileSync('taskset', ['-a', '-p', '-c', cores, String(process.pid)], { stdio: 'ignore', timeout: 5000 });
+  // Found where the workers' taskset is found (host-tools.js), so both pin with the same program.
+  const tasksetFile = taskset();
+  if (!tasksetFile) return none('not pinned: taskset (util-linux) is not on PATH');
+  const set = (cores) => execFileSync(tasksetFile, ['-a', '-p', '-c', cores, String(process.pid)], { stdio: 'ignore', timeout: 5000 });
   try {
     set(String(load));
   } catch (err) {
-    return none(err.code === 'ENOENT' ? 'not pinned: taskset (util-linux) is not on PATH' : `not pinned: taskset failed (${err.message.split('\n')[0]})`);
+    return none(`not pinned: taskset failed (${err.message.split('\n')[0]})`);
   }
   return {
     server,

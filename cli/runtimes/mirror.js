@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
+import { tar } from './tar.js';
 import { UserError } from '../errors.js';
 import { mirrorArchiveName } from './platform.js';
 import { makeStagingDir, commitInstall, cacheEntries } from './cache.js';
@@ -43,9 +43,9 @@ export async function installFromMirror(version, mirror, { env = process.env } =
     await fs.writeFile(archiveFile, archive);
     const top = archiveName.replace(/\.tar\.gz$/, '');
     // The release's own npm and corepack come along when the archive has them (runtime-npm.js).
-    const { stdout: listing } = await execa('tar', ['-tzf', archiveFile], { stdin: 'ignore' });
+    const listing = await tar(['-tzf', archiveFile]);
     const withModules = listing.split('\n').includes(`${top}/lib/node_modules/npm/package.json`);
-    await execa('tar', ['-xzf', archiveFile, '-C', staged, `${top}/bin/node`, ...(withModules ? [`${top}/lib/node_modules`] : [])], { stdin: 'ignore' });
+    await tar(['-xzf', archiveFile, '-C', staged, `${top}/bin/node`, ...(withModules ? [`${top}/lib/node_modules`] : [])]);
     await fs.mkdir(path.join(staged, 'bin'));
     await fs.rename(path.join(staged, top, 'bin', 'node'), path.join(staged, 'bin', 'node'));
     if (withModules) await adoptShippedNpm(staged, path.join(staged, top, 'lib', 'node_modules'), version, `${base}/${archiveName}`);

@@ -3,7 +3,7 @@
 // tarball against the integrity the registry publishes; we record that integrity.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
+import { tar } from './tar.js';
 import { UserError } from '../errors.js';
 import { npm, npmErrorSummary } from './npm-cli.js';
 import { npmPackageName } from './platform.js';
@@ -24,7 +24,7 @@ export async function installFromNpm(version, { env = process.env } = {}) {
       throw new UserError(`Could not fetch Node ${version} from the npm registry package ${packageName} (${npmErrorSummary(err)}); check the network or npm's registry setting.`, { cause: err });
     }
     const tarball = path.join(download, packed.filename);
-    await execa('tar', ['-xzf', tarball, '-C', download, 'package/bin/node'], { stdin: 'ignore' });
+    await tar(['-xzf', tarball, '-C', download, 'package/bin/node']);
     await fs.mkdir(path.join(staged, 'bin'));
     await fs.rename(path.join(download, 'package', 'bin', 'node'), path.join(staged, 'bin', 'node'));
     await fs.rm(download, { recursive: true, force: true });

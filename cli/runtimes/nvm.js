@@ -8,7 +8,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
+import { runToExit } from '../process/run-to-exit.js';
 import { UserError } from '../errors.js';
 import { inspectBinary, runtimeInfo, labelMismatch, answersDisagree } from './inspect.js';
 import { wrappedProgramProblem } from './binary.js';
@@ -47,8 +47,8 @@ export async function installWithNvm(version, { env = process.env } = {}) {
   }
   let run;
   try {
-    run = await execa('bash', ['-c', INSTALL_SCRIPT, 'nodebench', version], {
-      env: { ...env, NVM_DIR: dir }, extendEnv: false, stdin: 'ignore', reject: false, timeout: INSTALL_TIMEOUT_MS
+    run = await runToExit('bash', ['-c', INSTALL_SCRIPT, 'nodebench', version], {
+      env: { ...env, NVM_DIR: dir }, extendEnv: false, timeoutMs: INSTALL_TIMEOUT_MS
     });
   } catch (err) {
     throw new UserError(`bash could not be started (${err.code || err.message}); nvm is a bash function, so --via nvm needs bash on PATH.`, { cause: err });

@@ -26,7 +26,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import semver from 'semver';
-import { execa } from 'execa';
+import { tar } from './tar.js';
 import { UserError, isUserError } from '../errors.js';
 import { npm, npmErrorSummary } from './npm-cli.js';
 import { makeStagingDir } from './cache.js';
@@ -206,7 +206,7 @@ async function fetchPackage(name, version, staged, env) {
   }
   const lib = path.join(staged, 'lib', 'node_modules', name);
   await fs.mkdir(lib, { recursive: true });
-  await execa('tar', ['-xzf', path.join(staged, packed.filename), '-C', lib, '--strip-components=1'], { stdin: 'ignore' });
+  await tar(['-xzf', path.join(staged, packed.filename), '-C', lib, '--strip-components=1']);
   await fs.rm(path.join(staged, packed.filename));
   const pkg = JSON.parse(await fs.readFile(path.join(lib, 'package.json'), 'utf8'));
   if (pkg.version !== version) throw new UserError(`The npm registry's ${name}@${version} tarball holds ${name} ${pkg.version}`);

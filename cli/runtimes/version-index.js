@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
+import { tar } from './tar.js';
 import { indexDir } from '../paths.js';
 import { readJsonIfExists, writeFileAtomic } from '../fs-atomic.js';
 import { UserError } from '../errors.js';
@@ -42,7 +42,7 @@ async function fetchReleaseMarks(env) {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'nodebench-releases-'));
   try {
     const [packed] = await npm(['pack', `${RELEASES_PACKAGE}@latest`, '--pack-destination', dir], { cwd: dir, timeout: 60_000, env });
-    await execa('tar', ['-xzf', path.join(dir, packed.filename), '-C', dir, ...RELEASES_FILES], { stdin: 'ignore' });
+    await tar(['-xzf', path.join(dir, packed.filename), '-C', dir, ...RELEASES_FILES]);
     const [releases, schedule] = await Promise.all(RELEASES_FILES.map(async (file) => JSON.parse(await fs.readFile(path.join(dir, file), 'utf8'))));
     const lts = Object.fromEntries(releases.filter((r) => r?.name === 'nodejs' && typeof r.version === 'string')
       .map((r) => [r.version, typeof r.lts === 'string' && r.lts ? r.lts : false]));
