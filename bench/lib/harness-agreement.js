@@ -96,7 +96,7 @@ export function summariseTools(data) {
     rows.push({
       id: `agree-${s.benchmark}`,
       figure: `agreement ${s.label}: time/op`,
-      value: `nodebench ${formatNs(nb.nsPerOp)}${tools.map((t) => `; ${t} ${signed(ratios[t])} (p50 ${signed(f[t].p50NsPerOp / nb.p50NsPerOp)})`).join(',')}`,
+      value: `nodebench ${formatNs(nb.nsPerOp)}${tools.length ? '; ' : ''}${tools.map((t) => `${t} ${signed(ratios[t])} (p50 ${signed(f[t].p50NsPerOp / nb.p50NsPerOp)})`).join(', ')}`,
       target: `within ${pct(AGREEMENT_TOLERANCE, 0)}`,
       verdict: tools.length ? tools.map((t) => `${t} ${within(ratios[t], AGREEMENT_TOLERANCE)}`).join('; ') : 'not measured',
       how: `mean of ${nb.estimates} estimates per tool, each tool's headline figure (tinybench latency mean, mitata avg, nodebench mean of per-process medians); in brackets the tools' p50 against the median of nodebench's samples${notInstalled}`
