@@ -53,7 +53,7 @@ describe('nodebench doctor', { concurrency: true }, () => {
     assert.doesNotMatch(run.stderr, /\n\s+at /);
   });
 
-  test('the harness benchmark prints its table (--smoke), also again from its JSON (--from)', { timeout: 120_000 }, async () => {
+  test('the harness benchmark prints its table (--smoke), also again from its JSON (--from)', { timeout: 300_000 }, async () => {
     const harness = path.join(root, 'bench', 'harness.js');
     const run = await execa(process.execPath, [harness, '--smoke', '--json'], { reject: false, cwd: root, env: { NO_COLOR: '1' } });
     assert.equal(run.exitCode, 0, run.stderr);
