@@ -19,7 +19,7 @@ const protocol = createRequire(import.meta.url)('../../worker/protocol.js');
 const KEPT = { time: protocol.keptAsIs('time'), instructions: protocol.keptAsIs('instructions') };
 const keptFields = (measure, m) => Object.fromEntries(KEPT[measure].map((name) => [name, m[name]]));
 
-// runner/policy.js takes them from here.
+// policy/policy.js takes them from here.
 
 // measure: 'instructions' for a run that counts instructions (cli/measure.js); absent for time.
 export function createCell({ id, runtime, flagSet, suite, benchmark, perProcess, measure, status = 'pending', error }) {
@@ -100,7 +100,7 @@ export function failCell(cell, { status, error, stack }) {
   if (stack) cell.stack = stack;
 }
 
-// A launch is about to start (runner/policy.js chose it): the cell's first launch is dated, and a
+// A launch is about to start (policy/policy.js chose it): the cell's first launch is dated, and a
 // replacement marks the process it replaces, so that a replacement that fails or is interrupted is
 // not chosen again.
 export function noteLaunch(cell, launch) {

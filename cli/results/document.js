@@ -42,7 +42,7 @@ const timed = (run) => run.measure !== 'instructions';
 // The document a run saves before its first process: status 'running', every planned cell, the
 // host's load at the start. run: the complete run options (seed chosen); runtimes and suites as
 // matrix/plan.js resolved and described them; cells: the planned cells (cell.js createCell);
-// order: how the launches are ordered, in words (runner/schedule.js ORDER: the runner's to say).
+// order: how the launches are ordered, in words (policy/schedule.js ORDER: the runner's to say).
 // previous: the file a --resume continues (read.js readResult), whose finished processes are kept
 // (resume.js; refused with its first difference from this plan), from `file`.
 // Returns { result, startWarnings }: the warnings the start added, for the engine to print.
@@ -81,7 +81,7 @@ export function createResult({ command, runtimes, flagSets, suites, run, shard, 
 
 // Measuring has ended (all run, interrupted, or out of time): every pending cell finalised, then
 // what is known only of the whole run. interrupted: the run stopped before every cell ran;
-// budget: the time budget's state (runner/budget.js createBudget().state), recorded when it limited
+// budget: the time budget's state (policy/budget.js createBudget().state), recorded when it limited
 // the run; run: the run options the cells were measured with. Changes `result` in place; the
 // engine saves it.
 export function finishResult(result, { run, interrupted, budget }) {
