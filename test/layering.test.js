@@ -11,7 +11,10 @@
 //   - a cell's identity is never spelled by hand (cli/cell-identity.js has columnKey, rowKey,
 //     benchmarkName, cellKey);
 //   - one list of verdicts (stats/decision.js DECISIONS): the API's Verdict type and the marks say
-//     the same words, and no other file spells the list.
+//     the same words, and no other file spells the list;
+//   - cli/ loads from the runtime side only worker/protocol.js, the messages between them;
+//   - processes are started in cli/process/ (execa only in process/spawn.js), but for the few
+//     named below, which docs/architecture.md names too.
 // Each rule is also run on planted violations, so that a rule that can no longer fail is seen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,12 +38,18 @@ function filesUnder(dir) {
 
 // Every module a file names: import/export ... from, import(), require(); relative ones resolved
 // to a path from the project's root ('cli/stats/basic.js'), packages as named ('chart.js').
-const SPECIFIERS = [/\b(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g, /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g];
+const SPECIFIERS = [/\b(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g, /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g, /\bcreateRequire\([^)]*\)\(\s*['"]([^'"]+)['"]\s*\)/g];
 function importsOf(file) {
   const names = new Set();
   for (const pattern of SPECIFIERS) for (const match of file.text.matchAll(pattern)) names.add(match[1]);
   return [...names].map((name) => (name.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(file.path), name)) : name));
 }
+
+// A process started outside cli/process/ (docs/architecture.md, rule 5): the command probe, itself a
+// spawned and owned process, starts the user's command; doctor --full runs bench/harness.js with
+// its stdout inherited (execa); a service run pins nodebench's own pid with taskset.
+const PROCESS_MODULES = new Set(['child_process', 'node:child_process', 'execa']);
+const STARTS_ELSEWHERE = new Set(['cli/runner/command-probe.js', 'cli/commands/doctor.js', 'cli/runner/service-process.js']);
 
 const VIEWS = ['cli/report/', 'cli/render/', 'cli/diff/', 'cli/history/', 'cli/explain/', 'cli/output/', 'cli/commands/'];
 const IMPORT_RULES = [
@@ -50,7 +59,10 @@ const IMPORT_RULES = [
   { name: 'the rendering kit never imports a view', from: (p) => p.startsWith('cli/render/'), to: (t) => VIEWS.filter((v) => v !== 'cli/render/').some((v) => t.startsWith(v)) },
   { name: 'the policy reaches launching only through runner/launcher.js', from: (p) => p.startsWith('cli/policy/'), to: (t) => t.startsWith('cli/process/') || (t.startsWith('cli/runner/') && t !== 'cli/runner/launcher.js') },
   { name: 'launching never imports the policy', from: (p) => /^cli\/(runner|process)\//.test(p), to: (t) => t.startsWith('cli/policy/') },
-  { name: 'process/ never imports runner/', from: (p) => p.startsWith('cli/process/'), to: (t) => t.startsWith('cli/runner/') }
+  { name: 'process/ never imports runner/', from: (p) => p.startsWith('cli/process/'), to: (t) => t.startsWith('cli/runner/') },
+  { name: 'cli/ loads from the runtime side only worker/protocol.js', from: (p) => p.startsWith('cli/'), to: (t) => /^(worker|suites)\//.test(t) && t !== 'worker/protocol.js' },
+  { name: 'processes are started in cli/process/', from: (p) => p.startsWith('cli/') && !p.startsWith('cli/process/') && !STARTS_ELSEWHERE.has(p), to: (t) => PROCESS_MODULES.has(t) },
+  { name: 'execa only in cli/process/spawn.js', from: (p) => p.startsWith('cli/') && p !== 'cli/process/spawn.js' && p !== 'cli/commands/doctor.js', to: (t) => t === 'execa' }
 ];
 
 // Text that only cell-identity.js may hold: a column key, a row key or a benchmark name by hand,
@@ -106,7 +118,9 @@ test('each rule fails on a planted violation', () => {
     { path: 'cli/render/marks.js', text: "export const VERDICTS = ['faster', 'slower', 'same', 'undecided'];" },
     { path: 'cli/policy/run-loop.js', text: "import { createProcessLauncher } from '../runner/launcher.js';\nimport { killAllGroups } from '../process/groups.js';\nimport { interpretLaunch } from '../runner/outcome.js';" },
     { path: 'cli/runner/service.js', text: "import { hasSlot } from '../policy/pairing.js';" },
-    { path: 'cli/process/spawn.js', text: "import { suiteSampler } from '../runner/launcher.js';" }
+    { path: 'cli/process/spawn.js', text: "import { suiteSampler } from '../runner/launcher.js';" },
+    { path: 'cli/results/read.js', text: "const loader = createRequire(import.meta.url)('../../worker/suite-loader.js');" },
+    { path: 'cli/explain/inspect-port.js', text: "import { spawn } from 'node:child_process';\nimport { execa } from 'execa';" }
   ];
   const found = violations(planted);
   const expected = [
@@ -124,7 +138,11 @@ test('each rule fails on a planted violation', () => {
     'the policy reaches launching only through runner/launcher.js: cli/policy/run-loop.js imports cli/process/groups.js',
     'the policy reaches launching only through runner/launcher.js: cli/policy/run-loop.js imports cli/runner/outcome.js',
     'launching never imports the policy: cli/runner/service.js imports cli/policy/pairing.js',
-    'process/ never imports runner/: cli/process/spawn.js imports cli/runner/launcher.js'
+    'process/ never imports runner/: cli/process/spawn.js imports cli/runner/launcher.js',
+    'cli/ loads from the runtime side only worker/protocol.js: cli/results/read.js imports worker/suite-loader.js',
+    'processes are started in cli/process/: cli/explain/inspect-port.js imports node:child_process',
+    'processes are started in cli/process/: cli/explain/inspect-port.js imports execa',
+    'execa only in cli/process/spawn.js: cli/explain/inspect-port.js imports execa'
   ];
   assert.deepEqual(found.sort(), expected.sort());
   // A probe script handed to a binary is a string, not a write of nodebench's.
@@ -137,3 +155,4 @@ test('one list of verdicts: the API\'s Verdict type and the marks say stats/deci
   assert.deepEqual([...declared[1].matchAll(/'([a-z]+)'/g)].map((m) => m[1]).sort(), [...DECISIONS].sort());
   assert.deepEqual(Object.keys(VERDICT_MARKS).sort(), [...DECISIONS].sort());
 });
+
