@@ -1,4 +1,4 @@
 // explain's JSON format: the document itself, for tools.
-export function renderExplainJson(doc) {
-  return `${JSON.stringify(doc, null, 1)}\n`;
-}
+import { renderJson } from '../render/json.js';
+
+export const renderExplainJson = (doc) => renderJson(doc);
