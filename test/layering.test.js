@@ -16,6 +16,8 @@
 //   - processes are started in cli/process/ (execa only in process/spawn.js), but for the few
 //     named below, which docs/architecture.md names too.
 // Each rule is also run on planted violations, so that a rule that can no longer fail is seen.
+// docs/architecture.md is held to the tree too: every path it names exists, its picture of the
+// layers has a level for every room of cli/, and every import runs down that picture.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -156,3 +158,77 @@ test('one list of verdicts: the API\'s Verdict type and the marks say stats/deci
   assert.deepEqual(Object.keys(VERDICT_MARKS).sort(), [...DECISIONS].sort());
 });
 
+// docs/architecture.md, held to the tree: what it names exists, and its picture of the layers is
+// the import graph's. A room is a folder of cli/ or a file directly in it, and bench/ (its entry
+// scripts and lib/, not its fixtures).
+const ARCHITECTURE = fs.readFileSync(path.join(root, 'docs', 'architecture.md'), 'utf8');
+
+function roomOf(file) {
+  if (file.startsWith('bench/')) return 'bench/';
+  const parts = file.split('/');
+  return parts[0] !== 'cli' ? null : parts.length > 2 ? `cli/${parts[1]}/` : file;
+}
+
+// The picture's rows: ` 11 │ cli/diff/  cli/bisect/ │ ...`, a row without a level continuing the one above.
+export function pictureLevels(text) {
+  const levels = new Map();
+  let level = null;
+  for (const line of text.split('\n')) {
+    const row = /^\s*(\d+|)\s*│([^│]*)│/.exec(line);
+    if (!row) continue;
+    if (row[1]) level = Number(row[1]);
+    if (level === null) continue;
+    for (const room of row[2].trim().split(/\s+/).filter(Boolean)) levels.set(room, [...(levels.get(room) || []), level]);
+  }
+  return levels;
+}
+
+// What the picture gets wrong against the files: a room drawn twice, a room of the tree not drawn,
+// a drawn room that is gone, an import on the same level or up.
+export function pictureProblems(levels, files) {
+  const problems = [];
+  for (const [room, at] of levels) if (at.length > 1) problems.push(`${room} is drawn on levels ${at.join(', ')}`);
+  const rooms = new Set(files.map((f) => roomOf(f.path)).filter(Boolean));
+  for (const room of rooms) if (!levels.has(room)) problems.push(`${room} is on no level of the picture`);
+  for (const room of levels.keys()) if (!rooms.has(room)) problems.push(`${room} is drawn but is no room of the tree`);
+  for (const file of files) {
+    const from = roomOf(file.path);
+    for (const target of importsOf(file)) {
+      const to = roomOf(target);
+      if (!from || !to || from === to || !levels.has(from) || !levels.has(to)) continue;
+      const [a, b] = [levels.get(from)[0], levels.get(to)[0]];
+      if (a <= b) problems.push(`${file.path} (level ${a}) imports ${target} (level ${b}): an import must go down the picture`);
+    }
+  }
+  return problems;
+}
+
+test('docs/architecture.md names only paths that exist', () => {
+  const named = new Set(ARCHITECTURE.match(/(?<![\w./-])(?:cli|worker|suites|bench|test|docs|examples)\/[\w./-]*[\w/]/g));
+  assert.ok(named.size > 50, `the doc names paths (${named.size} found)`);
+  const missing = [...named].filter((name) => !fs.existsSync(path.join(root, name)));
+  assert.deepEqual(missing, [], 'paths named in docs/architecture.md that do not exist');
+  // A file named by itself (`service.js`, `formats.js`) beside the folder its row names: some file of the tree bears the name.
+  const basenames = new Set(['cli', 'worker', 'suites', 'bench'].flatMap(filesUnder).map((f) => path.posix.basename(f.path)));
+  const bare = [...ARCHITECTURE.matchAll(/`([\w-]+\.(?:c|m)?js)`/g)].map((m) => m[1]);
+  assert.deepEqual(bare.filter((name) => !basenames.has(name)), [], 'file names in docs/architecture.md that no file bears');
+});
+
+test('docs/architecture.md\'s picture of the layers is the imports\': every room on one level, every import going down', () => {
+  const files = ['cli', 'bench'].flatMap(filesUnder).filter((f) => !f.path.startsWith('bench/fixtures/'));
+  const levels = pictureLevels(ARCHITECTURE);
+  assert.ok(levels.has('cli/nodebench.js') && levels.has('cli/errors.js'), 'the picture was read');
+  assert.deepEqual(pictureProblems(levels, files), []);
+  // The check can fail: a room left out, one drawn twice, an import up, one across a level.
+  const planted = new Map([...levels].filter(([room]) => room !== 'cli/threshold.js'));
+  planted.set('cli/paths.js', [1, 2]);
+  assert.deepEqual(pictureProblems(planted, [
+    ...files,
+    { path: 'cli/stats/basic.js', text: "import { emit } from '../output/emit.js';\nimport { renderJson } from '../render/json.js';" }
+  ]).sort(), [
+    'cli/paths.js is drawn on levels 1, 2',
+    'cli/stats/basic.js (level 3) imports cli/output/emit.js (level 3): an import must go down the picture',
+    'cli/stats/basic.js (level 3) imports cli/render/json.js (level 5): an import must go down the picture',
+    'cli/threshold.js is on no level of the picture'
+  ]);
+});
