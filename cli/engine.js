@@ -1,5 +1,6 @@
-// The one engine behind `nodebench matrix` and `nodebench run`: resolve runtimes, describe suites,
-// plan cells, run them, and keep the result file current all along.
+// The one engine behind `nodebench matrix`, `run` and `exec`, `bisect` on a benchmark, `diff --confirm`
+// and the API's runMatrix: resolve runtimes, describe suites, plan cells, run them, and keep the
+// result file current all along.
 import path from 'node:path';
 import { resolveRuntimes, describeSuites, buildPlan } from './matrix/plan.js';
 import { commandSuite } from './matrix/commands.js';
