@@ -21,7 +21,7 @@ test('a worker that reports another Node version than its runtime said fails its
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-late-'));
   // Every question the resolver asks (the probe script, --version, what runs a script) goes to a
   // real 16.20.2; only the worker is run by 14.21.3. (A cache entry cannot be such a wrapper: its
-  // bin/node must be a native binary, test/long/hardening-round3.test.js.)
+  // bin/node must be a native binary, test/long/fifos-devices-and-lying-binaries.test.js.)
   const binary = path.join(dir, 'node');
   fs.writeFileSync(binary, `#!/bin/sh\ncase "$*" in\n  *worker/child.js*) exec ${node14.path} "$@";;\nesac\nexec ${node16.path} "$@"\n`, { mode: 0o755 });
   const out = path.join(dir, 'r.json');
