@@ -1,5 +1,5 @@
-// FIFOs, devices and binaries that lie (issue 32, third round: what the hostile re-run still found). A run folder whose owner.json is a
-// FIFO (hung every run), --resume of a FIFO, explain reading a device as its suite and running
+// FIFOs, devices and binaries that lie (issue 32, third round: what the hostile re-run still
+// found). A run folder whose owner.json is a FIFO (hung every run), --resume of a FIFO, explain reading a device as its suite and running
 // without a --timeout or an early --out check, a $GITHUB_STEP_SUMMARY FIFO with no reader (hung
 // diff), --out a dangling link or a loop of links (the link replaced), and runtime binaries that lie:
 // a script in the cache with its sha256 recorded, and --node wrappers that answer --version
