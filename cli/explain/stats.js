@@ -4,7 +4,7 @@
 // count k has variance k (k + 1 here, so that a function seen in no sample still has some), which
 // keeps "absent in all three A processes, a few samples in all three B processes" from looking
 // exact. Changes are called at one false discovery rate over the functions compared (stats/fdr.js).
-import { mean, variance, t975 } from '../stats/basic.js';
+import { mean, variance, t975, welchDf } from '../stats/basic.js';
 import { tTwoSidedP } from '../stats/distributions.js';
 import { qValues } from '../stats/fdr.js';
 
@@ -30,7 +30,7 @@ export function difference(a, b) {
   const se = Math.sqrt(va + vb);
   const estimate = b.estimate - a.estimate;
   if (!(se > 0)) return { estimate, low: estimate, high: estimate, p: estimate === 0 ? 1 : 0 };
-  const df = (va + vb) ** 2 / ((va ** 2) / (a.n - 1) + (vb ** 2) / (b.n - 1));
+  const df = welchDf(va, a.n, vb, b.n);
   const half = t975(Math.min(df, 1e6)) * se;
   return { estimate, low: estimate - half, high: estimate + half, p: tTwoSidedP(estimate / se, df) };
 }

@@ -37,6 +37,11 @@ export function t975(df) {
   return df <= 30 ? T975[Math.floor(df) - 1] : 1.96 + 2.4 / df;
 }
 
+// Welch-Satterthwaite degrees of freedom of a difference of two means, from each mean's variance
+// (variance / n) and its n: one formula for explain's functions and diff's metrics.
+export const welchDf = (varianceOfMeanA, nA, varianceOfMeanB, nB) =>
+  (varianceOfMeanA + varianceOfMeanB) ** 2 / ((varianceOfMeanA ** 2) / (nA - 1) + (varianceOfMeanB ** 2) / (nB - 1));
+
 // Where a predicate that holds up to some x in [lo, hi] and fails beyond it changes, by bisection:
 // returns the final bracket { lo, hi } (holds at lo, fails at hi).
 export function bisect(holds, lo, hi, iterations = 60) {

@@ -4,7 +4,7 @@
 // Welch's t-test, like rates: on the logs when every value is positive (a ratio of geometric
 // means), else on the values themselves (a metric that can be 0, such as mark-compacts in a short
 // window), with the ratio's interval from the difference's.
-import { mean, sd, t975 } from './basic.js';
+import { mean, sd, t975, welchDf } from './basic.js';
 import { tTwoSidedP } from './distributions.js';
 
 const perSecond = (amount, windowMs) => (Number.isFinite(amount) && windowMs > 0 ? (amount * 1000) / windowMs : undefined);
@@ -55,7 +55,7 @@ function welch(a, b) {
   const va = sd(a) ** 2 / a.length;
   const vb = sd(b) ** 2 / b.length;
   const se = Math.sqrt(va + vb);
-  const df = se > 0 ? (va + vb) ** 2 / ((va ** 2) / (a.length - 1) + (vb ** 2) / (b.length - 1)) : Infinity;
+  const df = se > 0 ? welchDf(va, a.length, vb, b.length) : Infinity;
   return { diff: mean(b) - mean(a), se, df };
 }
 
