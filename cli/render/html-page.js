@@ -104,8 +104,7 @@ ${body}
 <script>${chartLibrary()}</script>
 <script type="application/json" id="nodebench-data">${scriptJson({ charts, shared })}</script>
 <script>${script}</script>
-<script>${SORT_SCRIPT}</script>
-<script>${HEAT_SCRIPT}</script>
+<script>${SORT_SCRIPT}${HEAT_SCRIPT}</script>
 </body></html>
 `;
 }
