@@ -1,7 +1,7 @@
 // Progress on stderr: a live line on a terminal, plain lines in CI or when stderr is a file.
 // Data never goes here; it goes to stdout. Names and errors come from suites and result files:
 // their control characters are shown escaped, never sent to the terminal.
-import { formatSeconds } from './text/format.js';
+import { formatSeconds, displayName } from './text/format.js';
 import { terminalText } from './text/escape.js';
 import { benchmarkName } from './cell-identity.js';
 
@@ -38,7 +38,7 @@ export function createProgress({ stream = process.stderr, live = stream.isTTY &&
       const finished = done - measuring.done;
       const eta = finished <= 0 ? NaN : expected ? expected.ms / 1000 : (((now - measuring.since) / 1000) / finished) * (total - done);
       const left = Number.isFinite(eta) ? `, ${expected?.atLeast ? 'at least ' : ''}~${formatSeconds(eta)} left` : '';
-      const what = `${cell.runtimeLabel} ${cell.flagSet} ${benchmarkName(cell)}`;
+      const what = [cell.runtimeLabel, cell.flagSet, benchmarkName(cell)].map((name) => displayName(name)).join(' ');
       const budget = budgetEndsAt ? `; time budget ends in ${formatSeconds(Math.max(0, (budgetEndsAt - now) / 1000))}` : '';
       const line = `[${done}/${total}] ${terminalText(what)}  (${formatSeconds(elapsed)} elapsed${left}${budget})`;
       if (live) {

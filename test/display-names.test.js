@@ -121,3 +121,14 @@ test('merge\'s conflict and the keptSamples refusal name a benchmark of 1 MB cut
   assert.match(report.stderr, /keptSamples/);
   small(report.stderr, 'the keptSamples refusal');
 });
+
+// The progress line of a run, in CI a line per failed cell: a suite's 1 MB benchmark name was written
+// whole into the log each time.
+test('the progress line names a cell of 1 MB names cut', async () => {
+  const { createProgress } = await import('../cli/progress.js');
+  const lines = [];
+  const progress = createProgress({ stream: { isTTY: false, write: (text) => lines.push(text) }, live: false, clock: () => 0 });
+  const cell = { runtimeLabel: huge('runtime'), flagSet: huge('flags'), suite: huge('suite'), benchmark: huge('bench') };
+  progress.update({ done: 1, total: 1, cell, outcome: { status: 'failed', error: 'it threw' } });
+  small(lines.join(''), 'the progress line');
+});

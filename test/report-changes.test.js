@@ -18,6 +18,7 @@ import { renderHtml } from '../cli/report/html.js';
 import { renderDiffMarkdown } from '../cli/diff/markdown.js';
 import { renderDiffPage } from '../cli/diff/html.js';
 import { compareResults } from '../cli/diff/compare.js';
+import { DIFF_FORMATS } from '../cli/diff/formats.js';
 
 const planted = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'planted-result.json'), 'utf8'));
 // eslint-disable-next-line no-control-regex -- a raw control character is what must not be there
@@ -152,4 +153,13 @@ test('the cells\' warnings, the smallest detectable change and the run\'s warnin
     assert.match(diffMarkdown, re);
     assert.match(diffHtml, re);
   }
+});
+
+test('diff\'s JSON carries each side\'s cells\' warnings as its other formats say them (issue 39, item 2)', () => {
+  const rows = compareResults(planted, planted, { from: '24.21.0/baseline', to: '24.21.0/--title=nodebench-planted', fileA: 'r.json', fileB: 'r.json' });
+  const json = JSON.parse(DIFF_FORMATS.json({ rows, context: { fileA: 'r.json', fileB: 'r.json', resultA: planted, resultB: planted } }, {}));
+  assert.equal(json.cellWarnings.length, 2);
+  assert.match(json.cellWarnings[0], /^warning \(A\): \d+ cells? had far-outlier samples/);
+  assert.match(json.cellWarnings[1], /^warning \(B\): /);
+  for (const line of json.cellWarnings) assert.ok(renderDiffMarkdown(rows, { fileA: 'r.json', fileB: 'r.json', resultA: planted, resultB: planted }).includes(line), line);
 });

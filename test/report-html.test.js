@@ -234,3 +234,61 @@ test('Markdown report carries the metrics grid; --distribution draws each cell\'
   const distribution = await nodebench(['report', resultPath, '--distribution']);
   assert.match(distribution.stdout, /^smoke\/sum-loop\s+\S+\/baseline\s+\[[▁-█ ]{12}\]\s+\S+ \.\. \S+ ops\/s\s+\d+ processes$/mu);
 });
+
+// Issue 39, item 3: at 1280 px the gc heat map of a default matrix (fifteen columns) was 1345 px in a
+// box of 1216 that did not scroll, so its last column could not be seen; a full-page capture showed
+// blank heat maps and charts (laid out and drawn only near the viewport); the charts' y-axis titles
+// were cut ("(above 1 = fa…"). The planted run spread over eight runtime labels: sixteen columns.
+function wideCopy() {
+  const result = JSON.parse(fs.readFileSync(planted, 'utf8'));
+  const labels = Array.from({ length: 8 }, (_, k) => (k === 0 ? result.runtimes[0].label : `${result.runtimes[0].label}-copy-${k}`));
+  const cells = labels.flatMap((label) => result.cells.map((c) => ({ ...c, runtimeLabel: label })));
+  return { ...result, runtimes: labels.map((label) => ({ ...result.runtimes[0], label })), cells: cells.map((c, id) => ({ ...c, id })) };
+}
+
+test('the report at 1280 px: nothing but a wide heat map is wider than the window, and it scrolls to its last column; a full-page capture has every heat map and chart drawn; axis titles whole', { skip, timeout: 120_000 }, async () => {
+  const json = path.join(tmp, 'wide.json');
+  fs.writeFileSync(json, JSON.stringify(wideCopy()));
+  const html = path.join(tmp, 'wide.html');
+  const report = await nodebench(['report', json, '--format', 'html', '--out', html]);
+  assert.equal(report.exitCode, 0, report.stderr);
+  const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
+  try {
+    const { page, problems } = await openPage(browser, html, { width: 1280 });
+    // Nothing widens the page.
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 1280);
+    // The heat map is wider than its box, which scrolls; scrolled to its end, the last column is in the box.
+    const seen = await page.evaluate(() => {
+      const table = document.querySelector('table.heat');
+      const box = table.parentElement;
+      const wider = table.getBoundingClientRect().width > box.clientWidth;
+      box.scrollLeft = box.scrollWidth;
+      const last = [...table.querySelectorAll('thead th')].at(-1).getBoundingClientRect();
+      const name = table.querySelector('tbody th').getBoundingClientRect();
+      return { wider, scrolls: getComputedStyle(box).overflowX, lastRight: last.right, boxRight: box.getBoundingClientRect().right, nameLeft: name.left, boxLeft: box.getBoundingClientRect().left, columns: table.querySelectorAll('thead th').length };
+    });
+    assert.equal(seen.columns, 17);
+    assert.ok(seen.wider, 'sixteen columns are wider than 1280 px (else this checks nothing)');
+    assert.equal(seen.scrolls, 'auto');
+    assert.ok(seen.lastRight <= seen.boxRight + 1, `the last column ends at ${seen.lastRight}px, the box at ${seen.boxRight}px`);
+    assert.ok(Math.abs(seen.nameLeft - seen.boxLeft) < 2, 'the benchmark names stay at the left while it scrolls');
+    // Without scrolling or nodebenchDrawAll: every chart drawn, no section or heat map left unlaid.
+    const drawn = await page.evaluate(() => ({ charts: window.nodebenchCharts.length, canvases: document.querySelectorAll('canvas').length, skipped: [...document.querySelectorAll('.deferred')].filter((el) => getComputedStyle(el).contentVisibility === 'auto').length }));
+    assert.equal(drawn.charts, drawn.canvases);
+    assert.equal(drawn.skipped, 0);
+    // Every line of every y-axis title fits the chart's height.
+    const titles = await page.evaluate(() => window.nodebenchCharts.map((chart) => {
+      const title = chart.options.scales.y.title;
+      chart.ctx.font = window.Chart.helpers.toFont(title.font).string;
+      return { height: chart.height, widths: [].concat(title.text).map((line) => chart.ctx.measureText(line).width), text: [].concat(title.text).join(' / ') };
+    }));
+    assert.ok(titles.filter((t) => t.text.startsWith('ratio to ')).length >= 3, titles.map((t) => t.text).join(' | '));
+    for (const t of titles) for (const w of t.widths) assert.ok(w < t.height - 20, `"${t.text}": ${Math.round(w)}px on a chart ${t.height}px high`);
+    assert.deepEqual(problems, []);
+    fs.mkdirSync(artifacts, { recursive: true });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(artifacts, 'report-1280-full.png'), fullPage: true });
+  } finally {
+    await browser.close();
+  }
+});

@@ -12,7 +12,7 @@ import { metricComparisons } from './metrics.js';
 import { fastReferences, shiftBetween, hostFingerprint, compareHosts, sameBinary } from '../stats/host-speed.js';
 import { UserError } from '../errors.js';
 import { measureOfResult } from '../measure.js';
-import { diffRunWarningLines } from '../render/run-warnings.js';
+import { diffRunWarningLines, sideCellWarningLines } from '../render/run-warnings.js';
 
 function findColumn(result, name, file) {
   const { column, candidates } = lookupColumn(columnsOf(result), name);
@@ -165,6 +165,9 @@ export function diffJson(rows, { fileA, fileB, failures, limit, gate }) {
     metrics: (rows.metrics || []).map(({ label, n, df, ...c }) => c),
     // What each run warned about its machine (load, CPU governor), as "warning (A, file): ..." lines.
     runWarnings: rows.runWarnings || [],
+    // Each side's cells' warnings counted, as every other format says them ("warning (A): 16 cells had
+    // processes disagreeing by more than 5% …"; render/run-warnings.js).
+    cellWarnings: sideCellWarningLines(rows),
     // How each file's host ran (stats/host-speed.js hostFingerprint) and B's against A's (ratio of
     // reference loops, median over the runtime and suite groups both have); null within one file.
     host: rows.host ? { a: rows.host.a, b: rows.host.b, comparison: rows.host.comparison } : null,

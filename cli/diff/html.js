@@ -30,7 +30,7 @@ export function renderDiffHtml(rows, { fileA, fileB }) {
     view: 'raw',
     views: {
       raw: {
-        unit: 'ratio of ops/s, B over A (above 1 = faster)',
+        unit: ['ratio of ops/s, B over A', '(above 1 = faster)'],
         intervalLabel: '95% interval of the ratio',
         valueLabel: 'estimated ratio',
         pointsLabel: 'decided faster or slower',

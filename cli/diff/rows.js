@@ -11,7 +11,7 @@ import { describeUndecided } from '../stats/detectable.js';
 import { terminalText } from '../text/escape.js';
 import { FOLDED_MARK, isOptimizedAway, foldedNote, excludesOne, excludesOneNote } from '../render/marks.js';
 import { measureOfCell } from '../measure.js';
-import { cellWarningLines } from '../render/run-warnings.js';
+import { sideCellWarningLines } from '../render/run-warnings.js';
 
 // A side's value as its measure reads: ops/s, or instructions per operation (cli/measure.js).
 const valueOf = (cell) => measureOfCell(cell).valueText(cell.summary);
@@ -49,10 +49,7 @@ export const isDecidedChange = (row) => Boolean(row.comparison) && (row.comparis
 
 // What qualifies the compared cells and their runs, in every format (issue 39, item 2): each side's
 // cells' warnings counted (render/run-warnings.js), then what the runs warned about their machines.
-export function diffWarningLines(rows) {
-  const side = (id) => [...new Set(rows.map((r) => r[id]).filter(Boolean))];
-  return [...cellWarningLines(side('a'), { who: 'A' }), ...cellWarningLines(side('b'), { who: 'B' }), ...(rows.runWarnings || [])];
-}
+export const diffWarningLines = (rows) => [...sideCellWarningLines(rows), ...(rows.runWarnings || [])];
 
 // runWarnings: false leaves out diffWarningLines (a page shows them first).
 export function diffSummaryLines(rows, { runWarnings = true } = {}) {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { escapeHtml, nameHtml, SORT_SCRIPT, PAGE_STYLE } from './html-parts.js';
+import { escapeHtml, nameHtml, SORT_SCRIPT, HEAT_SCRIPT, PAGE_STYLE } from './html-parts.js';
 import { displayName } from '../text/format.js';
 
 const require = createRequire(import.meta.url);
@@ -22,7 +22,9 @@ const scriptJson = (value) => JSON.stringify(value).replace(/[<\u007f-\u009f\u20
 // The charts of the report and diff pages: a chart spec has `views` (ratio and raw, or one), each
 // with intervals, values, points, the axis unit and whether it is logarithmic; `view` is the one drawn first. The
 // words many views share (unit, legend labels) are said once, in data.shared[view.kind].
-// Charts are made when their canvas nears the viewport; window.nodebenchDrawAll() draws the rest.
+// On a page small enough to draw whole (not body.lazy, see htmlPage) every chart is drawn at load, so
+// that a full-page capture or a print shows them all; on a large one a chart is made when its canvas
+// nears the viewport, and window.nodebenchDrawAll() (or printing) draws the rest.
 const CHART_SCRIPT = `
 const data = JSON.parse(document.getElementById('nodebench-data').textContent);
 const specs = new Map(data.charts.map((spec) => [spec.id, spec]));
@@ -50,9 +52,12 @@ function draw(canvas) {
 const seen = new IntersectionObserver((entries) => {
   for (const entry of entries) if (entry.isIntersecting) { seen.unobserve(entry.target); draw(entry.target); }
 }, { rootMargin: '600px 0px' });
-for (const spec of data.charts) if (!spec.empty) seen.observe(document.getElementById(spec.id));
 window.nodebenchCharts = charts;
 window.nodebenchDrawAll = () => { for (const spec of data.charts) draw(document.getElementById(spec.id)); return charts.length; };
+if (document.body.classList.contains('lazy')) {
+  for (const spec of data.charts) if (!spec.empty) seen.observe(document.getElementById(spec.id));
+  window.addEventListener('beforeprint', window.nodebenchDrawAll);
+} else window.nodebenchDrawAll();
 const toggle = document.getElementById('raw-toggle');
 if (toggle) toggle.addEventListener('change', () => {
   wanted = toggle.checked ? 'raw' : 'ratio';
@@ -72,22 +77,34 @@ if (toggle) toggle.addEventListener('change', () => {
 // only when it nears the viewport (CSS content-visibility), which is what lets a page of 10,000
 // cells open in seconds. introHtml: markup the caller built (escaped already) after the intro.
 // A chart with nothing to draw (`empty`: no column of the benchmark ran) is its caption and note.
-export const chartFigure = (c) => `<figure${c.anchor ? ` id="${c.anchor}" class="bench"` : ''}><figcaption>${nameHtml(c.title, 120)}</figcaption>${c.empty ? '' : `<canvas id="${c.id}" width="${c.width ?? Math.max(420, 120 * c.labels.length)}" height="${c.height ?? 300}"></canvas>`}${c.note ? `<p class="note">${escapeHtml(c.note)}</p>` : ''}</figure>`;
+// A chart of many columns is at most CHART_WIDTH wide (a 1280 px window's page, whose fifteen-column
+// charts were 1800 px and widened the page); a narrower window scrolls the figure, not the page.
+export const CHART_WIDTH = 1100;
+export const chartFigure = (c) => `<figure${c.anchor ? ` id="${c.anchor}" class="bench"` : ''}><figcaption>${nameHtml(c.title, 120)}</figcaption>${c.empty ? '' : `<canvas id="${c.id}" width="${c.width ?? Math.min(CHART_WIDTH, Math.max(420, 120 * c.labels.length))}" height="${c.height ?? 300}"></canvas>`}${c.note ? `<p class="note">${escapeHtml(c.note)}</p>` : ''}</figure>`;
+
+// A page is drawn whole unless it is large: content-visibility and charts drawn on scroll are what
+// let 10,000 cells open in seconds (docs/architecture.md), and what left a full-page capture of a
+// default matrix's report with blank heat maps and charts (issue 39, item 3). Past either bound the
+// page's body is "lazy" and defers them.
+export const EAGER_CHARTS = 200;
+export const EAGER_CHARACTERS = 3_000_000;
 
 export function htmlPage({ title, intro, introHtml = '', charts, shared = {}, sections, script = CHART_SCRIPT }) {
   const chartBlocks = new Map(charts.map((c) => [c.id, chartFigure(c)]));
+  const body = sections.map((s) => `<section${s.id ? ` id="${s.id}"` : ''}${s.height ? ` class="deferred" style="contain-intrinsic-block-size:auto ${Math.round(s.height)}px"` : ''}><h2>${nameHtml(s.title, 200)}</h2>${s.lead || ''}${(s.chartIds || []).map((id) => chartBlocks.get(id)).join('\n')}${s.html || ''}</section>`).join('\n');
+  const lazy = charts.length > EAGER_CHARTS || body.length > EAGER_CHARACTERS;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(displayName(title))}</title>
 <style>${PAGE_STYLE}</style>
-</head><body>
+</head><body${lazy ? ' class="lazy"' : ''}>
 <h1>${nameHtml(title, 200)}</h1>
 <p>${escapeHtml(intro)}</p>
 ${introHtml}
-${sections.map((s) => `<section${s.id ? ` id="${s.id}"` : ''}${s.height ? ` class="deferred" style="contain-intrinsic-block-size:auto ${Math.round(s.height)}px"` : ''}><h2>${nameHtml(s.title, 200)}</h2>${s.lead || ''}${(s.chartIds || []).map((id) => chartBlocks.get(id)).join('\n')}${s.html || ''}</section>`).join('\n')}
+${body}
 <script>${chartLibrary()}</script>
 <script type="application/json" id="nodebench-data">${scriptJson({ charts, shared })}</script>
 <script>${script}</script>
-<script>${SORT_SCRIPT}</script>
+<script>${SORT_SCRIPT}${HEAT_SCRIPT}</script>
 </body></html>
 `;
 }

@@ -148,7 +148,7 @@ const runWarningsHtml = (lines) => (lines.length ? `<div class="run-warning">${l
 // The overview: summary, changes, the runs' warnings, legend, a heat map per suite.
 export function overviewHtml(overview, { against, runWarnings = [] }) {
   return [summaryHtml(overview), runWarningsHtml(runWarnings), legendHtml(against),
-    ...overview.suites.map((s) => `<h3 id="${s.id}">${nameHtml(s.suite)}</h3><div class="deferred" style="contain-intrinsic-block-size:auto ${s.rows.length * 30 + 40}px">${heatMapHtml(s)}</div>`)].join('\n');
+    ...overview.suites.map((s) => `<h3 id="${s.id}">${nameHtml(s.suite)}</h3><div class="deferred heat-scroll" style="contain-intrinsic-block-size:auto ${s.rows.length * 30 + 40}px">${heatMapHtml(s)}</div>`)].join('\n');
 }
 
 // A table sortable by any column (the page's script): cells are strings or { text, value, html }
@@ -166,6 +166,20 @@ export function sortableTable(header, rows, { className = '' } = {}) {
 }
 
 // Sorting by any column: numbers (data-v) before text, a second click reverses.
+// A heat map wider than its page (fifteen columns at 1280 px: the last ones could not be seen) scrolls
+// sideways, its benchmark names held at the left; below it room for the tips of its last row, which
+// a scrolling box would cut. Only such a one: a box that scrolls cuts every tip at its edge.
+export const HEAT_SCRIPT = `
+function markWide() {
+  for (const box of document.querySelectorAll('.heat-scroll')) {
+    const table = box.querySelector('table');
+    if (table) box.classList.toggle('wide', table.getBoundingClientRect().width > box.getBoundingClientRect().width + 1);
+  }
+}
+markWide();
+window.addEventListener('resize', markWide);
+`;
+
 export const SORT_SCRIPT = `
 for (const table of document.querySelectorAll('table.sortable')) {
   const heads = [...table.tHead.rows[0].cells];
@@ -186,7 +200,7 @@ for (const table of document.querySelectorAll('table.sortable')) {
 }
 `;
 
-export const PAGE_STYLE = `body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:110em}figure{display:inline-block;margin:0 1em 1em 0;vertical-align:top}figcaption{font-weight:600;max-width:40em;overflow-wrap:anywhere}
+export const PAGE_STYLE = `body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:110em}figure{display:inline-block;margin:0 1em 1em 0;vertical-align:top;max-width:100%;overflow-x:auto}section{max-width:100%;overflow-x:auto}figcaption{font-weight:600;max-width:40em;overflow-wrap:anywhere}
 pre{background:#f6f6f6;padding:1em;overflow:auto;font-size:12px}table.env th{text-align:left;padding-right:1em}.note{font-size:12px;color:#555;max-width:60em}.run-warning{background:#fff8db;border-left:4px solid #c9a100;padding:0 .8em;margin:.8em 0;max-width:70em;font-size:14px}.run-warning p{margin:.3em 0}
 h1,h2,h3{overflow-wrap:anywhere}
 table.heat{border-collapse:separate;border-spacing:2px;margin-bottom:1.5em;font-size:13px}table.heat th{text-align:left;font-weight:500;padding-right:.8em;max-width:30em;overflow-wrap:anywhere}table.heat thead th{overflow-wrap:normal;max-width:12em}table.heat td.gm{text-align:right;padding:.35em .6em;font-variant-numeric:tabular-nums;border-top:1px solid #999}table.heat thead th{font-weight:600;vertical-align:bottom}
@@ -198,5 +212,5 @@ a.hm:hover::after,a.hm:focus::after{content:attr(aria-label);position:absolute;z
 .legend{margin:1em 0;padding:0 1.4em;max-width:36em}.legend .bar{height:12px;border-radius:2px}.legend .ticks{position:relative;height:1.4em;font-size:11px}.legend .ticks span{position:absolute;transform:translateX(-50%)}
 table.sortable{border-collapse:collapse;font-size:12px;margin:.5em 0 1.5em;font-variant-numeric:tabular-nums}table.sortable td,table.sortable th{border-bottom:1px solid #ddd;padding:.2em .6em;text-align:left;max-width:30em;overflow-wrap:anywhere}
 table.sortable td[data-v]{text-align:right;white-space:nowrap}table.sortable th{white-space:nowrap;vertical-align:bottom}table.cells td:last-child{min-width:16em}table.sortable td:first-child{min-width:8em}table.metrics-table td:nth-child(n+3){text-align:right}table.sortable th button{font:inherit;font-weight:600;background:none;border:0;cursor:pointer;padding:0}table.sortable th[aria-sort=ascending] button::after{content:" ▲"}table.sortable th[aria-sort=descending] button::after{content:" ▼"}
-.deferred{content-visibility:auto}
+.lazy .deferred{content-visibility:auto}@media print{.lazy .deferred{content-visibility:visible}}.lazy .heat-scroll,.heat-scroll.wide{overflow-x:auto;max-width:100%}.heat-scroll.wide{padding-bottom:7em}table.heat tr>:first-child{position:sticky;left:0;background:#fff;z-index:1}
 td.faster{color:#542788;font-weight:600}td.slower{color:#b35806;font-weight:600}.toggle{margin:1em 0}.bench{scroll-margin-top:1em}.metrics{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}`;

@@ -63,6 +63,13 @@ export function cellWarningLines(cells, { who } = {}) {
   return counts.length ? [`warning${who ? ` (${who})` : ''}: ${counts.map(([label, n]) => `${n} cell${n === 1 ? '' : 's'} ${label}`).join('; ')}`] : [];
 }
 
+// A diff's compared cells counted per side ("warning (A): ...", "warning (B): ..."): rows are
+// diff/compare.js's, each with its cells a and b.
+export function sideCellWarningLines(rows) {
+  const side = (id) => [...new Set(rows.map((r) => r[id]).filter(Boolean))];
+  return [...cellWarningLines(side('a'), { who: 'A' }), ...cellWarningLines(side('b'), { who: 'B' })];
+}
+
 // How far the run could see and how its host ran: the smallest change it detects, the host's slow mode.
 export function precisionLines(result) {
   return [describeDetectable(result.schedule?.detectableChange), describeHostOfRun(result.hostSpeed ?? hostFingerprint(result.cells))].filter(Boolean);

@@ -69,9 +69,14 @@ const okColumns = (b) => b.columns.filter((c) => c.status === 'ok');
 // Four significant digits are more than a chart can show, and keep a large page small.
 const round = (x) => (Number.isFinite(x) ? Number(x.toPrecision(4)) : x);
 
-const sharedWords = (against) => ({
+// An axis title is one line per entry, each short enough for a 300 px chart's side: written as one
+// line it was cut ("(above 1 = fa…", "a flag set's column aga…", issue 39, item 3).
+const ratioUnit = (overview, counted) => [`ratio to ${chartLabel(overview.baseline ?? 'the baseline')}`,
+  ...(overview.referenceNote ? ['(a flag set: to its runtime\'s baseline)'] : []), counted ? '(above 1 = fewer instructions)' : '(above 1 = faster)'];
+
+const sharedWords = (overview, counted) => ({
   raw: { unit: 'ops/s', intervalLabel: '95% interval', valueLabel: 'estimate', pointsLabel: 'each process' },
-  ratio: { unit: `ratio to ${chartLabel(against)} (above 1 = faster)`, intervalLabel: '95% interval of the ratio', valueLabel: 'ratio', pointsLabel: 'per-block ratios', referenceLabel: 'no change' },
+  ratio: { unit: ratioUnit(overview, counted), intervalLabel: '95% interval of the ratio', valueLabel: 'ratio', pointsLabel: 'per-block ratios', referenceLabel: 'no change' },
   metric: { intervalLabel: '95% interval over metrics processes', valueLabel: 'mean', pointsLabel: '' }
 });
 
@@ -238,7 +243,7 @@ export function renderHtml(result, { baseline } = {}) {
       : `Ratios of operations per second to ${terminalText(against)}: ${countsText(overview)}. Each chart: the ratio per runtime/flag set with its 95% interval (log axis where the values span more than 10x); the checkbox below shows raw ops/s instead (dot = estimate, bar = 95% interval, small points = each fresh process).`,
     introHtml: counted ? '' : '<p class="toggle"><label><input type="checkbox" id="raw-toggle"> show raw ops/s in the charts instead of ratios</label></p>',
     charts,
-    shared: sharedWords(against),
+    shared: sharedWords(overview, counted),
     sections
   });
 }
