@@ -13,6 +13,8 @@ import { renderMarkdown } from '../cli/report/markdown.js';
 import { renderDiffMarkdown } from '../cli/diff/markdown.js';
 import { pairCells, diffResults } from '../cli/diff/compare.js';
 import { GITHUB_COMMENT_LIMIT, MARKDOWN_CHANGES_SHOWN } from '../cli/render/markdown-parts.js';
+import { diffOverview } from '../cli/render/overview.js';
+import { heatMapHtml } from '../cli/render/html-parts.js';
 import { manySpeedUps } from './helpers/planted.js';
 
 const planted = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'planted-result.json'), 'utf8'));
@@ -140,4 +142,15 @@ test('diff Markdown counts its folded rows as its headline does; the full tables
   assert.match(fullRow('quicker'), /\*\*19\.00x\*\* \[/);
   assert.match(fullRow('steady'), / 1\.00x\? \[/);
   assert.doesNotMatch(fullRow('steady'), /\*\*/);
+});
+
+// A row unsupported on both sides is "unsupported" in diff's overview ("n/s" on the page), not
+// "unsupported -> unsupported", which set the width of a whole heat-map column (issue 39, item 3).
+test('diff\'s overview names a status both sides share once', () => {
+  const columns = ['24.21.0/baseline', '24.21.0/--title=nodebench-planted'];
+  const both = { ...planted, cells: planted.cells.map((c) => (c.benchmark === 'steady' ? { ...c, status: 'unsupported', error: 'unsupported on this runtime', summary: undefined, processes: [] } : c)) };
+  const overview = diffOverview(diffResults(pairCells(both, both, { from: columns[0], to: columns[1] })));
+  const steady = overview.suites[0].rows.find((r) => r.benchmark === 'steady');
+  assert.equal(steady.cells[0].status, 'unsupported');
+  assert.match(heatMapHtml(overview.suites[0]), /data-verdict="unsupported"[^>]*>n\/s</);
 });

@@ -162,7 +162,9 @@ export function diffOverview(rows) {
         cells: columns.map((column) => {
           const row = byColumn.get(column);
           if (!row) return { status: 'absent', note: '', isBaseline: false };
-          if (!row.comparison) return { status: `${row.before} -> ${row.after}`, note: row.note || '', isBaseline: false };
+          // The same status on both sides is that status ("unsupported -> unsupported" set the width of a
+          // whole heat-map column, pushing the gc map of a default matrix past a 1280 px window).
+          if (!row.comparison) return { status: row.before === row.after ? row.before : `${row.before} -> ${row.after}`, note: row.note || '', isBaseline: false };
           const c = row.comparison;
           const folded = foldedCell(row.a) || foldedCell(row.b);
           return {
