@@ -49,7 +49,7 @@ test('folded benchmarks are flagged on the runtimes that fold them, real work of
     assert.ok(cell.processes.every((p) => p.emptyNsPerOp.length === 5));
   }
   // Terminal table: the mark on the rate and on the ratio, the note under the table.
-  assert.match(run.stdout, /\nconstant-math\s+\S+! ±\S+ \(base\)\s+\S+! ±\S+ \S+x!\S* ±/);
+  assert.match(run.stdout, /\nconstant-math\s+\S+! (?:±\S+|\(no estimate\)) \(base\)\s+\S+! (?:±\S+|\(no estimate\)) \S+x!\S* \[\S+x, \S+x\]/);
   assert.match(run.stdout, /\nxorshift\s+\d\S*[kMG] ±\S+ \(base\)\s+\d\S*[kMG] ±\S+ \S+x[=?]? ±/);
   assert.match(run.stdout, /! optimized away: 6 cells ran no slower than an empty benchmark/);
 
