@@ -33,7 +33,25 @@ function readResult(file) {
   return JSON.parse((file.endsWith('.gz') ? zlib.gunzipSync(bytes) : bytes).toString('utf8'));
 }
 
+// A run that was interrupted (or is still running: its file is written as it goes) has cells with
+// processes but no summary yet; for instructions one process is as good as its cell (processes
+// agree to parts per million), so such a cell's value is its processes' mean, and said.
+function completed(result) {
+  let partial = 0;
+  for (const cell of result.cells) {
+    const counted = (cell.processes || []).filter((p) => p.instructionsPerOp?.length);
+    if (!(cell.summary?.estimate > 0) && counted.length) {
+      const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      cell.summary = { estimate: mean(counted.map((p) => mean(p.instructionsPerOp))), fromProcesses: counted.length };
+      cell.status = 'ok';
+      partial++;
+    }
+  }
+  return partial;
+}
+
 const [timeRun, countRun] = positionals.map(readResult);
+const partialCells = completed(countRun);
 if ((timeRun.run?.measure ?? 'time') !== 'time' || countRun.run?.measure !== 'instructions') {
   process.stderr.write('the first file must be measured in time and the second in instructions (run.measure)\n');
   process.exit(2);
@@ -119,6 +137,7 @@ const correlation = (list) => (list.length > 2 ? pearson(list.map((r) => Math.lo
 const x = (n) => `${n.toFixed(2)}x`;
 console.log(contextLine());
 console.log(`time: ${positionals[0]} (${timeRun.createdAt}); instructions: ${positionals[1]} (${countRun.createdAt})`);
+if (partialCells) console.log(`${partialCells} cells of the instruction run had no summary yet (an unfinished run): their value is their processes' mean`);
 console.log('ratio: the column against the first runtime\'s baseline, or a flag set against its runtime\'s baseline; above 1 is faster or fewer instructions\n');
 for (const suite of [...new Set(rows.map((r) => r.suite))]) {
   const list = rows.filter((r) => r.suite === suite);

@@ -134,8 +134,8 @@ function counter(counting) {
   };
 }
 
-// CPU time of this process so far (valgrind's, under valgrind), in ms; where Node has no cpuUsage (4.x
-// before 6.1), null.
+// CPU time of this process so far (valgrind's, under valgrind), in ms; null where the runtime has no
+// process.cpuUsage.
 function cpuMs() {
   if (typeof process.cpuUsage !== 'function') return null;
   var used = process.cpuUsage();
