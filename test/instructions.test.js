@@ -165,6 +165,8 @@ test('callgrind\'s parts become instructions per operation of each measured batc
   // With cache simulation the first event need not be Ir.
   assert.deepEqual(parsePartHeader(part(3, '10 20', { events: 'Dr Ir' })), { part: 3, events: ['Dr', 'Ir'], totals: [10, 20], trigger: '--dump-before=fdatasync' });
   assert.equal(parsePartHeader('part: 1\nevents: Ir\n'), null);
+  // The part that spans a switch of instrumentation has a wrapped negative total: no count, and no batch.
+  assert.deepEqual(parsePartHeader(part(3, '18446744073696729111')).totals, [null]);
 });
 
 test('the valgrind command is an argument array into the process\'s own folder, setarch first where there is one', () => {
@@ -173,6 +175,11 @@ test('the valgrind command is an argument array into the process\'s own folder, 
   assert.deepEqual(prefix, ['/usr/bin/setarch', 'x86_64', '-R', '/usr/bin/valgrind', '--tool=callgrind', '--callgrind-out-file=/tmp/d x/callgrind.out', '--dump-before=fdatasync', '--dump-instr=no', '--dump-line=no', '--trace-children=no', '--log-file=/tmp/d x/valgrind.log']);
   assert.deepEqual(files, { marker: '/tmp/d x/marks', parts: '/tmp/d x/callgrind.out' });
   assert.equal(callgrindPrefix({ valgrind, setarch: null, dir: '/d' }).prefix[0], '/usr/bin/valgrind');
+  // With a vgdb, instrumentation starts off and the worker is told how to switch it on.
+  const switched = callgrindPrefix({ valgrind: { ...valgrind, vgdb: '/usr/bin/vgdb' }, setarch: null, dir: '/d', switchable: true });
+  assert.deepEqual(switched.prefix.slice(-3), ['--instr-atstart=no', '--vgdb-prefix=/d/vgdb', '--log-file=/d/valgrind.log']);
+  assert.deepEqual(switched.counting, { marker: '/d/marks', parts: '/d/callgrind.out', vgdb: '/usr/bin/vgdb', vgdbPrefix: '/d/vgdb' });
+  assert.ok(!callgrindPrefix({ valgrind, setarch: null, dir: '/d', switchable: true }).prefix.includes('--instr-atstart=no'));
 });
 
 test('no valgrind, or no Linux, is one sentence that says what to do', async () => {

@@ -32,11 +32,19 @@
 //              After the samples, as the time sampler's empty batches: a call of the batch loop
 //              with 0 iterations sends Node 14 and 24 back to slower code for the batches after
 //              it (24.21.0: 7,694 instructions per call of a loop before, 12,637 after).
+// Where the host gives a vgdb (counting.vgdb: valgrind started with --instr-atstart=no), nothing is
+// instrumented until the worker switches instrumentation on, right before its first mark: Node's
+// start-up, the worker's modules and the suite's loading and setup run at valgrind's
+// uninstrumented speed. Switching it off again for the warm-up was tried and costs more than it
+// saves: every switch discards valgrind's translations, and retranslating V8 took 2-4 s of CPU
+// time (24.21.0, chain-native: 2.4 s for a 37M-instruction uninstrumented warm-up, then 4.6 s for
+// 106M counted, against 0.8 s for 60M counted once translated).
 // The worker reads each part's count from BASE.<part> (the header's `summary:` line, written when
 // fdatasync is entered) to take these decisions; the host parses the same files after the process
 // exits, and its figures are the ones recorded.
 // Node-4-compatible: no let/const, arrow functions or default parameters (see suites/README.md).
 var fs = require('fs');
+var childProcess = require('child_process');
 var sampler = require('./sampler');
 var clock = require('./clock');
 
@@ -46,6 +54,7 @@ var fdatasyncSync = fs.fdatasyncSync;
 var openSync = fs.openSync;
 var readSync = fs.readSync;
 var closeSync = fs.closeSync;
+var spawnSync = childProcess.spawnSync;
 
 var DEFAULTS = {
   batches: 5,
@@ -55,7 +64,9 @@ var DEFAULTS = {
   warmupBatches: null,
   warmupMinInstructions: 50e6,
   warmupMinOperations: 50000,
-  warmupMaxInstructions: 500e6,
+  // 500e6 before: on 24.21.0 chain-native's warm-up then took 9.5 s of a 13.9 s process's CPU time
+  // and still never settled; 200e6 takes 6.5 s of 11.2 s (2026-11-27, docs/instructions.md).
+  warmupMaxInstructions: 200e6,
   warmupMaxBatches: 100,
   warmupTolerance: 0.01,
   warmupWindow: 3,
@@ -71,7 +82,28 @@ function counter(counting) {
   var fd = openSync(counting.marker, 'w');
   var head = typeof Buffer.alloc === 'function' ? Buffer.alloc(HEAD_BYTES) : new Buffer(HEAD_BYTES);
   var marks = 0;
+  var switches = [];
   return {
+    // Whether the host gave a way to switch instrumentation (valgrind ran with --instr-atstart=no).
+    switchable: Boolean(counting.vgdb),
+    // Switches callgrind's instrumentation on or off through vgdb, which reaches this process while
+    // it waits in spawnSync. The same call with the same arguments in every process (the pid padded
+    // to 8 digits, output ignored), so that the JavaScript heap repeats. Returns null or the sentence
+    // saying why it could not.
+    instrument: function (state) {
+      var started = Date.now();
+      var pid = String(process.pid);
+      while (pid.length < 8) pid = '0' + pid;
+      var ran = spawnSync(counting.vgdb, ['--vgdb-prefix=' + counting.vgdbPrefix, '--pid=' + pid, 'instrumentation', state], { stdio: 'ignore' });
+      switches.push({ state: state, ms: Date.now() - started, cpuMs: cpuMs() });
+      if (ran.error || ran.status !== 0) {
+        return 'valgrind\'s vgdb could not switch callgrind\'s instrumentation ' + state + ' (' + (ran.error ? ran.error.message : 'exit status ' + ran.status) + ')';
+      }
+      return null;
+    },
+    // [{ state, ms, cpuMs }]: each switch, how long its vgdb took (wall time) and the CPU time at its
+    // end, for the record only.
+    switches: function () { return switches; },
     mark: function () {
       marks++;
       fdatasyncSync.call(fs, fd);
@@ -100,6 +132,14 @@ function counter(counting) {
     },
     close: function () { closeSync(fd); }
   };
+}
+
+// CPU time of this process so far (valgrind's, under valgrind), in ms; null where the runtime has no
+// process.cpuUsage.
+function cpuMs() {
+  if (typeof process.cpuUsage !== 'function') return null;
+  var used = process.cpuUsage();
+  return Math.round((used.user + used.system) / 1000);
 }
 
 // The first event's total in a callgrind part's header ("events: Ir ..." then "summary: N ...").
@@ -155,6 +195,7 @@ function measure(target, ctx, type, options, count, cb) {
   var sampleEnd = 0;
   var sampleStartUptimeMs = 0;
   var sampleEndUptimeMs = 0;
+  var sampleCpuMs = [];
 
   function finish() {
     var sampleMs = (sampleEnd - sampleStart) / 1e6;
@@ -172,6 +213,8 @@ function measure(target, ctx, type, options, count, cb) {
         stable: warmupStable,
         ms: (sampleStart - (warmupStart || sampleStart)) / 1e6
       },
+      instrumentationSwitches: count.switchable ? count.switches() : undefined,
+      cpuMs: { firstSample: sampleCpuMs[0], end: cpuMs() },
       sampleMs: sampleMs,
       window: { startUptimeMs: sampleStartUptimeMs, endUptimeMs: sampleEndUptimeMs },
       operations: operations,
@@ -219,6 +262,7 @@ function measure(target, ctx, type, options, count, cb) {
       operations += n;
       sampleEnd = clock.now();
       sampleEndUptimeMs = process.uptime() * 1000;
+      if (samples === 1) sampleCpuMs.push(cpuMs());
       if (samples >= opts.batches) phase = markerBatchCount > 0 ? 'marker' : 'done';
       return;
     }
@@ -256,6 +300,12 @@ function measure(target, ctx, type, options, count, cb) {
     });
   }
 
+  // valgrind started with --instr-atstart=no counts nothing (and writes no parts) until switched on:
+  // start-up, loading and setup ran at its uninstrumented speed.
+  if (count.switchable) {
+    var problem = count.instrument('on');
+    if (problem) return cb(new Error(problem));
+  }
   runBatch();
 }
 

@@ -51,7 +51,28 @@ async function askValgrind(file) {
   }
   const version = /valgrind-(\d+(?:\.\d+)+)/.exec(out)?.[1];
   if (!version) throw new UserError(`the valgrind at ${file} answered --version with ${JSON.stringify(out.trim().slice(0, 80))}, not a valgrind version; reinstall it (apt-get install valgrind on Debian/Ubuntu)`);
-  return { path: file, version };
+  return { path: file, version, vgdb: findVgdb(file) };
+}
+
+// valgrind's vgdb, which switches callgrind's instrumentation of a running process: the one
+// installed beside valgrind (they speak the same protocol), else the one on PATH, else null.
+function findVgdb(valgrindFile) {
+  let real = valgrindFile;
+  try {
+    real = fs.realpathSync(valgrindFile);
+  } catch {
+    // the PATH entry as given
+  }
+  for (const dir of new Set([path.dirname(valgrindFile), path.dirname(real)])) {
+    const candidate = path.join(dir, 'vgdb');
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return onPath('vgdb') || null;
 }
 
 // setarch (util-linux) runs a program with address-space randomisation off: [file, arch, '-R'], or
@@ -73,11 +94,19 @@ export function removeCountingDir(dir) {
 }
 
 // The argument array that goes in front of the runtime, and what the worker needs to mark and read
-// its counts ({ marker, parts }, sent in its request). Callgrind options: no per-instruction or
-// per-line figures (smaller parts, faster dumps), its messages in the folder's log, children of
-// the benchmark not followed (they are not counted, as the kernel's work is not).
-export function callgrindPrefix({ valgrind, setarch, dir }) {
+// its counts ({ marker, parts, vgdb?, vgdbPrefix? }, sent in its request). Callgrind options: no
+// per-instruction or per-line figures (smaller parts, faster dumps), its messages in the folder's
+// log, children of the benchmark not followed (they are not counted, as the kernel's work is not).
+// switchable (a vgdb at valgrind.vgdb): instrumentation starts off and the worker switches it on
+// through vgdb for the counted part (and off for the bulk of the warm-up): Node's start-up, the
+// suite's loading and setup run at valgrind's uninstrumented speed, 5-25 s of a process under
+// callgrind (measured on 4.9.1, 16.20.2 and 24.21.0, docs/instructions.md). A batch's count is
+// the same either way (24.21.0: 25,075,302 instructions for a loop, switched or not), as only the
+// parts between two marks are counts. vgdb's pipes go in the process's own folder.
+export function callgrindPrefix({ valgrind, setarch, dir, switchable = false }) {
   const counting = { marker: path.join(dir, 'marks'), parts: path.join(dir, PARTS_NAME) };
+  const switching = switchable && valgrind.vgdb ? ['--instr-atstart=no', `--vgdb-prefix=${path.join(dir, 'vgdb')}`] : [];
+  if (switching.length) Object.assign(counting, { vgdb: valgrind.vgdb, vgdbPrefix: path.join(dir, 'vgdb') });
   const options = [
     '--tool=callgrind',
     `--callgrind-out-file=${counting.parts}`,
@@ -85,6 +114,7 @@ export function callgrindPrefix({ valgrind, setarch, dir }) {
     '--dump-instr=no',
     '--dump-line=no',
     '--trace-children=no',
+    ...switching,
     `--log-file=${path.join(dir, LOG_NAME)}`
   ];
   return { prefix: [...(setarch || []), valgrind.path, ...options], counting };
@@ -93,13 +123,15 @@ export function callgrindPrefix({ valgrind, setarch, dir }) {
 const HEAD_BYTES = 4096;
 
 // A part's header: { part, events: ['Ir', ...], totals: [n, ...], trigger } or null when it is not
-// one callgrind wrote whole.
+// one callgrind wrote whole. A total is null where it is no count: the part that spans a switch of
+// instrumentation reads as a negative number wrapped to 64 bits (callgrind zeroes its running
+// costs when it switches), and only the parts between two marks, never that one, are batches.
 export function parsePartHeader(text) {
   const field = (name) => new RegExp(`^${name}:[ \\t]*(.*)$`, 'm').exec(text)?.[1]?.trim();
   const part = Number(field('part'));
   const events = field('events')?.split(/\s+/);
-  const totals = field('summary')?.split(/\s+/).map(Number);
-  if (!Number.isInteger(part) || !events?.length || !totals?.length || totals.some((n) => !Number.isSafeInteger(n) || n < 0)) return null;
+  const totals = field('summary')?.split(/\s+/).map((n) => (/^\d+$/.test(n) && Number.isSafeInteger(Number(n)) ? Number(n) : null));
+  if (!Number.isInteger(part) || !events?.length || !totals?.length) return null;
   return { part, events, totals, trigger: field('desc: Trigger') ?? null };
 }
 

@@ -50,16 +50,33 @@ export function instructionsSampler(options = {}) {
   return { ...options, measure: 'instructions' };
 }
 
+// Whether switching instrumentation through vgdb works here (worker/instructions.js): untried,
+// then what the first process found. Where it cannot (vgdb cannot reach the process: ptrace
+// forbidden in a container, say), that process runs again instrumented from its start, as every
+// later one does: slower, the same counts.
+const SWITCH_FAILED = /valgrind's vgdb could not switch callgrind's instrumentation/;
+let switching = true;
+
 // Runs one process of `cell` under callgrind. Returns { outcome, launched }: the outcome as
 // outcome.js interprets it (status ok with result.measurement carrying the figures and the valgrind
 // record; failed, timeout or unsupported with the sentence) and what launchWorker returned.
-export async function runInstructions(cell, runtime, suite, { options, timeoutMs, expectedMs, env, cpu, runDir, launch = launchWorker }) {
+export async function runInstructions(cell, runtime, suite, context) {
   const valgrind = await findValgrind();
+  const switchable = switching && Boolean(valgrind.vgdb) && context.switchable !== false;
+  const ran = await runOnce(cell, runtime, suite, context, { valgrind, switchable });
+  if (switchable && ran.outcome.status === 'failed' && SWITCH_FAILED.test(ran.outcome.error || '')) {
+    switching = false;
+    return runOnce(cell, runtime, suite, context, { valgrind, switchable: false });
+  }
+  return ran;
+}
+
+async function runOnce(cell, runtime, suite, { options, timeoutMs, expectedMs, env, cpu, runDir, launch = launchWorker }, { valgrind, switchable }) {
   const { flags: deterministic, notListed } = await determinismFlags(runtime);
   const setarch = setarchPrefix();
   const dir = makeCountingDir(runDir);
   try {
-    const { prefix, counting } = callgrindPrefix({ valgrind, setarch, dir });
+    const { prefix, counting } = callgrindPrefix({ valgrind, setarch, dir, switchable });
     const limitMs = instructionsTimeout({ timeoutMs, expectedMs });
     const launched = await launch(runtime.path, [...deterministic, ...cell.flags], {
       mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
@@ -85,9 +102,15 @@ export async function runInstructions(cell, runtime, suite, { options, timeoutMs
       marker: MARKER_FUNCTION,
       determinismFlags: deterministic,
       notListed,
-      aslr: setarch ? 'off (setarch -R)' : 'on (no setarch on PATH)'
+      aslr: setarch ? 'off (setarch -R)' : 'on (no setarch on PATH)',
+      instrumentation: counting.vgdb ? 'off for start-up, loading and setup; switched on through vgdb before calibration' : 'on from the start',
+      // How long the switch took, and the process's CPU time at it, at its first measured batch and
+      // at its end (ms; what a process costs, docs/instructions.md).
+      switches: outcome.result.measurement.instrumentationSwitches,
+      cpuMs: outcome.result.measurement.cpuMs
     };
-    const measurement = { ...outcome.result.measurement, ...figures, valgrind: record };
+    const { instrumentationSwitches, cpuMs, ...measured } = outcome.result.measurement;
+    const measurement = { ...measured, ...figures, valgrind: record };
     return { outcome: { ...outcome, result: { ...outcome.result, measurement } }, launched };
   } finally {
     removeCountingDir(dir);
