@@ -19,7 +19,9 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { parseArgs } from 'node:util';
 import { textTable } from '../cli/text/text-table.js';
-import { contextLine } from './preamble.js';
+import { answerHelp, contextLine } from './lib/preamble.js';
+
+answerHelp(import.meta.url);
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { band: { type: 'string', default: '20' } } });
 if (positionals.length !== 2) {
