@@ -1,7 +1,8 @@
 // A history store of instruction counts (issue 37, item 2): counted runs are series of their own,
 // never pooled with time runs of the same benchmark, shown in instructions per operation (unit and
 // column header), and their change points and gate work on counts with the count's repeatability
-// as the floor, where time's drift between runs (1% and up) would hide a 1% change.
+// as the floor, where time's drift between runs (1% and up) would hide a 1% change. Counts of any
+// machine share a series; time from another machine is still refused.
 // The counts are a real run (test/fixtures/history/counted-16.json: `nodebench matrix
 // --measure instructions --shard i/2` of test/fixtures/suites/counted on Node 16.20.2 under
 // valgrind, then `nodebench merge`, 2026-11-27); later runs are copies of it with every count of
@@ -50,12 +51,15 @@ run: {processes: 3, maxProcesses: 3, samples: 3, minSampleMs: 2, warmupMinMs: 5,
   const timeResult = JSON.parse(fs.readFileSync(timeFile, 'utf8'));
   // The counted runs, a day before the time run and an hour apart, on the time run's machine.
   const start = Date.parse(timeResult.createdAt) - 24 * 3600e3;
+  // The fourth and fifth on other CI runners (another CPU and size): counts of any machine share
+  // a series, and the store takes them without --allow-other-host.
+  const runner = (n) => ({ ...timeResult.host, hostname: `runner-${n}`, cpuModel: `Other CPU ${n}`, cores: 4 * n });
   const counted = [0, 1, 2, 3, 4, 5].map((i) => variant(COUNTED, dir, `counted-${i}.json`, (data) => {
     data.createdAt = new Date(start + i * 3600e3).toISOString();
     data.finishedAt = new Date(start + i * 3600e3 + 60e3).toISOString();
-    data.host = timeResult.host;
-    data.hosts = [timeResult.host];
-    for (const cell of data.cells) cell.host = timeResult.host.hostname;
+    data.host = i === 3 || i === 4 ? runner(i) : timeResult.host;
+    data.hosts = [data.host];
+    for (const cell of data.cells) cell.host = data.host.hostname;
     const jitter = 1 + [3, -2, 1, -4, 2, 0][i] * 1e-6;
     scaleCounts(data, 'loop-100', jitter * (i >= 3 ? 1.012 : 1));
     scaleCounts(data, 'loop-101', jitter);
@@ -63,6 +67,11 @@ run: {processes: 3, maxProcesses: 3, samples: 3, minSampleMs: 2, warmupMinMs: 5,
   assert.equal((await history(['add', timeFile, ...counted.slice(0, 3), '--store', store])).exitCode, 0);
   const added = await history(['add', ...counted.slice(3), '--store', store]);
   assert.equal(added.exitCode, 0, added.stderr);
+  // Time from another machine is still refused: a time series never mixes hosts.
+  const otherTime = variant(timeFile, dir, 'time-other.json', (data) => { data.host = runner(3); });
+  const refused = await history(['add', otherTime, '--store', store]);
+  assert.equal(refused.exitCode, 2);
+  assert.match(refused.stderr, /time-other\.json was measured on another host \(Other CPU 3, 12 cores, .*\) than the runs in .*; use another --store, or pass --allow-other-host to keep both \(a time series never mixes hosts; counts of --measure instructions may come from any\)\.$/);
 
   // By version: per benchmark a time series of the one time run and a count series pooling six runs.
   const json = JSON.parse((await history(['show', '--store', store, '--format', 'json'])).stdout);
@@ -75,6 +84,7 @@ run: {processes: 3, maxProcesses: 3, samples: 3, minSampleMs: 2, warmupMinMs: 5,
     assert.equal(count.unit, 'instructions/op');
     assert.deepEqual(time.points.map((p) => p.runs.length), [1]);
     assert.deepEqual(count.points.map((p) => p.runs.length), [6]);
+    assert.equal(count.host, null, 'a count series spans hosts');
     // A count's floor between runs is its repeatability, not time's drift.
     assert.equal(count.drift, 0.0005);
     assert.ok(time.drift >= 0.01, `time drift ${time.drift}`);
@@ -92,7 +102,9 @@ run: {processes: 3, maxProcesses: 3, samples: 3, minSampleMs: 2, warmupMinMs: 5,
   assert.match(countBlock, /^run\s+runtime\s+instr\/op\s+95% interval\s+change$/m);
   assert.match(countBlock, /\s826\s+8\d\d \.\. 8\d\d/);
   assert.match(countBlock, /\s836\s+8\d\d \.\. 8\d\d\s+v -1\.2% \(95% CI -1\.\d% \.\. -1\.\d%\) NEW/);
-  assert.match(block('counted/loop-100 [baseline] on 16.20.2\n'), /^run\s+runtime\s+ops\/s\s+95% interval\s+change$/m);
+  // The time series names its host (the store holds three); the count series spans them.
+  assert.match(block(`counted/loop-100 [baseline] on 16.20.2 host ${json.hosts[0].id}\n`), /^run\s+runtime\s+ops\/s\s+95% interval\s+change$/m);
+  assert.equal(json.hosts.length, 3);
   assert.doesNotMatch(block('counted/loop-101 [baseline] on 16.20.2 in instructions\n'), /NEW|v -|\^ \+/);
   assert.match(show.stdout, /change points: 1 \(1 new with the newest history add\)/);
 

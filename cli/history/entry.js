@@ -7,12 +7,13 @@ import crypto from 'node:crypto';
 import { isUnfinished } from '../cell-identity.js';
 import { fastReferences, cellHostLevel } from '../stats/host-speed.js';
 import { Z95 } from './changepoints.js';
-import { measureOfCell, rateOf } from '../measure.js';
+import { measureOfCell, measureOfResult, rateOf } from '../measure.js';
 
 // Bumped when an entry's meaning changes; older entries are rebuilt from their stored result.
 // 2: each ok cell's degrees of freedom and the host's speed for its processes (drift.js, series.js).
-// 3: the measure of a counted cell (series.js keeps counts and times apart; a version-2 entry of an
-//    instruction run read its count as nanoseconds).
+// 3: the measure of the run and of a counted cell (series.js keeps counts and times apart and lets
+//    counts of any host share a series; a version-2 entry of an instruction run read its count as
+//    nanoseconds).
 export const ENTRY_VERSION = 3;
 
 // JSON with object keys sorted, so that equal parameters give equal text.
@@ -84,6 +85,8 @@ export function entryFrom(result, meta) {
     ...meta,
     createdAt: result.createdAt,
     status: result.status,
+    // What store.js asks before mixing hosts: counts may come from any machine.
+    measure: measureOfResult(result).id,
     nodebench: result.nodebench.version,
     hosts: [...hosts.values()],
     kernel: result.host.kernel,

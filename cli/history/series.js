@@ -5,7 +5,7 @@
 //                 its spec: "lts" stays one line while it moves from 22.x to 24.x).
 // Series never mix hosts or suite parameters (the store refuses to hold both unless told to), nor
 // measures: a benchmark counted in instructions (cli/measure.js) has series of its own beside its
-// time series, in its own unit, never pooled with them.
+// time series, in its own unit, never pooled with them, and those span hosts (no host moves a count).
 //
 // Every point carries the variance the change-point search weighs it by: its own interval's, plus
 // the drift between runs. Within a run, a cell's interval is about its processes; two runs of the
@@ -150,12 +150,15 @@ export function buildSeries(entries, { by = 'version', keys = null, ...filters }
     const { entry, cell, params, flags } = item;
     const line = by === 'date' ? lineOf(entry, cell) : null;
     const measure = measureNamed(cell.measure);
-    // A time series keeps the key it had before counts existed (a gate compares keys across adds).
-    const key = canonicalJson([cell.host, cell.suite, params, cell.benchmark, cell.flagSet, flags, line, ...(measure.id === 'time' ? [] : [measure.id])]);
+    // A time series keeps the key it had before counts existed (a gate compares keys across adds);
+    // a count's series spans hosts (host null), as no host moves a count.
+    const timedCell = measure.id === 'time';
+    const host = timedCell ? cell.host : null;
+    const key = canonicalJson([host, cell.suite, params, cell.benchmark, cell.flagSet, flags, line, ...(timedCell ? [] : [measure.id])]);
     if (keys && !keys.has(key)) continue;
     if (!groups.has(key)) {
-      const floor = measure.id === 'time' ? drift.driftFor(cell.host, cell.suite) : measure.repeatability;
-      groups.set(key, { key, host: cell.host, suite: cell.suite, params, benchmark: cell.benchmark, flagSet: cell.flagSet, flags, line, measure: measure.id, unit: measure.unit, drift: floor, cells: [] });
+      const floor = timedCell ? drift.driftFor(cell.host, cell.suite) : measure.repeatability;
+      groups.set(key, { key, host, suite: cell.suite, params, benchmark: cell.benchmark, flagSet: cell.flagSet, flags, line, measure: measure.id, unit: measure.unit, drift: floor, cells: [] });
     }
     const group = groups.get(key);
     group.cells.push(item);
@@ -173,7 +176,7 @@ export function buildSeries(entries, { by = 'version', keys = null, ...filters }
     points.sort(by === 'version' ? (a, b) => compareVersions(a.x, b.x) : (a, b) => byText(a.x, b.x));
     return { ...s, points };
   });
-  const order = (s) => [s.suite, s.benchmark, s.flagSet === 'baseline' ? '' : s.flagSet, s.line ?? '', s.measure === 'time' ? '' : s.measure, s.params, s.host];
+  const order = (s) => [s.suite, s.benchmark, s.flagSet === 'baseline' ? '' : s.flagSet, s.line ?? '', s.measure === 'time' ? '' : s.measure, s.params, s.host ?? ''];
   const sorted = series.sort((a, b) => {
     const [oa, ob] = [order(a), order(b)];
     for (let i = 0; i < oa.length; i++) if (oa[i] !== ob[i]) return oa[i] < ob[i] ? -1 : 1;

@@ -24,7 +24,7 @@ export function seriesTitle(s, analysis, { withBenchmark = true, withFlagSet = t
   if (counted(s)) parts.push('in instructions');
   const sameSuite = analysis.series.filter((o) => o.suite === s.suite);
   if (new Set(sameSuite.map((o) => o.params)).size > 1) parts.push(`params ${displayName(s.params)}`);
-  if (analysis.hosts.length > 1) parts.push(`host ${s.host}`);
+  if (analysis.hosts.length > 1 && s.host !== null) parts.push(`host ${s.host}`);
   return terminalText(parts.join(' '));
 }
 
