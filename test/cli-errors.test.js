@@ -78,3 +78,10 @@ test('empty lists and "any version" specs are refused, not silently widened', as
   assertUserError(await nodebench(['run', 'test/fixtures/suites/smoke/index.js', '--node', '']), /--node is empty/);
   for (const spec of ['x', '*', '  ']) assertUserError(await nodebench(['runtimes', 'which', spec]), /is not a version, range, "lts", "latest", "system" or a path/);
 });
+
+test('bisect --measure: a measure it does not know, instructions with --flag, a pairing it does not know', async () => {
+  const bisect = (...args) => nodebench(['bisect', '--good', '16.13.2', '--bad', '16.14.0', ...args]);
+  assertUserError(await bisect('--suite', 'gc', '--benchmark', 'young-gen-churn', '--measure', 'cycles'), /^nodebench: --measure "cycles" is not a measure; give time or instructions\.$/);
+  assertUserError(await bisect('--flag', 'concurrent-marking', '--measure', 'instructions'), /--measure instructions applies to a bisect on a benchmark, and --flag reads flag defaults without measuring; leave out one of them\./);
+  assertUserError(await bisect('--suite', 'gc', '--benchmark', 'young-gen-churn', '--measure', 'instructions', '--pairing', 'both'), /--pairing "both" is not a way to pair processes; give sequential, duet or concurrent\./);
+});

@@ -78,7 +78,13 @@ test('two shards split the benchmarks, keep every column of a benchmark together
   await refuse([shards[0], tamper('split-row.json', (d) => {
     d.host.hostname = 'other-runner';
     d.cells.push({ ...moved, runtimeLabel: moved.runtimeLabel, flagSet: 'extra' });
-  })], /smoke\/sum-loop has cells from host \S+ \(.*shard-1\.json\) and host other-runner \(.*split-row\.json\); a benchmark's columns must be measured on one machine/);
+  })], /smoke\/sum-loop has cells from host \S+ \(.*shard-1\.json\) and host other-runner \(.*split-row\.json\); a benchmark's columns must be timed on one machine, so rerun it there, or count instructions \(--measure instructions\), which no host moves\./);
+  // A shard that counted instructions (a real run, test/fixtures/history/counted-16.json) beside a
+  // time shard: different units, refused before anything else about them.
+  const counted = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'history', 'counted-16.json'), 'utf8'));
+  const countedShard = path.join(tmp, 'counted-shard.json');
+  fs.writeFileSync(countedShard, JSON.stringify({ ...counted, shard: { index: 2, count: 2 }, mergedFrom: undefined, hosts: undefined }));
+  await refuse([shards[0], countedShard], /^nodebench: .*counted-shard\.json measured instructions \(instructions\/op\) but .*shard-1\.json measured time \(ns\/op\); merge only shards of one measure \(run every shard with --measure time\)\.$/);
   const badShard = await nodebench(['matrix', '--matrix', matrix, '--shard', '3/2']);
   assert.equal(badShard.exitCode, 2);
   assert.match(badShard.stderr, /--shard "3\/2" must look like 1\/3/);

@@ -15,6 +15,9 @@ import { addFormatOptions, formatFrom, emit } from '../output/emit.js';
 import { parseThreshold } from '../threshold.js';
 import { UserError } from '../errors.js';
 import { positiveInt } from '../arguments.js';
+import { MEASURES } from '../measure.js';
+import { checkRunOption } from '../options.js';
+import { findValgrind } from '../process/valgrind.js';
 
 export function register(program) {
   addFormatOptions(program.command('bisect')
@@ -29,6 +32,8 @@ export function register(program) {
     .option('--processes <n>', 'processes per release and step at first', positiveInt('--processes'), 4)
     .option('--max-processes <n>', 'most processes per release when the verdict is unclear', positiveInt('--max-processes'), 12)
     .option('--samples <n>', 'samples per process', positiveInt('--samples'), 10)
+    .option('--measure <measure>', 'time, or instructions: counted under valgrind (Linux), two processes per release and step', 'time')
+    .option('--pairing <mode>', 'how processes share the machine: sequential, duet or concurrent (the default of instructions: two counted at once)')
     .option('--out <file>', 'bisect state file (result files of each step go next to it); default results/bisect-GOOD-BAD-WHAT.json')
     .option('--refresh', 'ask the registry for the newest list of releases'), BISECT_FORMATS, { out: false })
     .action(async (opts) => {
@@ -36,18 +41,24 @@ export function register(program) {
       if (!opts.flag && !(opts.suite && opts.benchmark)) {
         throw new UserError('bisect needs either --flag NAME or both --suite and --benchmark; e.g. --flag concurrent-marking or --suite gc --benchmark old-gen-marking.');
       }
+      if (!Object.hasOwn(MEASURES, opts.measure)) throw new UserError(`--measure "${opts.measure}" is not a measure; give time or instructions.`);
+      const counted = opts.measure === MEASURES.instructions.id;
+      if (counted && opts.flag) throw new UserError('--measure instructions applies to a bisect on a benchmark, and --flag reads flag defaults without measuring; leave out one of them.');
+      // Said before any release is listed or installed, as matrix says it.
+      if (counted) await findValgrind();
+      if (opts.pairing !== undefined && checkRunOption('pairing', opts.pairing)) throw new UserError(`--pairing "${opts.pairing}" is not a way to pair processes; give sequential, duet or concurrent.`);
       const releases = await listReleases({ refresh: opts.refresh });
       const threshold = opts.flag ? undefined : parseThreshold(opts.threshold, { option: '--threshold', below: 100 }) / 100;
       const good = exactVersion(opts.good, '--good', releases);
       const bad = exactVersion(opts.bad, '--bad', releases);
       if (good === bad) throw new UserError('--good and --bad are the same release; give two different ones.');
       const versions = releasesBetween(releases, good, bad);
-      const what = opts.flag ? `flag-${opts.flag.replace(/^-+/, '')}` : `${opts.suite}-${opts.benchmark}`;
+      const what = opts.flag ? `flag-${opts.flag.replace(/^-+/, '')}` : `${opts.suite}-${opts.benchmark}${counted ? '-instructions' : ''}`;
       const stateFile = path.resolve(opts.out || path.join('results', `bisect-${good}-${bad}-${what}.json`));
       checkOutput(stateFile, { force: true, what: 'the bisect state file' });
       log(`bisect: ${versions.length} releases from ${good} to ${bad}; state in ${path.relative(process.cwd(), stateFile)}`);
       const lines = opts.flag ? await bisectFlag(opts.flag, versions, stateFile)
-        : await bisectMeasured({ suite: opts.suite, benchmark: opts.benchmark, flags: opts.flags, processes: opts.processes, maxProcesses: opts.maxProcesses, samples: opts.samples, threshold }, versions, stateFile);
+        : await bisectMeasured({ suite: opts.suite, benchmark: opts.benchmark, flags: opts.flags, processes: opts.processes, maxProcesses: opts.maxProcesses, samples: opts.samples, threshold, measure: opts.measure, pairing: opts.pairing }, versions, stateFile);
       await emit(render, { lines });
     });
 }

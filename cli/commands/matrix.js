@@ -47,7 +47,7 @@ export function register(program) {
     const note = newResultsFolderNote(opts, out);
     checkOutput(out, { force: opts.force, resume: Boolean(opts.resume) });
     // Before hours of measuring: a store this run could not be added to is refused now.
-    if (opts.history) await checkStoreForRun(opts.history);
+    if (opts.history) await checkStoreForRun(opts.history, { measure: matrix.run.measure });
     const progress = createProgress();
     if (note) progress.log(note);
     const outcome = await runEngine(matrix, { out, progress, refresh: opts.refresh, resume: Boolean(opts.resume) });

@@ -31,7 +31,8 @@ const welchDf = (a, b) => (a.variance + b.variance) ** 2 / (a.variance ** 2 / a.
 export function storeDrift(cells) {
   const runsOf = new Map();
   for (const { entry, cell, params, flags } of cells) {
-    if (cell.status !== 'ok') continue;
+    // Counts do not drift with the host (series.js gives them their repeatability instead).
+    if (cell.status !== 'ok' || (cell.measure && cell.measure !== 'time')) continue;
     const spread = logSpread(cell);
     if (!spread) continue;
     const key = JSON.stringify([cell.host, cell.suite, params, cell.benchmark, cell.flagSet, flags, cell.runtime]);

@@ -7,10 +7,14 @@ import crypto from 'node:crypto';
 import { isUnfinished } from '../cell-identity.js';
 import { fastReferences, cellHostLevel } from '../stats/host-speed.js';
 import { Z95 } from './changepoints.js';
+import { measureOfCell, measureOfResult, rateOf } from '../measure.js';
 
 // Bumped when an entry's meaning changes; older entries are rebuilt from their stored result.
 // 2: each ok cell's degrees of freedom and the host's speed for its processes (drift.js, series.js).
-export const ENTRY_VERSION = 2;
+// 3: the measure of the run and of a counted cell (series.js keeps counts and times apart and lets
+//    counts of any host share a series; a version-2 entry of an instruction run read its count as
+//    nanoseconds).
+export const ENTRY_VERSION = 3;
 
 // JSON with object keys sorted, so that equal parameters give equal text.
 export function canonicalJson(value) {
@@ -38,10 +42,12 @@ export const describeHost = (h) => `${h.cpuModel}, ${h.cores} cores, ${h.memoryG
 // df: the interval's degrees of freedom (processes - 1, plus the suite prior's when its variance was
 // moderated; trimming, rare, would take a few off), for the drift between runs (drift.js), which
 // needs the standard error the t interval really has; null for a one-process cell.
+// A counted cell (cli/measure.js) has no rate per second: its rate is operations per 10^9
+// instructions, which compares the same way (a ratio above 1 is fewer instructions).
 export function cellPoint(summary) {
   const { low, high } = summary.ci;
   return {
-    opsPerSec: summary.opsPerSec,
+    opsPerSec: summary.opsPerSec ?? rateOf(summary),
     low: high > 0 ? 1e9 / high : null,
     high: low > 0 ? 1e9 / low : null,
     logSe: low > 0 && high > low ? Math.log(high / low) / (2 * Z95) : null,
@@ -68,8 +74,10 @@ export function entryFrom(result, meta) {
   const cells = result.cells.map((cell) => {
     const host = hostOf(cell);
     hosts.set(host.id, host);
-    const base = { suite: cell.suite, benchmark: cell.benchmark, runtime: cell.runtime, runtimeLabel: cell.runtimeLabel, flagSet: cell.flagSet, host: host.id };
-    if (cell.status === 'ok') return { ...base, status: 'ok', ...cellPoint(cell.summary), hostSlowdown: cellHostLevel(cell, fasts).slowdown };
+    const counted = measureOfCell(cell).id === 'instructions';
+    const base = { suite: cell.suite, benchmark: cell.benchmark, runtime: cell.runtime, runtimeLabel: cell.runtimeLabel, flagSet: cell.flagSet, host: host.id, ...(counted ? { measure: 'instructions' } : {}) };
+    // No host moves a count, so no slowdown widens it.
+    if (cell.status === 'ok') return { ...base, status: 'ok', ...cellPoint(cell.summary), hostSlowdown: counted ? null : cellHostLevel(cell, fasts).slowdown };
     return { ...base, status: isUnfinished(cell) ? 'unfinished' : cell.status, reason: cell.error ? String(cell.error).slice(0, 200) : undefined };
   });
   return {
@@ -77,6 +85,8 @@ export function entryFrom(result, meta) {
     ...meta,
     createdAt: result.createdAt,
     status: result.status,
+    // What store.js asks before mixing hosts: counts may come from any machine.
+    measure: measureOfResult(result).id,
     nodebench: result.nodebench.version,
     hosts: [...hosts.values()],
     kernel: result.host.kernel,

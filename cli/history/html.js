@@ -6,7 +6,7 @@
 import { htmlPage } from '../render/html-page.js';
 import { escapeHtml } from '../render/html-parts.js';
 import { formatChange, displayName } from '../text/format.js';
-import { compareVersions } from './series.js';
+import { compareVersions, pointValue } from './series.js';
 import { seriesTitle, allChanges, changeLine, changeText } from './table.js';
 import { terminalText } from '../text/escape.js';
 
@@ -77,7 +77,7 @@ for (const spec of data.charts) {
       animation: false,
       responsive: false,
       scales: { x: { type: 'category' }, y: { type: spec.logScale ? 'logarithmic' : 'linear', suggestedMin: spec.min, suggestedMax: spec.max, title: { display: true, text: spec.unit } } },
-      plugins: { tooltip: { callbacks: { label: (item) => item.dataset.label + ': ' + rate(item.raw.y) + ' ops/s (95% ' + (item.raw.low === null ? '?' : rate(item.raw.low)) + ' .. ' + (item.raw.high === null ? '?' : rate(item.raw.high)) + ')' } } }
+      plugins: { tooltip: { callbacks: { label: (item) => item.dataset.label + ': ' + rate(item.raw.y) + ' ' + spec.unit + ' (95% ' + (item.raw.low === null ? '?' : rate(item.raw.low)) + ' .. ' + (item.raw.high === null ? '?' : rate(item.raw.high)) + ')' } } }
     },
     plugins: [overlay]
   });
@@ -106,14 +106,16 @@ function labelsOf(points, by) {
 export function trendCharts(analysis) {
   const groups = new Map();
   for (const s of analysis.series) {
-    const key = JSON.stringify([s.suite, s.benchmark, s.params, s.host]);
+    // Time and counts never share a chart: their units differ.
+    const key = JSON.stringify([s.suite, s.benchmark, s.params, s.host, s.measure]);
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(s);
   }
   return [...groups.values()].map((series, i) => {
     const { labels, labelOf } = labelsOf(series.flatMap((s) => s.points), analysis.by);
     const ok = series.flatMap((s) => s.points.filter((p) => p.status === 'ok'));
-    const values = ok.flatMap((p) => [p.low, p.high, p.opsPerSec]).filter((v) => v > 0);
+    const inUnit = (p) => pointValue(series[0], p);
+    const values = ok.flatMap((p) => Object.values(inUnit(p))).filter((v) => v > 0);
     const [min, max] = [Math.min(...values), Math.max(...values)];
     // Room above the data for the change points' labels (a row each at most, four at most).
     const labelRows = Math.min(4, series.reduce((n, s) => n + s.changes.length, 0));
@@ -124,7 +126,7 @@ export function trendCharts(analysis) {
       id: `trend-${i}`,
       suite: displayName(series[0].suite),
       title: seriesTitle(series[0], analysis, { withFlagSet: false, withLine: false }),
-      unit: 'ops/s',
+      unit: series[0].measure === 'time' ? 'ops/s' : series[0].unit,
       labels,
       width: Math.min(1400, Math.max(420, 60 * labels.length)),
       min,
@@ -132,7 +134,7 @@ export function trendCharts(analysis) {
       logScale,
       lines: series.map((s) => ({
         label: terminalText(s.line !== null ? `${displayName(s.line)} ${displayName(s.flagSet)}` : displayName(s.flagSet)),
-        points: s.points.filter((p) => p.status === 'ok').map((p) => ({ x: labelOf.get(p.x), y: p.opsPerSec, low: p.low, high: p.high }))
+        points: s.points.filter((p) => p.status === 'ok').map((p) => ({ x: labelOf.get(p.x), y: inUnit(p).value, low: inUnit(p).low, high: inUnit(p).high }))
       })),
       // On the chart the shift only; with its interval in the note under it.
       changes: series.flatMap((s) => s.changes.map((c) => ({ from: labelOf.get(c.from.x), to: labelOf.get(c.to.x), slower: c.ratio < 1, text: `${series.length > 1 ? `${terminalText(displayName(s.flagSet))} ` : ''}${formatChange(c.ratio)}${c.isNew ? ' new' : ''}` }))),
@@ -153,7 +155,7 @@ export function renderHistoryHtml(analysis, { store, text }) {
   const changes = allChanges(analysis);
   return htmlPage({
     title: `nodebench history: ${analysis.entries.length} run(s), by ${analysis.by}`,
-    intro: `Store ${terminalText(store)}. Each chart: operations per second of one benchmark, one line per flag set${analysis.by === 'date' ? ' and runtime' : ''}; bars: each point's 95% interval across runs; dashed lines: change points (red slower, green faster) with the shift and its 95% interval.`,
+    intro: `Store ${terminalText(store)}. Each chart: operations per second of one benchmark (instructions per operation, fewer is faster, where it was counted in instructions), one line per flag set${analysis.by === 'date' ? ' and runtime' : ''}; bars: each point's 95% interval across runs; dashed lines: change points (red slower, green faster) with the shift and its 95% interval.`,
     charts,
     script: TREND_SCRIPT,
     sections: [

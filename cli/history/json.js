@@ -1,6 +1,7 @@
 // `history show --format json`: the runs, hosts, series and change points, for other tools.
 import { renderJson as json } from '../render/json.js';
 import { describeStoreDrift } from './drift.js';
+import { pointValue } from './series.js';
 
 const changeJson = (c) => ({
   from: c.from.name, to: c.to.name, ratio: c.ratio, low: c.low, high: c.high, p: c.p, isNew: c.isNew, alsoChanged: c.also, bisect: c.bisect
@@ -19,7 +20,10 @@ export function renderJson(analysis, { store }) {
     search: analysis.search,
     series: analysis.series.map((s) => ({
       suite: s.suite, benchmark: s.benchmark, params: JSON.parse(s.params), flagSet: s.flagSet, flags: s.flags, line: s.line, host: s.host, drift: s.drift, extraSpread: s.extra,
-      points: s.points.map((p) => ({ x: p.x, name: p.name, runtimes: p.runtimes, status: p.status, reason: p.reason, opsPerSec: p.opsPerSec ?? null, low: p.low ?? null, high: p.high ?? null, hostSlowdown: p.hostSlowdown ?? null, runs: p.runs.map((r) => r.entry.id) })),
+      // A series of counts (unit instructions/op) gives its points' rate as operations per 10^9
+      // instructions in opsPerSec/low/high, and the count itself in perOp.
+      measure: s.measure, unit: s.unit,
+      points: s.points.map((p) => ({ x: p.x, name: p.name, runtimes: p.runtimes, status: p.status, reason: p.reason, opsPerSec: p.opsPerSec ?? null, low: p.low ?? null, high: p.high ?? null, ...(s.measure === 'time' ? {} : { perOp: pointValue(s, p) }), hostSlowdown: p.hostSlowdown ?? null, runs: p.runs.map((r) => r.entry.id) })),
       changes: s.changes.map(changeJson)
     }))
   });

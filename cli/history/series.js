@@ -3,7 +3,9 @@
 //   --by version: one point per runtime version, the runs that measured it pooled;
 //   --by date:    one point per run, one line per runtime as the matrix names it (its label, else
 //                 its spec: "lts" stays one line while it moves from 22.x to 24.x).
-// Series never mix hosts or suite parameters (the store refuses to hold both unless told to).
+// Series never mix hosts or suite parameters (the store refuses to hold both unless told to), nor
+// measures: a benchmark counted in instructions (cli/measure.js) has series of its own beside its
+// time series, in its own unit, never pooled with them, and those span hosts (no host moves a count).
 //
 // Every point carries the variance the change-point search weighs it by: its own interval's, plus
 // the drift between runs. Within a run, a cell's interval is about its processes; two runs of the
@@ -12,7 +14,9 @@
 // ran in the host's slow mode has its interval widened to hold its estimate both as measured and
 // with the host's slowdown taken out, as diff widens a ratio (stats/host-speed.js). Pooling runs of
 // one version is a random-effects mean: the spread between the runs beyond their own intervals is
-// estimated (DerSimonian-Laird), never below that drift.
+// estimated (DerSimonian-Laird), never below that drift. A count does not drift between runs: its
+// series take the count's own repeatability (cli/measure.js) as that floor instead, so that two
+// runs a few parts per million apart are never a change, and a 1% change in a count is.
 import semver from 'semver';
 import { INVOCATION_DRIFT } from '../stats/drift.js';
 import { widenForHost } from '../stats/host-speed.js';
@@ -20,6 +24,7 @@ import { changePoints, Z95 } from './changepoints.js';
 import { storeDrift } from './drift.js';
 import { canonicalJson } from './entry.js';
 import { benchmarkName } from '../cell-identity.js';
+import { MEASURES, measureNamed } from '../measure.js';
 
 export const ORDERS = ['version', 'date'];
 
@@ -125,8 +130,17 @@ function makePoint(group, by, drift) {
 
 const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 
+// A point's value and interval in its series' unit: ops/s for time, instructions per operation for
+// counts (the rate inverted, so the interval's ends swap). { value, low, high }, or null.
+export function pointValue(series, point) {
+  if (point.status !== 'ok') return null;
+  if (series.measure !== MEASURES.instructions.id) return { value: point.opsPerSec, low: point.low, high: point.high };
+  const per = (rate) => (rate > 0 ? 1e9 / rate : null);
+  return { value: per(point.opsPerSec), low: per(point.high), high: per(point.low) };
+}
+
 // The series of the selected cells, each { key, host, suite, suiteFile, params, benchmark, flagSet,
-// flags, line, points: [{ x, name, runtimes, runs: [{ entry, cell }], status, and when ok y, v,
+// flags, line, measure, unit, drift (the floor of its points' spread between runs), points: [{ x, name, runtimes, runs: [{ entry, cell }], status, and when ok y, v,
 // opsPerSec, low, high }] }, in a stable order (suite, benchmark, flag set, line).
 // keys: build only the series with these keys (a Set), or all.
 export function buildSeries(entries, { by = 'version', keys = null, ...filters } = {}) {
@@ -135,9 +149,17 @@ export function buildSeries(entries, { by = 'version', keys = null, ...filters }
   for (const item of selectCells(entries, filters)) {
     const { entry, cell, params, flags } = item;
     const line = by === 'date' ? lineOf(entry, cell) : null;
-    const key = canonicalJson([cell.host, cell.suite, params, cell.benchmark, cell.flagSet, flags, line]);
+    const measure = measureNamed(cell.measure);
+    // A time series keeps the key it had before counts existed (a gate compares keys across adds);
+    // a count's series spans hosts (host null), as no host moves a count.
+    const timedCell = measure.id === 'time';
+    const host = timedCell ? cell.host : null;
+    const key = canonicalJson([host, cell.suite, params, cell.benchmark, cell.flagSet, flags, line, ...(timedCell ? [] : [measure.id])]);
     if (keys && !keys.has(key)) continue;
-    if (!groups.has(key)) groups.set(key, { key, host: cell.host, suite: cell.suite, params, benchmark: cell.benchmark, flagSet: cell.flagSet, flags, line, drift: drift.driftFor(cell.host, cell.suite), cells: [] });
+    if (!groups.has(key)) {
+      const floor = timedCell ? drift.driftFor(cell.host, cell.suite) : measure.repeatability;
+      groups.set(key, { key, host, suite: cell.suite, params, benchmark: cell.benchmark, flagSet: cell.flagSet, flags, line, measure: measure.id, unit: measure.unit, drift: floor, cells: [] });
+    }
     const group = groups.get(key);
     group.cells.push(item);
     // Where the suite was loaded from in its newest run (entries come oldest first).
@@ -154,7 +176,7 @@ export function buildSeries(entries, { by = 'version', keys = null, ...filters }
     points.sort(by === 'version' ? (a, b) => compareVersions(a.x, b.x) : (a, b) => byText(a.x, b.x));
     return { ...s, points };
   });
-  const order = (s) => [s.suite, s.benchmark, s.flagSet === 'baseline' ? '' : s.flagSet, s.line ?? '', s.params, s.host];
+  const order = (s) => [s.suite, s.benchmark, s.flagSet === 'baseline' ? '' : s.flagSet, s.line ?? '', s.measure === 'time' ? '' : s.measure, s.params, s.host ?? ''];
   const sorted = series.sort((a, b) => {
     const [oa, ob] = [order(a), order(b)];
     for (let i = 0; i < oa.length; i++) if (oa[i] !== ob[i]) return oa[i] < ob[i] ? -1 : 1;

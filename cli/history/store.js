@@ -234,16 +234,19 @@ export async function readStore(dir, { cells = true } = {}) {
 
 const suiteParams = (entry) => new Map(entry.suites.map((s) => [s.name, canonicalJson(s.params)]));
 
-// What an added result would mix silently with the store: another host, or a suite run with other
-// parameters. Returns a sentence, or null.
+// Runs that were timed (an entry of before measures existed was); a count is the same on any host.
+const timed = (entries) => entries.filter((e) => e.measure !== 'instructions');
+
+// What an added result would mix silently with the store: another host (for time), or a suite run
+// with other parameters. Returns a sentence, or null.
 function mixing(entry, existing, { allowOtherHost, allowOtherParams, file, dir }) {
   if (!existing.length) return null;
-  if (!allowOtherHost) {
-    const known = new Set(existing.flatMap((e) => e.hosts.map((h) => h.id)));
+  if (!allowOtherHost && timed([entry]).length && timed(existing).length) {
+    const known = new Set(timed(existing).flatMap((e) => e.hosts.map((h) => h.id)));
     const other = entry.hosts.find((h) => !known.has(h.id));
     if (other) {
-      const theirs = existing.flatMap((e) => e.hosts).find((h) => h.id !== other.id);
-      return `${file} was measured on another host (${describeHost(other)}) than the runs in ${dir} (${describeHost(theirs)}); use another --store, or pass --allow-other-host to keep both (a series never mixes hosts).`;
+      const theirs = timed(existing).flatMap((e) => e.hosts).find((h) => h.id !== other.id);
+      return `${file} was measured on another host (${describeHost(other)}) than the runs in ${dir} (${describeHost(theirs)}); use another --store, or pass --allow-other-host to keep both (a time series never mixes hosts; counts of --measure instructions may come from any).`;
     }
   }
   if (!allowOtherParams) {
@@ -258,11 +261,12 @@ function mixing(entry, existing, { allowOtherHost, allowOtherParams, file, dir }
 }
 
 // Before a matrix run with --history: the store can be written and holds this machine's runs (or
-// none yet), so that the finished result will not be refused after hours of measuring.
-export async function checkStoreForRun(dir) {
+// none yet, or counts only), so that the finished result will not be refused after hours of
+// measuring. measure: the run's; a count is refused for no host.
+export async function checkStoreForRun(dir, { measure = 'time' } = {}) {
   const here = hostFingerprint(hostInfo());
-  const hosts = await whileLocked(dir, async () => (await readStore(dir, { cells: false })).flatMap((e) => e.hosts));
-  if (hosts.length && !hosts.some((h) => h.id === here.id)) {
+  const hosts = timed(await whileLocked(dir, () => readStore(dir, { cells: false }))).flatMap((e) => e.hosts);
+  if (measure !== 'instructions' && hosts.length && !hosts.some((h) => h.id === here.id)) {
     throw new UserError(`The history store ${dir} holds runs of another host (${describeHost(hosts[0])}), not of this one (${describeHost(here)}); leave out --history, then add the result with nodebench history add --allow-other-host if you mean to.`);
   }
 }

@@ -7,6 +7,8 @@ import { terminalText } from '../text/escape.js';
 import { describeHost } from './entry.js';
 import { describeStoreDrift } from './drift.js';
 import { benchmarkName } from '../cell-identity.js';
+import { MEASURES, formatCount } from '../measure.js';
+import { pointValue as valueInUnit } from './series.js';
 
 // Names come from suite files and result files someone else may have written: control characters
 // (a terminal escape sequence, say) are shown as escapes, never sent to the terminal.
@@ -19,9 +21,10 @@ export function seriesTitle(s, analysis, { withBenchmark = true, withFlagSet = t
   const parts = withBenchmark ? [displayName(benchmarkName(s))] : [];
   if (withFlagSet) parts.push(`[${displayName(s.flagSet)}]`);
   if (withLine && s.line !== null) parts.push(`on ${displayName(s.line)}`);
+  if (counted(s)) parts.push('in instructions');
   const sameSuite = analysis.series.filter((o) => o.suite === s.suite);
   if (new Set(sameSuite.map((o) => o.params)).size > 1) parts.push(`params ${displayName(s.params)}`);
-  if (analysis.hosts.length > 1) parts.push(`host ${s.host}`);
+  if (analysis.hosts.length > 1 && s.host !== null) parts.push(`host ${s.host}`);
   return terminalText(parts.join(' '));
 }
 
@@ -41,18 +44,24 @@ export function changeLine(s, c, analysis, { withBenchmark = true } = {}) {
 
 export const allChanges = (analysis) => analysis.series.flatMap((s) => s.changes.map((c) => ({ s, c })));
 
-function pointValue(p) {
+// A series of instruction counts (series.js): its values are instructions per operation.
+const counted = (s) => s.measure === MEASURES.instructions.id;
+
+function pointCells(s, p) {
   if (p.status !== 'ok') return [terminalText(p.status), ''];
-  return [formatRate(p.opsPerSec), `${formatRate(p.low)} .. ${formatRate(p.high)}`];
+  const { value, low, high } = valueInUnit(s, p);
+  const format = counted(s) ? formatCount : formatRate;
+  return [format(value), `${format(low)} .. ${format(high)}`];
 }
 
 export function seriesTable(s, analysis) {
   const changeAt = new Map(s.changes.map((c) => [c.to, c]));
-  const header = analysis.by === 'version' ? ['runtime', 'ops/s', '95% interval', 'runs', 'change'] : ['run', 'runtime', 'ops/s', '95% interval', 'change'];
+  const unit = counted(s) ? MEASURES.instructions.valueHeader : 'ops/s';
+  const header = analysis.by === 'version' ? ['runtime', unit, '95% interval', 'runs', 'change'] : ['run', 'runtime', unit, '95% interval', 'change'];
   const rows = s.points.map((p) => {
     const c = changeAt.get(p);
     const change = c ? `${c.ratio < 1 ? 'v' : '^'} ${changeText(c)}${c.isNew ? ' NEW' : ''}` : '';
-    const [value, interval] = pointValue(p);
+    const [value, interval] = pointCells(s, p);
     return analysis.by === 'version' ? [terminalText(displayName(p.name)), value, interval, String(p.runs.length), change] : [terminalText(displayName(p.name)), terminalText(p.runtimes.map(displayName).join('/')), value, interval, change];
   });
   return textTable([header, ...rows]).join('\n');
@@ -65,6 +74,7 @@ export function headline(analysis, store) {
     ...analysis.hosts.map((h) => `host ${h.id}: ${terminalText(describeHost(h))}`),
     'values: ops/s with a 95% interval across runs (each run\'s own interval, widened for the host\'s speed where its processes ran in a slow mode, and by the drift between runs)',
     ...describeStoreDrift(analysis.drift).split('\n').map(terminalText),
+    ...(analysis.series.some(counted) ? [`series "in instructions": instructions per operation counted under valgrind (instr/op, fewer is faster), never pooled with time; a 95% interval across runs with the count's own repeatability (${MEASURES.instructions.repeatability * 100}% per side) as its floor, no drift (no host moves a count)`] : []),
     searchLine(analysis.search)];
 }
 

@@ -1,11 +1,16 @@
 // Joining the result files of a sharded run (nodebench matrix --shard i/n on several runners) into
 // one. Shards must come from the same matrix: the same runtime versions, flag sets, suite
 // parameters and run options, and together every shard of it (--allow-partial to join fewer).
-// A benchmark's row must come from one machine, or its ratios would compare machines, not runtimes.
+// A benchmark's row must come from one machine, or its ratios would compare machines, not runtimes;
+// that holds for time only. Instruction counts do not depend on the host (processes of different
+// machines agree to parts per million, docs/instructions.md), so shards counted on any runners
+// merge and compare, which is what makes `--shard auto` honest in instruction mode. A time shard
+// and a count shard never merge: their values are of different units.
 import { isDeepStrictEqual } from 'node:util';
 import { UserError } from '../errors.js';
 import { cellKey, rowKey, columnKey, benchmarkName } from '../cell-identity.js';
 import { displayName } from '../text/format.js';
+import { measureOfResult } from '../measure.js';
 
 const runtimeKey = (r) => r.runtimes.map((x) => `${x.label}=${x.version}`).join(',');
 const flagKey = (r) => r.flagSets.map((f) => `${f.name}=${f.flags.join(' ')}${f.suites ? ` for ${f.suites.join('+')}` : ''}`).join(',');
@@ -19,6 +24,11 @@ function checkSameMatrix(results, files) {
   const [first] = results;
   const suiteParams = new Map();
   results.forEach((r, i) => {
+    // Before the run options, whose list of differences would bury the one that matters.
+    const [measureA, measureB] = [measureOfResult(first), measureOfResult(r)];
+    if (measureA !== measureB) {
+      throw new UserError(`${files[i]} measured ${measureB.id} (${measureB.unit}) but ${files[0]} measured ${measureA.id} (${measureA.unit}); merge only shards of one measure (run every shard with --measure ${measureA.id}).`);
+    }
     if (runtimeKey(r) !== runtimeKey(first)) {
       throw new UserError(`${files[i]} has runtimes ${runtimeKey(r)} but ${files[0]} has ${runtimeKey(first)}; merge only shards of one matrix (pin exact versions in matrix.yaml so every runner resolves the same).`);
     }
@@ -62,6 +72,7 @@ function checkShardSet(results, files, { allowPartial }) {
 export function mergeResults(results, files, { allowPartial = false } = {}) {
   checkSameMatrix(results, files);
   checkShardSet(results, files, { allowPartial });
+  const counted = measureOfResult(results[0]).id === 'instructions';
   const seen = new Map();
   const rowFile = new Map();
   const cells = [];
@@ -71,8 +82,8 @@ export function mergeResults(results, files, { allowPartial = false } = {}) {
       if (seen.has(key)) throw new UserError(`${displayName(benchmarkName(cell))} on ${displayName(columnKey(cell))} is in both ${files[seen.get(key)]} and ${files[i]}; merge each shard once.`);
       seen.set(key, i);
       const other = rowFile.get(rowKey(cell));
-      if (other !== undefined && results[other].host.hostname !== r.host.hostname) {
-        throw new UserError(`${displayName(benchmarkName(cell))} has cells from host ${results[other].host.hostname} (${files[other]}) and host ${r.host.hostname} (${files[i]}); a benchmark's columns must be measured on one machine, so rerun it there.`);
+      if (!counted && other !== undefined && results[other].host.hostname !== r.host.hostname) {
+        throw new UserError(`${displayName(benchmarkName(cell))} has cells from host ${results[other].host.hostname} (${files[other]}) and host ${r.host.hostname} (${files[i]}); a benchmark's columns must be timed on one machine, so rerun it there, or count instructions (--measure instructions), which no host moves.`);
       }
       rowFile.set(rowKey(cell), i);
       cells.push({ ...cell, id: cells.length, host: r.host.hostname });
