@@ -81,6 +81,30 @@ test('keptSamples that point past a process\'s samples are refused, so no gate p
   refused(await run(['report', file]), ['report'], /process 2 keeps sample 1 twice \(keptSamples\)/);
 });
 
+// An instruction count is above 0 (cli/process/valgrind.js refuses any other), as a time is: a file
+// counting 0 instructions per operation made diff print "+Infinity%" and pass a gate with exit 0.
+test('an instructions result counting 0 instructions per operation is refused, as a time of 0 is', { timeout: 300_000 }, async () => {
+  const counted = (count) => {
+    const data = resultObject([okCell('b'), okCell('c')]);
+    for (const cell of data.cells) {
+      cell.measure = 'instructions';
+      for (const record of cell.processes) {
+        record.measure = 'instructions';
+        record.instructionsPerOp = record.samplesNsPerOp.map(() => count);
+        delete record.samplesNsPerOp;
+      }
+    }
+    const file = path.join(dir, `instructions-${count}.json`);
+    fs.writeFileSync(file, JSON.stringify(data));
+    return file;
+  };
+  assert.equal((await run(['report', counted(925)])).exitCode, 0, 'a count above 0 is read');
+  const file = counted(0);
+  for (const args of [...readers(file), ['diff', counted(925), file, '--fail-on-regression', '5']]) {
+    refused(await run(args), args, /instructions-0\.json does not match the nodebench result schema: cells\.0\.processes\.0\.instructionsPerOp\.0 must be > 0; pass a file written by nodebench matrix, run or merge\.$/);
+  }
+});
+
 // What the deep file did to explain underneath: the request the worker waits for on stdin could
 // not be serialised, the throw left the worker waiting, and its open stdin kept nodebench alive
 // after "internal error". A request that cannot be sent now ends its worker.

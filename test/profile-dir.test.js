@@ -51,6 +51,13 @@ test('a --profile-dir on a read-only file system, or a read-only working folder 
   refusedBeforeProfiling(await explain(null, { cwd: folder }), /Cannot keep profiles in .*read-only\/nodebench-explain-[^ ]*: .* read-only file system; run explain from a folder that can be written, or give --profile-dir one\.$/);
 });
 
+test('a --profile-dir in a file system that takes no folders (/proc: ENOENT under an existing parent), or run from one, is one sentence, exit 2', { timeout: 180_000 }, async (t) => {
+  if (!fs.existsSync('/proc/self')) return t.skip('no /proc here');
+  await testRuntime('20.20.2');
+  refusedBeforeProfiling(await explain('/proc/nodebench-profiles'), /Cannot keep profiles in \/proc\/nodebench-profiles: .*; give --profile-dir a folder that can be written\.$/);
+  refusedBeforeProfiling(await explain(null, { cwd: '/proc' }), /Cannot keep profiles in \/proc\/nodebench-explain-[^ ]*: .*; run explain from a folder that can be written, or give --profile-dir one\.$/);
+});
+
 test('an immutable --profile-dir (chattr +i) is one sentence with the real reason, exit 2, not "Neither side could be profiled"', { timeout: 180_000 }, async (t) => {
   await testRuntime('20.20.2');
   const folder = path.join(dir, 'immutable');

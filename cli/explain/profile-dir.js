@@ -18,7 +18,8 @@ function reason(err, dir) {
     case 'ENOSPC':
     case 'EDQUOT': return `its file system is full (${err.code})`;
     case 'ENAMETOOLONG': return 'the path is too long';
-    default: return null;
+    // Any other refusal of the file system (mkdir in /proc answers ENOENT under an existing parent).
+    default: return typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code) ? `the file system refuses new files there (${err.code})` : null;
   }
 }
 
