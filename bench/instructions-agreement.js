@@ -155,10 +155,13 @@ console.log(`all: correlation of log ratios ${correlation(rows)} over ${rows.len
   `${rows.filter((r) => r.opposite).length} in opposite directions, ${rows.filter((r) => r.apart && !r.opposite).length} more apart by more than ${values.band}%\n`);
 const disagreeing = rows.filter((r) => r.opposite || r.apart);
 console.log(`Where they disagree (${disagreeing.length}):`);
-console.log(textTable([
-  ['benchmark', 'column', 'time', 'instructions', 'how', 'what the time run says'],
-  ...disagreeing.map((r) => [`${r.suite}/${r.benchmark}`, r.column, x(r.timeRatio), x(r.countRatio), r.opposite ? 'opposite' : `>${values.band}%`, r.reason || '-'])
-], { rightFrom: 2 }).join('\n'));
+// The reason, free text, is left-aligned after the aligned figures.
+const disagreeLines = textTable([
+  ['benchmark', 'column', 'time', 'instructions', 'how'],
+  ...disagreeing.map((r) => [`${r.suite}/${r.benchmark}`, r.column, x(r.timeRatio), x(r.countRatio), r.opposite ? 'opposite' : `>${values.band}%`])
+], { rightFrom: 2 });
+const reasonsShown = ['what the time run says', '', ...disagreeing.map((r) => r.reason || '-')];
+console.log(disagreeLines.map((line, i) => `${line}  ${reasonsShown[i]}`.trimEnd()).join('\n'));
 
 // The seed findings: two benchmarks of one suite in the same column (the first one's cost over the
 // second's: how many times more the first takes), and the GC flag sets against their baseline.

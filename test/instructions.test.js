@@ -116,6 +116,13 @@ test('the counter reads the first event\'s total from a part\'s header, and says
     fs.writeFileSync(path.join(dir, 'callgrind.out.1'), 'events: Ir\nsummary: 12\n');
     assert.equal(counter.read(1), 12);
     counter.close();
+    // A vgdb that cannot run is the sentence the host recognises (and then counts from the start).
+    assert.equal(counter.switchable, false);
+    const switching = counting.counter({ marker: path.join(dir, 'marks2'), parts: path.join(dir, 'callgrind.out'), vgdb: path.join(dir, 'no-vgdb'), vgdbPrefix: path.join(dir, 'vgdb') });
+    assert.equal(switching.switchable, true);
+    assert.match(switching.instrument('on'), /^valgrind's vgdb could not switch callgrind's instrumentation on \(.*ENOENT/);
+    assert.deepEqual(switching.switches().map((s) => s.state), ['on']);
+    switching.close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

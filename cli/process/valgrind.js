@@ -30,7 +30,7 @@ const PLATFORM_NAMES = { darwin: 'macOS', win32: 'Windows' };
 const found = new Map();
 export function findValgrind({ env = process.env, platform = process.platform } = {}) {
   if (platform !== 'linux') {
-    return Promise.reject(new UserError(`measuring instructions needs Linux (it runs each process under valgrind's callgrind); on ${PLATFORM_NAMES[platform] || platform}, run nodebench in a Linux container or VM, or measure time`));
+    return Promise.reject(new UserError(`measuring instructions needs Linux (it runs each process under valgrind's callgrind); on ${PLATFORM_NAMES[platform] || platform}, run nodebench in a Linux container or VM, or measure time.`));
   }
   const key = env.PATH || '';
   if (!found.has(key)) {
@@ -42,7 +42,7 @@ export function findValgrind({ env = process.env, platform = process.platform } 
 }
 
 async function askValgrind(file) {
-  if (!file) throw new UserError('measuring instructions runs each process under valgrind, which is not installed here: install it (apt-get install valgrind on Debian/Ubuntu), or measure time');
+  if (!file) throw new UserError('measuring instructions runs each process under valgrind, which is not installed here: install it (apt-get install valgrind on Debian/Ubuntu), or measure time.');
   let out;
   try {
     out = await outputOf(file, ['--version'], { timeoutMs: 30_000 });
