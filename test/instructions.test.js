@@ -190,8 +190,8 @@ test('the valgrind command is an argument array into the process\'s own folder, 
 });
 
 test('no valgrind, or no Linux, is one sentence that says what to do', async () => {
-  await assert.rejects(findValgrind({ env: { PATH: '/nonexistent' } }), { name: 'UserError', message: 'measuring instructions runs each process under valgrind, which is not installed here: install it (apt-get install valgrind on Debian/Ubuntu), or measure time' });
-  await assert.rejects(findValgrind({ platform: 'darwin' }), { name: 'UserError', message: /^measuring instructions needs Linux \(it runs each process under valgrind's callgrind\); on macOS, run nodebench in a Linux container or VM, or measure time$/ });
+  await assert.rejects(findValgrind({ env: { PATH: '/nonexistent' } }), { name: 'UserError', message: 'measuring instructions runs each process under valgrind, which is not installed here: install it (apt-get install valgrind on Debian/Ubuntu), or measure time.' });
+  await assert.rejects(findValgrind({ platform: 'darwin' }), { name: 'UserError', message: /^measuring instructions needs Linux \(it runs each process under valgrind's callgrind\); on macOS, run nodebench in a Linux container or VM, or measure time\.$/ });
   await assert.rejects(findValgrind({ platform: 'win32' }), /on Windows, run nodebench in a Linux container or VM/);
 });
 
