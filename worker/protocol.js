@@ -144,7 +144,11 @@ var MEASUREMENTS = {
     batches: { field: REQUIRED, kept: 'instructionsPerOp' },
     marks: { field: REQUIRED, kept: null },
     window: { field: REQUIRED, kept: null },
-    operations: { field: REQUIRED, kept: null }
+    operations: { field: REQUIRED, kept: null },
+    // What a process costs (vgdb's switch of instrumentation, CPU time at the switch, the first
+    // measured batch and the end): cli/runner/instructions.js moves them into the valgrind record.
+    instrumentationSwitches: { field: OPTIONAL, kept: null },
+    cpuMs: { field: OPTIONAL, kept: null }
   }
 };
 
