@@ -9,11 +9,13 @@
 //       (Benjamini-Hochberg, what diff uses) and with Benjamini-Yekutieli, with the 1% drift default
 //       and with --drift auto; and how many it calls same within ±2% or undecided.
 //   node bench/verdicts.js gate [--trials 20] [--runtimes 16.20.2,24.21.0] [--threshold 2] [--keep DIR | --reread DIR]
-//                               [--confirm-processes N] [--only aa|slower]
+//                               [--confirm-processes N] [--only aa|slower] [--slowdown 5] [--no-confirm]
 //       `trials` A/A pairs of invocations of the promises suite (bench/fixtures/promises-marked.js) at
-//       the shipped run options, and as many invocations with chain-native 5% slower: the real CLI,
-//       `nodebench diff A B --fail-on-regression threshold --confirm --json`, counted with and without
-//       the confirmation; plus the A/A share of cells flagged over those pairs.
+//       the shipped run options, and as many invocations with chain-native `slowdown`% slower: the real
+//       CLI, `nodebench diff A B --fail-on-regression threshold --confirm --json`, counted with and
+//       without the confirmation; plus the A/A share of cells flagged over those pairs. --no-confirm
+//       runs the gate as a CI job between two files does by default (no re-measuring), e.g. issue 36's
+//       `--slowdown 20 --threshold 5 --no-confirm`.
 //   node bench/verdicts.js folding [--runtimes 4.9.1,...] [--keep DIR | --reread DIR] [SHIPPED.json ...]
 //       the folding fixture (test/fixtures/suites/folding) on the given runtimes (default: the
 //       default matrix's and 18, 20, 22): per benchmark and runtime, the fastest sample over the
@@ -50,13 +52,14 @@ const decided = (verdict) => verdict === 'faster' || verdict === 'slower';
 
 function parseArgs(argv) {
   const value = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
-  const options = new Set(['--trials', '--runtimes', '--threshold', '--keep', '--reread', '--confirm-processes', '--only']);
+  const options = new Set(['--trials', '--runtimes', '--threshold', '--keep', '--reread', '--confirm-processes', '--only', '--slowdown']);
   const files = argv.slice(1).filter((a, i, all) => !a.startsWith('--') && !options.has(all[i - 1]));
   return {
     mode: argv[0], files, json: argv.includes('--json'),
     trials: Number(value('--trials', 20)), threshold: Number(value('--threshold', 2)),
     runtimes: value('--runtimes', null)?.split(','), keep: value('--keep', null), reread: value('--reread', null),
-    confirmProcesses: value('--confirm-processes', null), only: value('--only', null)
+    confirmProcesses: value('--confirm-processes', null), only: value('--only', null),
+    slowdown: Number(value('--slowdown', 5)), confirm: !argv.includes('--no-confirm')
   };
 }
 
@@ -165,7 +168,7 @@ function simulateLines(f) {
 
 const FIXTURE = path.join(root, 'bench', 'fixtures', 'promises-marked.js');
 const SLOWED = 'promises/chain-native';
-const MARK = { aa: ['--title=nodebench-aa'], slower: ['--title=nodebench-slower'] };
+const MARK = { aa: ['--title=nodebench-aa'], slower: (percent) => [percent === 5 ? '--title=nodebench-slower' : `--title=nodebench-slower-${percent}`] };
 
 function shippedRun() {
   const shipped = YAML.parse(fs.readFileSync(path.join(root, 'matrix.yaml'), 'utf8')).run;
@@ -185,19 +188,19 @@ async function invoke(dir, name, runtimes, flags, seed, reread) {
   return out;
 }
 
-// diff --confirm through the CLI, its JSON kept beside the files (and read back with --reread).
-// processes: --confirm-processes (null: diff's default), part of the saved names.
-async function gateDiff(dir, name, a, b, threshold, reread, processes) {
-  const tag = processes ? `${name}-p${processes}` : name;
+// diff (with --confirm unless confirm is false) through the CLI, its JSON kept beside the files (and
+// read back with --reread). processes: --confirm-processes (null: diff's default), part of the saved names.
+async function gateDiff(dir, name, a, b, { threshold, reread, confirmProcesses: processes, confirm }) {
+  const tag = `${name}${processes ? `-p${processes}` : ''}${confirm ? '' : '-first'}`;
   const saved = path.join(dir, `${tag}.diff.json`);
   if (reread || fs.existsSync(saved)) return JSON.parse(fs.readFileSync(saved, 'utf8'));
   const started = Date.now();
-  const extra = processes ? ['--confirm-processes', String(processes)] : [];
-  const run = await execa(process.execPath, [cli, 'diff', a, b, '--fail-on-regression', String(threshold), '--confirm', ...extra, '--confirm-out', path.join(dir, `${tag}.confirm.json`), '--json'], { reject: false });
+  const extra = !confirm ? [] : ['--confirm', ...(processes ? ['--confirm-processes', String(processes)] : []), '--confirm-out', path.join(dir, `${tag}.confirm.json`)];
+  const run = await execa(process.execPath, [cli, 'diff', a, b, '--fail-on-regression', String(threshold), ...extra, '--json'], { reject: false });
   if (run.exitCode !== 0 && run.exitCode !== 1) throw new Error(`${name}: diff exited ${run.exitCode}: ${run.stderr.slice(-2000)}`);
   const outcome = { exitCode: run.exitCode, minutes: (Date.now() - started) / 60000, diff: JSON.parse(run.stdout) };
   fs.writeFileSync(saved, JSON.stringify(outcome));
-  log(`  ${name}: diff --confirm exit ${run.exitCode}, ${outcome.diff.gate.confirm.candidates.length} re-measured, ${outcome.minutes.toFixed(1)} min`);
+  log(`  ${name}: diff${confirm ? ' --confirm' : ''} exit ${run.exitCode}${confirm ? `, ${outcome.diff.gate.confirm.candidates.length} re-measured` : ''}, ${outcome.minutes.toFixed(1)} min`);
   return outcome;
 }
 
@@ -206,37 +209,39 @@ const firstFailures = (diff, threshold) => diff.rows.filter((r) => r.comparison 
 const failedLabels = (diff) => diff.gate.failures.map((f) => f.label);
 
 // only: 'aa' or 'slower' to run one kind of trial (e.g. the slowdown again with more processes).
-async function gateMode({ trials, runtimes = ['16.20.2', '24.21.0'], threshold, keep, reread, confirmProcesses, only }) {
+async function gateMode(options) {
+  const { trials, runtimes = ['16.20.2', '24.21.0'], keep, reread, only, slowdown } = options;
   const dir = reread || keep || fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-verdicts-'));
   fs.mkdirSync(dir, { recursive: true });
   const started = Date.now();
   const aa = [];
   const slow = [];
+  const slowerName = (i) => (slowdown === 5 ? `t${i}-slower` : `t${i}-slower${slowdown}`);
   for (let i = 0; i < trials; i++) {
     log(`trial ${i + 1} of ${trials} (${dir})`);
     const a = await invoke(dir, `t${i}-a`, runtimes, [], 1000 + 3 * i, reread);
     if (only !== 'slower') {
       const b = await invoke(dir, `t${i}-aa`, runtimes, MARK.aa, 1001 + 3 * i, reread);
-      aa.push(aaTrial(await gateDiff(dir, `t${i}-aa`, a, b, threshold, reread, confirmProcesses), threshold));
+      aa.push(aaTrial(await gateDiff(dir, `t${i}-aa`, a, b, options), options.threshold));
     }
     if (only === 'aa') continue;
-    const s = await invoke(dir, `t${i}-slower`, runtimes, MARK.slower, 1002 + 3 * i, reread);
-    const slower = await gateDiff(dir, `t${i}-slower`, a, s, threshold, reread, confirmProcesses);
-    slow.push(slowTrial(slower, threshold));
+    const s = await invoke(dir, slowerName(i), runtimes, MARK.slower(slowdown), 1002 + 3 * i, reread);
+    slow.push(slowTrial(await gateDiff(dir, slowerName(i), a, s, options), options.threshold));
   }
-  return gateFigures({ aa, slow, runtimes, threshold, confirmProcesses, started, dir });
+  return gateFigures({ ...options, aa, slow, runtimes, started, dir });
 }
 
 function aaTrial(same, threshold) {
   return {
     firstFails: firstFailures(same.diff, threshold).length > 0, confirmedFails: same.exitCode === 1, failed: failedLabels(same.diff),
-    candidates: same.diff.gate.confirm.candidates.length, minutes: same.minutes, share: judgeRows(same.diff.rows)
+    candidates: same.diff.gate.confirm?.candidates.length ?? 0, minutes: same.minutes, share: judgeRows(same.diff.rows)
   };
 }
 
 function slowTrial(slower, threshold) {
   const chainRows = slower.diff.rows.filter((r) => r.label === SLOWED && r.comparison);
-  const candidates = slower.diff.gate.confirm.candidates.filter((c) => c.label === SLOWED);
+  const confirmed = slower.diff.gate.confirm?.candidates || [];
+  const candidates = confirmed.filter((c) => c.label === SLOWED);
   return {
     firstCaught: firstFailures(slower.diff, threshold).some((r) => r.label === SLOWED),
     caught: failedLabels(slower.diff).includes(SLOWED),
@@ -247,16 +252,16 @@ function slowTrial(slower, threshold) {
     others: failedLabels(slower.diff).filter((l) => l !== SLOWED),
     ratios: chainRows.map((r) => r.comparison.ratio),
     confirmedRatios: candidates.filter((c) => c.confirmation).map((c) => c.confirmation.ratio),
-    candidates: slower.diff.gate.confirm.candidates.length, minutes: slower.minutes
+    candidates: confirmed.length, minutes: slower.minutes
   };
 }
 
-function gateFigures({ aa, slow, runtimes, threshold, confirmProcesses, started, dir }) {
+function gateFigures({ aa, slow, runtimes, threshold, confirmProcesses, confirm, slowdown, started, dir }) {
   const count = (list, key) => rate(list.filter((x) => x[key]).length, list.length);
   const cells = aa.reduce((n, t) => n + t.share.cells, 0);
   return {
     ...runContext(),
-    slice: { suite: 'promises (bench/fixtures/promises-marked.js)', runtimes, run: shippedRun(), threshold, confirmProcesses: confirmProcesses || 'default' },
+    slice: { suite: 'promises (bench/fixtures/promises-marked.js)', runtimes, run: shippedRun(), threshold, slowdown, confirm, confirmProcesses: confirmProcesses || 'default' },
     aa: {
       trials: aa.length,
       gateFailsFirst: count(aa, 'firstFails'), gateFailsConfirmed: count(aa, 'confirmedFails'),
@@ -282,8 +287,8 @@ function gateFigures({ aa, slow, runtimes, threshold, confirmProcesses, started,
 function gateLines(f) {
   const pct = (n, of) => `${n} of ${of} (${((n / of) * 100).toFixed(1)}%)`;
   return [
-    `Gate trials (${f.date.slice(0, 16)}Z, ${f.host.cores} cores ${f.host.cpu}, load ${f.host.load.map((x) => x.toFixed(1)).join(' ')} at the end): ${f.slice.suite} on ${f.slice.runtimes.join(', ')}, shipped run options without metrics, nodebench diff A B --fail-on-regression ${f.slice.threshold} --confirm${f.slice.confirmProcesses === 'default' ? '' : ` --confirm-processes ${f.slice.confirmProcesses}`}`,
-    ...(f.aa.trials ? aaGateLines(f, pct) : []),
+    `Gate trials (${f.date.slice(0, 16)}Z, ${f.host.cores} cores ${f.host.cpu}, load ${f.host.load.map((x) => x.toFixed(1)).join(' ')} at the end): ${f.slice.suite} on ${f.slice.runtimes.join(', ')}, shipped run options without metrics, nodebench diff A B --fail-on-regression ${f.slice.threshold}${f.slice.confirm ? ` --confirm${f.slice.confirmProcesses === 'default' ? '' : ` --confirm-processes ${f.slice.confirmProcesses}`}` : ' (no --confirm: the gate between two files as a CI job runs it)'}`,
+    ...(f.aa.trials ? (f.slice.confirm ? aaGateLines(f, pct) : aaFirstLines(f, pct)) : []),
     ...(f.slowdown.trials ? slowGateLines(f) : []),
     `total ${f.minutes.toFixed(1)} min; files in ${f.files}`
   ];
@@ -296,9 +301,21 @@ function aaGateLines(f, pct) {
   ];
 }
 
-function slowGateLines(f) {
+function aaFirstLines(f, pct) {
   return [
-    `5% slowdown of ${SLOWED}: caught in ${rateText(f.slowdown.caughtConfirmed)} of trials with --confirm (target >= 95%), ${rateText(f.slowdown.caughtFirst)} on the first comparison alone; by column ${f.slowdown.columnsConfirmed} of ${f.slowdown.columns} confirmed (${f.slowdown.screened} re-measured), ${f.slowdown.columnsFirst} on the first comparison; median ratio ${f.slowdown.ratiosMedian?.toFixed(3)} first, ${f.slowdown.confirmedRatiosMedian?.toFixed(3)} re-measured; other benchmarks failed in those trials: ${f.slowdown.otherFailures.length ? f.slowdown.otherFailures.join(', ') : 'none'}; median ${f.slowdown.candidatesMedian} re-measured, ${f.slowdown.confirmMinutesMedian.toFixed(1)} min`
+    `A/A: the gate failed in ${rateText(f.aa.gateFailsConfirmed)} of pairs (target: 0 of 20)${f.aa.failed.length ? `; failed: ${f.aa.failed.join(', ')}` : ''}`,
+    `A/A cells called faster or slower: ${pct(f.aa.flaggedBh, f.aa.cells)} with Benjamini-Hochberg (diff), ${pct(f.aa.flaggedBy, f.aa.cells)} with Benjamini-Yekutieli, ${pct(f.aa.flaggedRaw, f.aa.cells)} at p < 0.05 per cell`
+  ];
+}
+
+function slowGateLines(f) {
+  if (!f.slice.confirm) {
+    return [
+      `${f.slice.slowdown}% slowdown of ${SLOWED}: failed the gate in ${rateText(f.slowdown.caughtConfirmed)} of trials (target: at least 18 of 20); median ratio ${f.slowdown.ratiosMedian?.toFixed(3)}; other benchmarks failed in those trials: ${f.slowdown.otherFailures.length ? f.slowdown.otherFailures.join(', ') : 'none'}`
+    ];
+  }
+  return [
+    `${f.slice.slowdown}% slowdown of ${SLOWED}: caught in ${rateText(f.slowdown.caughtConfirmed)} of trials with --confirm (target >= 95%), ${rateText(f.slowdown.caughtFirst)} on the first comparison alone; by column ${f.slowdown.columnsConfirmed} of ${f.slowdown.columns} confirmed (${f.slowdown.screened} re-measured), ${f.slowdown.columnsFirst} on the first comparison; median ratio ${f.slowdown.ratiosMedian?.toFixed(3)} first, ${f.slowdown.confirmedRatiosMedian?.toFixed(3)} re-measured; other benchmarks failed in those trials: ${f.slowdown.otherFailures.length ? f.slowdown.otherFailures.join(', ') : 'none'}; median ${f.slowdown.candidatesMedian} re-measured, ${f.slowdown.confirmMinutesMedian.toFixed(1)} min`
   ];
 }
 
