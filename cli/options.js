@@ -54,7 +54,9 @@ export const RUN_OPTIONS = [
   { name: 'metricsProcesses', type: 'integer', min: 1, max: 50, default: 1,
     help: 'metrics processes per cell (a suite whose findings are its metrics, such as gc, asks for more); two or more give each metric a 95% interval' },
   { name: 'measure', type: 'string', values: ['time', 'instructions'], default: 'time', cli: '--measure <measure>',
-    help: 'what a cell\'s value is: time (ns per operation, what users feel; the host moves it) or instructions (counted under valgrind, Linux only: exact on any host, blind to the kernel, waiting and concurrency); docs/instructions.md' }
+    help: 'what a cell\'s value is: time (ns per operation, what users feel; the host moves it) or instructions (counted under valgrind, Linux only: exact on any host, blind to the kernel, waiting and concurrency); docs/instructions.md' },
+  { name: 'cacheSim', type: 'boolean', default: false, cli: '--cache-sim',
+    help: 'with --measure instructions: simulate fixed L1 and last-level caches (callgrind --cache-sim=yes, about twice as slow) and keep each batch\'s misses and an estimated cycle count per operation beside the instructions; docs/instructions.md' }
 ];
 
 // Under --measure instructions a count repeats to a few parts per million, so two processes per cell
@@ -132,7 +134,11 @@ export function addRunOption(command, name) {
 
 export function addRunOptions(command) {
   command.option('--quick', `a fast look: ${QUICK_RUN.processes} process per cell, short samples, no metrics processes (less precise)`);
-  for (const option of RUN_OPTIONS.filter((o) => o.cli)) command.option(option.cli, helpFor(option), parserFor(option));
+  for (const option of RUN_OPTIONS.filter((o) => o.cli)) {
+    // A boolean run option is a switch: its flag takes no value.
+    if (option.type === 'boolean') command.option(option.cli, helpFor(option));
+    else command.option(option.cli, helpFor(option), parserFor(option));
+  }
   return command
     .option('--out <file>', 'result file (default results/<timestamp>-<host>.json); an existing file is kept unless --force')
     .option('--force', 'replace the --out file if it exists')
@@ -157,6 +163,7 @@ export function runOptionsFrom(fileRun, opts) {
     const value = opts[commanderKey(option)];
     if (value !== undefined) run[option.name] = value;
   }
+  if (run.cacheSim && run.measure !== 'instructions') throw new UserError('cache simulation (--cache-sim, run.cacheSim) applies to instruction counts: add --measure instructions, or leave it out to measure time.');
   return validateRunOptions(run);
 }
 

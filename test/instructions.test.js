@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { callgrindPrefix, findValgrind, instructionFigures, parsePartHeader, readParts, makeCountingDir, removeCountingDir, valgrindProblem } from '../cli/process/valgrind.js';
+import { callgrindPrefix, findValgrind, instructionFigures, parsePartHeader, readParts, makeCountingDir, removeCountingDir, valgrindProblem, CYCLE_FORMULA, estimatedCycles } from '../cli/process/valgrind.js';
 import { malformedResult } from '../cli/runner/outcome.js';
 import { processRecord } from '../cli/results/cell.js';
 import { instructionsTimeout, VALGRIND_TIMEOUT_FACTOR } from '../cli/runner/instructions.js';
@@ -174,6 +174,36 @@ test('callgrind\'s parts become instructions per operation of each measured batc
   assert.equal(parsePartHeader('part: 1\nevents: Ir\n'), null);
   // The part that spans a switch of instrumentation has a wrapped negative total: no count, and no batch.
   assert.deepEqual(parsePartHeader(part(3, '18446744073696729111')).totals, [null]);
+});
+
+test('with cache simulation, each batch\'s misses are kept raw and estimated cycles per operation follow the stated formula, the marker\'s subtracted', () => {
+  const dir = makeCountingDir(os.tmpdir());
+  const events = 'Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw';
+  try {
+    const counts = { 1: '9 0 0 0 0 0 0 0 0', 2: '400 100 50 2 3 1 1 1 0', 3: '70400 9000 4000 20 30 10 5 6 2', 4: '70600 9000 4000 20 30 10 5 6 2' };
+    for (const [n, totals] of Object.entries(counts)) fs.writeFileSync(path.join(dir, `callgrind.out.${n}`), part(n, totals, { events }));
+    const batches = [
+      { phase: 'marker', operations: 0, part: 2, instructions: 400 },
+      { phase: 'sample', operations: 100, part: 3, instructions: 70_400 },
+      { phase: 'sample', operations: 100, part: 4, instructions: 70_600 }
+    ];
+    const figures = instructionFigures(measurement(batches, 4), readParts(dir));
+    assert.deepEqual(figures.instructionsPerOp, [700, 702]);
+    assert.equal(figures.cache.formula, CYCLE_FORMULA);
+    assert.deepEqual(figures.cache.perSample.D1mr, [30, 30]);
+    assert.deepEqual(figures.cache.marker, { Ir: 400, Dr: 100, Dw: 50, I1mr: 2, D1mr: 3, D1mw: 1, ILmr: 1, DLmr: 1, DLmw: 0 });
+    // Batch 1: 70,400 + 10 x 60 + 100 x 13 = 72,300; the marker: 400 + 10 x 6 + 100 x 2 = 660.
+    assert.equal(estimatedCycles({ Ir: 70_400, Dr: 0, Dw: 0, I1mr: 20, D1mr: 30, D1mw: 10, ILmr: 5, DLmr: 6, DLmw: 2 }), 72_300);
+    assert.deepEqual(figures.cache.estimatedCyclesPerOp, [(72_300 - 660) / 100, (72_500 - 660) / 100]);
+    // Without the miss events (no --cache-sim), no cache figures.
+    for (const n of [2, 3, 4]) fs.writeFileSync(path.join(dir, `callgrind.out.${n}`), part(n, counts[n].split(' ')[0]));
+    assert.equal(instructionFigures(measurement(batches, 4), readParts(dir)).cache, undefined);
+  } finally {
+    removeCountingDir(dir);
+  }
+  // The simulated caches are fixed, never the host's.
+  const { prefix } = callgrindPrefix({ valgrind: { path: '/usr/bin/valgrind', version: '3.19.0' }, setarch: null, dir: '/d', cacheSim: true });
+  assert.deepEqual(prefix.filter((arg) => /^--(cache-sim|I1|D1|LL)=/.test(arg)), ['--cache-sim=yes', '--I1=32768,8,64', '--D1=32768,8,64', '--LL=8388608,16,64']);
 });
 
 test('the valgrind command is an argument array into the process\'s own folder, setarch first where there is one', () => {

@@ -121,7 +121,7 @@ const HOST_FIELDS = {
   rerun: 'a replacement launch', replaced: 'results/cell.js noteLaunch', duetWith: 'run.pairing duet', pair: 'run.pairing duet', cpu: 'run.pairing (taskset)',
   service: 'runner/service.js (a service cell)', command: 'runner/command.js (a command cell)',
   instructionsPerSample: 'process/valgrind.js instructionFigures', markerInstructions: 'process/valgrind.js instructionFigures',
-  operationsPerSample: 'process/valgrind.js instructionFigures', valgrind: 'runner/instructions.js',
+  operationsPerSample: 'process/valgrind.js instructionFigures', cache: 'process/valgrind.js instructionFigures (run.cacheSim)', valgrind: 'runner/instructions.js',
   hostAdjustment: 'stats/covariate.js', keptSamples: 'results/cell.js judgeCell', setAside: 'results/cell.js judgeCell'
 };
 

@@ -103,7 +103,10 @@ export function removeCountingDir(dir) {
 // callgrind (measured on 4.9.1, 16.20.2 and 24.21.0, docs/instructions.md). A batch's count is
 // the same either way (24.21.0: 25,075,302 instructions for a loop, switched or not), as only the
 // parts between two marks are counts. vgdb's pipes go in the process's own folder.
-export function callgrindPrefix({ valgrind, setarch, dir, switchable = false }) {
+// cacheSim: callgrind simulates caches of a fixed geometry (CACHE_GEOMETRY), so that a miss count,
+// like an instruction count, is the same on any host; without the sizes valgrind would read the
+// host CPU's, and two machines' misses would differ.
+export function callgrindPrefix({ valgrind, setarch, dir, switchable = false, cacheSim = false }) {
   const counting = { marker: path.join(dir, 'marks'), parts: path.join(dir, PARTS_NAME) };
   const switching = switchable && valgrind.vgdb ? ['--instr-atstart=no', `--vgdb-prefix=${path.join(dir, 'vgdb')}`] : [];
   if (switching.length) Object.assign(counting, { vgdb: valgrind.vgdb, vgdbPrefix: path.join(dir, 'vgdb') });
@@ -114,10 +117,26 @@ export function callgrindPrefix({ valgrind, setarch, dir, switchable = false }) 
     '--dump-instr=no',
     '--dump-line=no',
     '--trace-children=no',
+    ...(cacheSim ? ['--cache-sim=yes', ...Object.entries(CACHE_GEOMETRY).map(([cache, { size, ways, line }]) => `--${cache}=${size},${ways},${line}`)] : []),
     ...switching,
     `--log-file=${path.join(dir, LOG_NAME)}`
   ];
   return { prefix: [...(setarch || []), valgrind.path, ...options], counting };
+}
+
+// The simulated caches (bytes, associativity, line bytes): a common x86-64 server core's L1s and an
+// 8 MB last level, the geometry CodSpeed's and iai's simulations also fix rather than read.
+export const CACHE_GEOMETRY = { I1: { size: 32768, ways: 8, line: 64 }, D1: { size: 32768, ways: 8, line: 64 }, LL: { size: 8388608, ways: 16, line: 64 } };
+
+// Estimated cycles from callgrind's events, KCachegrind's cycle estimation: every instruction one
+// cycle, every L1 miss 10 more, every last-level miss 100 more. A stated model, not a measurement:
+// it ranks memory-bound work above what the instruction count alone says.
+export const CYCLE_FORMULA = 'Ir + 10 × (I1mr + D1mr + D1mw) + 100 × (ILmr + DLmr + DLmw)';
+const L1_MISSES = ['I1mr', 'D1mr', 'D1mw'];
+const LL_MISSES = ['ILmr', 'DLmr', 'DLmw'];
+export function estimatedCycles(counts) {
+  const sum = (names) => names.reduce((n, name) => n + counts[name], 0);
+  return counts.Ir + 10 * sum(L1_MISSES) + 100 * sum(LL_MISSES);
 }
 
 const HEAD_BYTES = 4096;
@@ -189,7 +208,31 @@ export function instructionFigures(measurement, parts) {
   const figures = { instructionsPerOp, instructionsPerSample: samples.map((b) => b.instructions), markerInstructions };
   const operations = samples.map((b) => b.operations);
   if (operations.some((n) => n !== measurement.iterationsPerSample)) figures.operationsPerSample = operations;
+  const cache = cacheFigures(samples, markers, parts);
+  if (cache) figures.cache = cache;
   return figures;
+}
+
+// With cache simulation on (the parts carry the miss events): each event's raw count per measured
+// batch and the marker batch's, and the estimated cycles per operation of each batch with the
+// marker's cycles subtracted, as instructions are. null when the parts have no cache events.
+function cacheFigures(samples, markers, parts) {
+  const events = parts.get(samples[0].part).events;
+  if (![...L1_MISSES, ...LL_MISSES].every((name) => events.includes(name))) return null;
+  const countsOf = (batch) => {
+    const { totals } = parts.get(batch.part);
+    return Object.fromEntries(events.map((name, i) => [name, totals[i]]));
+  };
+  const sampleCounts = samples.map(countsOf);
+  const markerCounts = markers.length ? countsOf(markers[markers.length - 1]) : Object.fromEntries(events.map((name) => [name, 0]));
+  if (sampleCounts.some((counts) => events.some((name) => counts[name] === null))) throw new Error('callgrind wrote a cache event of a measured batch that is no count');
+  return {
+    geometry: CACHE_GEOMETRY,
+    formula: CYCLE_FORMULA,
+    perSample: Object.fromEntries(events.map((name) => [name, sampleCounts.map((counts) => counts[name])])),
+    marker: markerCounts,
+    estimatedCyclesPerOp: samples.map((b, i) => (estimatedCycles(sampleCounts[i]) - estimatedCycles(markerCounts)) / b.operations)
+  };
 }
 
 const VALGRIND_FAILURE = /unhandled instruction|unrecognised instruction|the 'impossible' happened|valgrind: .*(?:fatal|cannot|failed)|out of memory|Killed by|Process terminating with default action/i;

@@ -86,6 +86,7 @@ function countedRecord(round, m, { memory, wallMs, startedAt, phasesMs }) {
     phasesMs
   };
   if (m.operationsPerSample) record.operationsPerSample = m.operationsPerSample;
+  if (m.cache) record.cache = m.cache;
   return record;
 }
 

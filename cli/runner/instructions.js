@@ -71,12 +71,12 @@ export async function runInstructions(cell, runtime, suite, context) {
   return ran;
 }
 
-async function runOnce(cell, runtime, suite, { options, timeoutMs, expectedMs, env, cpu, runDir, launch = launchWorker }, { valgrind, switchable }) {
+async function runOnce(cell, runtime, suite, { options, cacheSim, timeoutMs, expectedMs, env, cpu, runDir, launch = launchWorker }, { valgrind, switchable }) {
   const { flags: deterministic, notListed } = await determinismFlags(runtime);
   const setarch = setarchPrefix();
   const dir = makeCountingDir(runDir);
   try {
-    const { prefix, counting } = callgrindPrefix({ valgrind, setarch, dir, switchable });
+    const { prefix, counting } = callgrindPrefix({ valgrind, setarch, dir, switchable, cacheSim });
     const limitMs = instructionsTimeout({ timeoutMs, expectedMs });
     const launched = await launch(runtime.path, [...deterministic, ...cell.flags], {
       mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params,

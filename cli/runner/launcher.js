@@ -78,8 +78,8 @@ async function runMicro(cell, runtime, suite, { sampler, timeoutMs, expectedMs, 
 
 // The same process measured in instructions under valgrind (instructions.js): the outcome a timing
 // process has, its measurement in instructions per operation instead of time.
-async function runCounted(cell, runtime, suite, { options, timeoutMs, expectedMs, env, cpu, runDir }) {
-  const { outcome, launched } = await runInstructions(cell, runtime, suite, { options, timeoutMs, expectedMs, env, cpu, runDir });
+async function runCounted(cell, runtime, suite, { options, cacheSim, timeoutMs, expectedMs, env, cpu, runDir }) {
+  const { outcome, launched } = await runInstructions(cell, runtime, suite, { options, cacheSim, timeoutMs, expectedMs, env, cpu, runDir });
   return { ...outcome, wallMs: launched.wallMs, survivors: launched.survivors, holders: launched.holders, phasesMs: processPhases(launched, outcome.result?.measurement), cpu: launched.cpu };
 }
 
@@ -115,7 +115,7 @@ export function createProcessLauncher({ runtimes, suites, sampler, run, runDir }
         return { status: 'unsupported', error: `${what} is not measured in instructions (its work is in other processes and the kernel, which a count of the worker leaves out); measure it in time`, wallMs: 0, startedAt };
       }
       if (counted) {
-        const outcome = await runCounted(cell, runtime, suite, { options: run.instructions, timeoutMs, expectedMs, env, cpu: launch.cpu, runDir });
+        const outcome = await runCounted(cell, runtime, suite, { options: run.instructions, cacheSim: run.cacheSim, timeoutMs, expectedMs, env, cpu: launch.cpu, runDir });
         return { ...checkVersion(outcome, runtime), startedAt };
       }
       if (suite.kind === 'command') {
