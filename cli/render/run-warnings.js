@@ -26,6 +26,7 @@ export const WARNING_LABELS = {
   [OPTIMIZED_AWAY]: 'ran no slower than an empty benchmark (optimized away, marked !)',
   outliers: 'had far-outlier samples (other programs competing for the CPU)',
   'warmup-unstable': 'never settled during warm-up (raise run.warmupMaxMs)',
+  'count-unsettled': 'reached the counted warm-up\'s instruction cap with the count still moving (counted as compiled by then; see --warnings)',
   'processes-disagree': 'had processes disagreeing by more than 5% (noisy machine: use more processes)',
   'count-varies': 'counted different instructions in different processes (work that follows the clock or randomness: not exact; see --warnings)',
   'batches-vary': 'had batches that counted far more instructions than the others (a GC or a compilation fell in them; the process totals count)',

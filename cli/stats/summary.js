@@ -152,7 +152,10 @@ export function warningsFor(summary, processes) {
       : `${summary.outliers} of ${summary.samples} samples are far outliers: other programs were probably competing for the CPU; close them or rerun with more processes.` });
   }
   const unstable = processes.filter((p) => p.warmup && !p.warmup.stable).length;
-  if (unstable) {
+  if (unstable && counted) {
+    // The counted warm-up ends at an instruction cap (worker/instructions.js), not at warmupMaxMs.
+    warnings.push({ code: 'count-unsettled', message: `${unstable} of ${processes.length} processes reached the warm-up's instruction cap while the count per operation was still moving (V8 still optimising, or state that grows): the counts are of the code as compiled by then (alike in every process of the cell), and a ratio to another column could move with a longer warm-up (docs/instructions.md).` });
+  } else if (unstable) {
     warnings.push({ code: 'warmup-unstable', message: `${unstable} of ${processes.length} processes never reached a stable rate during warm-up; raise run.warmupMaxMs or check the benchmark for growing state.` });
   }
   const folding = foldingEvidence(foldingPairs(processes));
