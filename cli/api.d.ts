@@ -19,6 +19,8 @@ export interface RunOptions {
   metrics?: boolean; metricsMs?: number; metricsProcesses?: number;
   /** time (ns per operation) or instructions (counted under valgrind; docs/instructions.md) */
   measure?: 'time' | 'instructions';
+  /** with measure 'instructions': simulated caches, misses and estimated cycles per process (docs/instructions.md) */
+  cacheSim?: boolean;
 }
 
 /** A whole command as a benchmark (matrix.yaml `commands:`; nodebench exec). */
@@ -65,6 +67,8 @@ export type Verdict = 'faster' | 'slower' | 'same' | 'undecided';
 export interface Comparison {
   ratio: number; ci: { level: number; low: number; high: number }; p: number; q: number; df: number; se: number;
   significant: boolean; verdict: Verdict; method: string; singleProcess: boolean;
+  /** a side's processes all ran on a disturbed machine: no interval, nothing decided */
+  disturbedOnly?: boolean;
   /** how many times slower the host ran for B's processes, when the interval was widened for it (options.hostShift) */
   hostShift?: number;
 }

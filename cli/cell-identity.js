@@ -82,3 +82,9 @@ export function keptProcesses(cell) {
   const planned = cell.processes.filter((p) => !p.rerun).length;
   return kept.length >= Math.min(2, planned) || kept.length === cell.processes.length ? kept : cell.processes;
 }
+
+// Whether a cell's figure rests on processes set aside as disturbed (keptProcesses fell back to all
+// of them): its time then says how busy the host was more than what the code did.
+export function restsOnDisturbed(cell) {
+  return keptProcesses(cell).some((p) => p.setAside);
+}

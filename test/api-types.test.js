@@ -84,10 +84,12 @@ function driftCheck() {
   // baseDir and shard are not in a matrix file: runMatrix and the CLI (--shard) add them.
   const matrixKeys = [...Object.keys(parsed), 'baseDir', 'shard'];
   // What compare and pairedRatio return, with the host-shift field they add when the host ran at
-  // another speed for B's processes than for A's.
+  // another speed for B's processes than for A's,
   const [a, b] = [okCell('x'), okCell('x', 'ok', { runtimeLabel: '18' })];
   const hostShift = Math.log(1.5);
-  const compared = Object.keys({ ...compare(a, b), ...compare(a, b, { hostShift }) });
+  // and the flag of a side whose processes all ran on a disturbed machine.
+  const disturbed = { ...b, processes: b.processes.map((p) => ({ ...p, setAside: { reason: 'the host was slow' } })) };
+  const compared = Object.keys({ ...compare(a, b), ...compare(a, b, { hostShift }), ...compare(a, disturbed) });
   const paired = Object.keys({ ...pairedRatio(a, b), ...pairedRatio(a, b, null, { hostShift }) });
   const same = (declared, expected, name) => `export const ${name.replace(/\W/g, '_')}: Same<${declared}, ${expected}, ${JSON.stringify(name)}> = ${JSON.stringify(name)};`;
   const within = (keys, known, rule) => `export const ${rule.replace(/\W+/g, '_')}: Within<${keys}, ${known}, ${JSON.stringify(rule)}> = ${JSON.stringify(rule)};`;

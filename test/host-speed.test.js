@@ -15,6 +15,7 @@ import { widenForHost, fastReferences, hostFingerprint, compareHosts, SLOW_MODE 
 import { quietReferences } from '../cli/stats/disturbance.js';
 import { judgeCell } from '../cli/results/cell.js';
 import { compareCells } from '../cli/stats/compare.js';
+import { restsOnDisturbed } from '../cli/cell-identity.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-host-'));
 const fixture = (name) => {
@@ -47,6 +48,36 @@ test('a real slowdown across the same host shift still fails the gate (Node 16 i
   assert.match(run.stderr, /fail the gate/);
   // Different runtimes: the drift cannot be told from real changes, so it is not estimated, and diff says so.
   assert.match(diff.drift.summary[0], /only 0 cells .* same runtime and flags/);
+});
+
+// The A/A pair of bench/verdicts.js's gate trials that failed the gate (2026-11-28 00:14-00:20 UTC on
+// this VM, the promises suite on 16.20.2 and 24.21.0 at the shipped run options, the same code and
+// flags): while B ran, two valgrind processes shared the 2 cores, and B's chain-bluebird processes
+// waited 5-30 ms a sample for the CPU, nearly all set aside, so the disturbed ones counted: 0.53x and
+// 0.46x at q < 0.005.
+test('unchanged code whose cells in one file all ran on a disturbed machine passes the gate; with the set-aside marks removed it did not', async () => {
+  const run = await nodebench(['diff', fixture('gate-aa-p0'), fixture('gate-aa-p1'), '--fail-on-regression', '5', '--json']);
+  assert.equal(run.exitCode, 0, run.stderr);
+  const diff = JSON.parse(run.stdout);
+  const disturbed = diff.rows.filter((r) => r.comparison?.disturbedOnly);
+  assert.ok(disturbed.some((r) => r.label === 'promises/chain-bluebird'), JSON.stringify(disturbed.map((r) => r.label)));
+  for (const r of disturbed) {
+    assert.equal(r.comparison.verdict, 'undecided');
+    assert.equal(r.comparison.ci.high, null, 'an unbounded interval (Infinity is null in JSON)');
+    assert.match(r.comparison.method, /B's \(\d+ of \d+ set aside\) processes all ran while the machine was disturbed/);
+  }
+  const text = await nodebench(['diff', fixture('gate-aa-p0'), fixture('gate-aa-p1'), '--no-color']);
+  assert.match(text.stdout, /undecided \(host disturbed\)/);
+  assert.match(text.stdout, /note: \d+ comparison\(s\) rest on a cell whose processes all ran while the machine was disturbed/);
+  // What the rule is for: where those cells' processes are not marked as disturbed (the values they
+  // count with unchanged), the host's slowness is decided as a slowdown and fails the gate.
+  const unmarked = read('gate-aa-p1');
+  for (const cell of unmarked.cells.filter(restsOnDisturbed)) for (const p of cell.processes) delete p.setAside;
+  const file = path.join(dir, 'gate-aa-p1-unmarked.json');
+  fs.writeFileSync(file, JSON.stringify(unmarked));
+  const before = await nodebench(['diff', fixture('gate-aa-p0'), file, '--fail-on-regression', '5']);
+  assert.equal(before.exitCode, 1, before.stdout);
+  assert.match(before.stderr, /promises\/chain-bluebird: .*slower/);
 });
 
 test('a cell whose processes all ran in the slow mode is set aside against its runtime\'s fast mode, not its own quiet processes', () => {

@@ -31,7 +31,7 @@ const mark = (text, on) => (on ? `${text}${FOLDED_MARK}` : text);
 // "same" carries its band, so that it never reads as "no change" without one.
 export function verdictText(c, equivalence) {
   const word = c.verdict === 'same' && Number.isFinite(equivalence) ? `same ${formatBand(equivalence)}` : c.verdict;
-  return word + (c.singleProcess ? ' (1 process)' : '');
+  return word + (c.singleProcess ? ' (1 process)' : c.disturbedOnly ? ' (host disturbed)' : '');
 }
 
 export function diffRowCells(r, { equivalence } = {}) {
@@ -73,6 +73,10 @@ export function diffSummaryLines(rows, { runWarnings = true } = {}) {
   if (rows.drift) lines.push(...describeDrift(rows.drift).map((line) => terminalText(line)));
   const widened = compared.filter((c) => c.hostShift).length;
   if (rows.host || widened) lines.push(...describeHosts(rows.host || {}, widened));
+  const disturbed = compared.filter((c) => c.disturbedOnly).length;
+  if (disturbed) {
+    lines.push(`note: ${disturbed} comparison(s) rest on a cell whose processes all ran while the machine was disturbed (fewer than two quiet ones): their ratios are shown without an interval and decide nothing (marked "host disturbed"); rerun on a quieter host, or count instructions (--measure instructions).`);
+  }
   if (compared.some((c) => c.singleProcess)) {
     lines.push('note: a cell measured in one process decides nothing (the samples of one process say nothing of the next, which can run 2x apart on a shared host): its ratio is shown without an interval; measure with --processes 3 or more for verdicts.');
   }

@@ -9,7 +9,7 @@
 import { geomean, mean } from './basic.js';
 import { tTwoSidedP, tQuantile } from './distributions.js';
 import { yuen, logInterval, logVariancePrior } from './robust.js';
-import { keptProcesses, perProcessOf } from '../cell-identity.js';
+import { keptProcesses, perProcessOf, restsOnDisturbed } from '../cell-identity.js';
 import { processValue, keptSamples } from './summary.js';
 import { INVOCATION_DRIFT } from './drift.js';
 import { ALPHA, EQUIVALENCE, decide } from './decision.js';
@@ -50,6 +50,22 @@ export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, 
       ratio, ci: { level: 1 - alpha, low: 0, high: Infinity }, p: 1, q: 1, df: 0, se: Infinity, significant: false, verdict: 'undecided',
       method: `${what} (n = ${ua.logs.length} vs ${ub.logs.length} ${ua.level === 'processes' && ub.level === 'processes' ? 'processes' : 'values'}): the spread between processes is unknown, so there is no interval and nothing is decided; measure with --processes 3 or more`,
       singleProcess: true
+    };
+  }
+  // A side whose every process ran on a disturbed machine (fewer than two quiet ones left, so the
+  // disturbed ones count) measured the host. On this VM (2026-11-28, bench/verdicts.js gate) an A/A
+  // pair failed the gate at q = 0.0004 on such cells: B's 8 processes of chain-bluebird all waited
+  // 5-30 ms a sample for the CPU and ran 1.9x A's, each file's interval narrow. Its ratio stands,
+  // without an interval; nothing is decided either way.
+  const disturbed = [['A', a], ['B', b]].filter(([, cell]) => restsOnDisturbed(cell));
+  if (disturbed.length) {
+    const ratio = Math.exp(mean(ua.logs) - mean(ub.logs));
+    const sides = disturbed.map(([side, cell]) => `${side}'s (${cell.processes.filter((p) => p.setAside).length} of ${cell.processes.length} set aside)`).join(' and ');
+    return {
+      ratio, ci: { level: 1 - alpha, low: 0, high: Infinity }, p: 1, q: 1, df: 0, se: Infinity, significant: false, verdict: 'undecided',
+      method: `${sides} processes all ran while the machine was disturbed (fewer than two quiet ones), so their times say how busy the host was, not what the code did: nothing is decided; run again on a quieter host, or count instructions (--measure instructions)`,
+      singleProcess: false,
+      disturbedOnly: true
     };
   }
   // A count's own repeatability (cli/measure.js) stays in every interval, as drift does for time.

@@ -90,7 +90,7 @@ export function estimateDrift(pairs, { priorsA = new Map(), priorsB = new Map(),
   const items = [];
   for (const { a, b } of pairs) {
     const c = compareCells(a, b, { driftCv: 0, priorA: priorsA.get(a.suite), priorB: priorsB.get(b.suite) });
-    if (c.singleProcess || !(c.ratio > 0)) continue;
+    if (c.singleProcess || c.disturbedOnly || !(c.ratio > 0)) continue;
     // ratio is B's rate over A's; the log ratio's sign does not matter to a two-sided p-value.
     items.push({ suite: a.suite, logRatio: Math.log(c.ratio), variance: c.se * c.se, df: c.df });
   }
