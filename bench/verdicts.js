@@ -14,8 +14,9 @@
 //       the shipped run options, and as many invocations with chain-native `slowdown`% slower: the real
 //       CLI, `nodebench diff A B --fail-on-regression threshold --confirm --json`, counted with and
 //       without the confirmation; plus the A/A share of cells flagged over those pairs. --no-confirm
-//       runs the gate as a CI job between two files does by default (no re-measuring), e.g. issue 36's
-//       `--slowdown 20 --threshold 5 --no-confirm`.
+//       runs the gate as a CI job between two files does by default (no re-measuring), on two files of
+//       the same runtimes and flags (the slowdown set through the environment, see firstGateMode),
+//       e.g. issue 36's `--slowdown 20 --threshold 5 --no-confirm`.
 //   node bench/verdicts.js folding [--runtimes 4.9.1,...] [--keep DIR | --reread DIR] [SHIPPED.json ...]
 //       the folding fixture (test/fixtures/suites/folding) on the given runtimes (default: the
 //       default matrix's and 18, 20, 22): per benchmark and runtime, the fastest sample over the
@@ -176,13 +177,13 @@ function shippedRun() {
   return { ...run, metrics: false };
 }
 
-async function invoke(dir, name, runtimes, flags, seed, reread) {
+async function invoke(dir, name, runtimes, flags, seed, reread, env = {}) {
   const out = path.join(dir, `${name}.json`);
   if (reread || fs.existsSync(out)) return out;
   const file = path.join(dir, `${name}.yaml`);
   fs.writeFileSync(file, YAML.stringify({ runtimes, flagSets: { baseline: flags }, suites: [{ name: FIXTURE }], run: shippedRun() }));
   const started = Date.now();
-  const run = await execa(process.execPath, [cli, 'matrix', '--matrix', file, '--out', out, '--seed', String(seed), '--json'], { stdout: 'ignore', stderr: 'pipe', reject: false });
+  const run = await execa(process.execPath, [cli, 'matrix', '--matrix', file, '--out', out, '--seed', String(seed), '--json'], { stdout: 'ignore', stderr: 'pipe', reject: false, env });
   if (run.exitCode !== 0) throw new Error(`${name}: nodebench matrix exited ${run.exitCode}: ${run.stderr.slice(-2000)}`);
   log(`  ${name}: ${((Date.now() - started) / 60000).toFixed(1)} min`);
   return out;
@@ -217,6 +218,7 @@ async function gateMode(options) {
   const aa = [];
   const slow = [];
   const slowerName = (i) => (slowdown === 5 ? `t${i}-slower` : `t${i}-slower${slowdown}`);
+  if (!options.confirm) return firstGateMode(options, { dir, started, slowerName });
   for (let i = 0; i < trials; i++) {
     log(`trial ${i + 1} of ${trials} (${dir})`);
     const a = await invoke(dir, `t${i}-a`, runtimes, [], 1000 + 3 * i, reread);
@@ -227,6 +229,29 @@ async function gateMode(options) {
     if (only === 'aa') continue;
     const s = await invoke(dir, slowerName(i), runtimes, MARK.slower(slowdown), 1002 + 3 * i, reread);
     slow.push(slowTrial(await gateDiff(dir, slowerName(i), a, s, options), options.threshold));
+  }
+  return gateFigures({ ...options, aa, slow, runtimes, started, dir });
+}
+
+// Without --confirm: the sides are the same runtimes and flags (the slowdown set through the
+// environment), as two files of a code change are, so diff estimates drift between them. trials + 1
+// plain invocations and trials slower ones, in turn: A/A pairs are each plain file against the
+// next one (the slower file ran between them), slowdown pairs each plain file against the slower
+// file right after it.
+async function firstGateMode(options, { dir, started, slowerName }) {
+  const { trials, runtimes = ['16.20.2', '24.21.0'], reread, only, slowdown, threshold } = options;
+  const aa = [];
+  const slow = [];
+  let a = await invoke(dir, 'p0', runtimes, [], 1000, reread);
+  for (let i = 0; i < trials; i++) {
+    log(`trial ${i + 1} of ${trials} (${dir})`);
+    if (only !== 'aa') {
+      const s = await invoke(dir, slowerName(i), runtimes, [], 2000 + i, reread, { NODEBENCH_TRIAL_SLOWDOWN: String(slowdown) });
+      slow.push(slowTrial(await gateDiff(dir, slowerName(i), a, s, options), threshold));
+    }
+    const next = await invoke(dir, `p${i + 1}`, runtimes, [], 1001 + i, reread);
+    if (only !== 'slower') aa.push(aaTrial(await gateDiff(dir, `t${i}-aa`, a, next, options), threshold));
+    a = next;
   }
   return gateFigures({ ...options, aa, slow, runtimes, started, dir });
 }
