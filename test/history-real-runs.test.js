@@ -17,6 +17,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { root } from './helpers/cli.js';
 import { history } from './helpers/history.js';
+import { restsOnDisturbed } from '../cli/cell-identity.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-history-aa-'));
 const store = path.join(dir, 'store');
@@ -54,4 +55,34 @@ test('by date: two runs of one commit have no change point, and the gate passes'
   const check = await history(['check', '--store', store, '--by', 'date']);
   assert.equal(check.exitCode, 0, check.stdout + check.stderr);
   assert.match(check.stdout, /^no new change points in .* \(2 run\(s\), by date\)$/);
+});
+
+// The A/A pair of bench/verdicts.js's gate trials (test/fixtures/host-shift/gate-aa-*, 2026-11-28):
+// in the second run, every process of three cells ran while two valgrind processes held the cores.
+// Those cells are kept in the store but are no points of their series, as diff decides nothing on
+// them; marked as measured, the same values drew -53.9% and -48.9% change points and failed the gate.
+test('by date: a cell whose processes all ran on a disturbed machine is no point of its series, and unchanged code passes the gate', async () => {
+  const pairDir = fs.mkdtempSync(path.join(dir, 'disturbed-'));
+  const read = (name) => JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(root, 'test', 'fixtures', 'host-shift', `${name}.json.gz`))).toString('utf8'));
+  const write = (name, result) => {
+    const file = path.join(pairDir, `${name}.json`);
+    fs.writeFileSync(file, JSON.stringify(result));
+    return file;
+  };
+  const [first, second] = [write('p0', read('gate-aa-p0')), write('p1', read('gate-aa-p1'))];
+  const marked = path.join(pairDir, 'store');
+  assert.equal((await history(['add', first, second, '--store', marked])).exitCode, 0);
+  const check = await history(['check', '--store', marked, '--by', 'date', '--fail-on-regression', '5']);
+  assert.equal(check.exitCode, 0, check.stdout + check.stderr);
+  const shown = JSON.parse((await history(['show', '--store', marked, '--by', 'date', '--format', 'json'])).stdout);
+  const disturbed = shown.series.flatMap((s) => s.points.filter((p) => p.status === 'disturbed').map((p) => `${s.benchmark} on ${s.line}: ${p.reason}`));
+  assert.ok(disturbed.some((d) => /^chain-bluebird on 24\.21\.0: its processes all ran while the machine was disturbed/.test(d)), disturbed.join('\n'));
+
+  const unmarked = read('gate-aa-p1');
+  for (const cell of unmarked.cells.filter(restsOnDisturbed)) for (const p of cell.processes) delete p.setAside;
+  const plain = path.join(pairDir, 'store-unmarked');
+  assert.equal((await history(['add', first, write('p1-unmarked', unmarked), '--store', plain])).exitCode, 0);
+  const failed = await history(['check', '--store', plain, '--by', 'date', '--fail-on-regression', '5']);
+  assert.equal(failed.exitCode, 1, failed.stdout);
+  assert.match(failed.stderr, /promises\/chain-bluebird: \[baseline\] on 24\.21\.0, .* -\d+\.\d% /);
 });

@@ -4,7 +4,7 @@
 // change-point search weighs it by. Everything here is derived from the result file, which the
 // store keeps beside it: the index is a view, never a second source of truth.
 import crypto from 'node:crypto';
-import { isUnfinished } from '../cell-identity.js';
+import { isUnfinished, restsOnDisturbed } from '../cell-identity.js';
 import { fastReferences, cellHostLevel } from '../stats/host-speed.js';
 import { Z95 } from './changepoints.js';
 import { measureOfCell, measureOfResult, rateOf } from '../measure.js';
@@ -77,7 +77,9 @@ export function entryFrom(result, meta) {
     const counted = measureOfCell(cell).id === 'instructions';
     const base = { suite: cell.suite, benchmark: cell.benchmark, runtime: cell.runtime, runtimeLabel: cell.runtimeLabel, flagSet: cell.flagSet, host: host.id, ...(counted ? { measure: 'instructions' } : {}) };
     // No host moves a count, so no slowdown widens it.
-    if (cell.status === 'ok') return { ...base, status: 'ok', ...cellPoint(cell.summary), hostSlowdown: counted ? null : cellHostLevel(cell, fasts).slowdown };
+    // A time cell whose processes all ran on a disturbed machine measured the host (diff decides
+    // nothing on it, stats/compare.js): kept, and marked, so that it is no point of a series.
+    if (cell.status === 'ok') return { ...base, status: 'ok', ...cellPoint(cell.summary), hostSlowdown: counted ? null : cellHostLevel(cell, fasts).slowdown, ...(!counted && restsOnDisturbed(cell) ? { disturbed: true } : {}) };
     return { ...base, status: isUnfinished(cell) ? 'unfinished' : cell.status, reason: cell.error ? String(cell.error).slice(0, 200) : undefined };
   });
   return {

@@ -98,7 +98,7 @@ function makePoint(group, by, drift) {
   const ok = [];
   for (const run of group) {
     if (!runtimes.includes(run.cell.runtime)) runtimes.push(run.cell.runtime);
-    if (run.cell.status === 'ok' && run.cell.logSe > 0) ok.push(run.cell);
+    if (run.cell.status === 'ok' && run.cell.logSe > 0 && !run.cell.disturbed) ok.push(run.cell);
   }
   const point = {
     x: by === 'version' ? first.cell.runtime : first.entry.createdAt,
@@ -109,6 +109,11 @@ function makePoint(group, by, drift) {
   };
   if (!ok.length) {
     const last = group.at(-1).cell;
+    if (last.status === 'ok' && last.disturbed) {
+      point.status = 'disturbed';
+      point.reason = 'its processes all ran while the machine was disturbed (fewer than two quiet ones): it measured the host, not the code, so no change point rests on it';
+      return point;
+    }
     // Measured, but with a margin over 100%: an interval without bounds weighs nothing.
     point.status = last.status === 'ok' ? 'unbounded' : last.status;
     point.reason = last.status === 'ok' ? 'its interval has no upper bound (margin over 100%); measure with more processes' : last.reason;
