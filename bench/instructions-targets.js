@@ -42,7 +42,7 @@ async function plantedTrial(dir, i, runtime) {
   if (!fs.existsSync(out)) {
     const matrix = path.join(dir, `t${i}.yaml`);
     const flagSets = { baseline: [], ...Object.fromEntries(Object.entries(PLANTED).map(([name, { flag }]) => [name, { flags: [flag], suites: ['instructions-planted'] }])) };
-    fs.writeFileSync(matrix, YAML.stringify({ runtimes: [runtime], flagSets, suites: [SUITE], run: { measure: 'instructions' } }));
+    fs.writeFileSync(matrix, YAML.stringify({ runtimes: [runtime], flagSets, suites: [{ name: SUITE, benchmarks: ['steps'] }], run: { measure: 'instructions' } }));
     const started = Date.now();
     await nodebench(['matrix', '--matrix', matrix, '--out', out, '--seed', String(1000 + i)]);
     log(`  t${i}: ${((Date.now() - started) / 60000).toFixed(1)} min`);
