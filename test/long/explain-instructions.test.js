@@ -57,6 +57,7 @@ for (const version of ['24.21.0', '6.17.1']) {
     // Nothing of V8's log or perf map stays in the suite's folder or in /tmp.
     assert.deepEqual(fs.readdirSync(dir).sort(), ['explain.json', 'index.js']);
     assert.deepEqual(mapsNaming(dir), []);
+    fs.rmSync(dir, { recursive: true });
     console.log(`explain --measure instructions on ${version}: ${((Date.now() - started) / 1000).toFixed(0)} s; planted ${planted.a.estimate} -> ${planted.b.estimate} instructions/op (${(planted.change.relative * 100).toFixed(2)}%), totals ${doc.functions.sides.a.total.estimate} -> ${doc.functions.sides.b.total.estimate}`);
   });
 }
@@ -71,4 +72,5 @@ test('explain --measure instructions: no valgrind, or a profiler option, is one 
   assert.equal(interval.exitCode, 2, interval.stderr);
   assert.match(interval.stderr, /--interval applies to explain in time .* leave out --interval\./);
   assert.doesNotMatch(interval.stderr, /counting instructions/);
+  fs.rmSync(empty, { recursive: true });
 });
