@@ -8,7 +8,7 @@ import { displayName } from '../text/format.js';
 
 const STYLE = '<style>table.x{border-collapse:collapse;font-size:13px}table.x th,table.x td{padding:2px 8px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}'
   + 'td.num{text-align:right;white-space:nowrap}.bar{height:10px;display:inline-block;vertical-align:middle}.a{background:#4a78c2}.b{background:#e07b39}'
-  + 'tr.slower td.v{color:#b00;font-weight:600}tr.faster td.v{color:#070;font-weight:600}</style>';
+  + 'tr.slower td.v,tr.more td.v{color:#b00;font-weight:600}tr.faster td.v,tr.fewer td.v{color:#070;font-weight:600}</style>';
 
 function plainTable(table) {
   const head = `<tr>${table.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr>`;
@@ -40,7 +40,8 @@ export function renderExplainHtml(doc) {
     { title: 'Summary', html: `${STYLE}<p>${escapeHtml(sideLine(doc, 'a'))}<br>${escapeHtml(sideLine(doc, 'b'))}</p><p>${escapeHtml(doc.summary)}</p>` },
     { title: functions.title, html: sideBySide(doc, functions) },
     ...others.map((t) => ({ title: t.title, html: plainTable(t) })),
-    { title: 'Profiles', html: `<p>Open in Chrome DevTools (Performance, load profile) or speedscope.app:</p><ul>${files.map((f) => `<li><code>${escapeHtml(f)}</code></li>`).join('')}</ul><p class="note">${escapeHtml(`${doc.createdAt}: nodebench ${doc.command.join(' ')}`)}</p>` }
+    ...(doc.measure === 'instructions' ? [] : [{ title: 'Profiles', html: `<p>Open in Chrome DevTools (Performance, load profile) or speedscope.app:</p><ul>${files.map((f) => `<li><code>${escapeHtml(f)}</code></li>`).join('')}</ul><p class="note">${escapeHtml(`${doc.createdAt}: nodebench ${doc.command.join(' ')}`)}</p>` }]),
+    ...(doc.measure === 'instructions' ? [{ title: 'Command', html: `<p class="note">${escapeHtml(`${doc.createdAt}: nodebench ${doc.command.join(' ')}`)}</p>` }] : [])
   ];
-  return htmlPage({ title: `nodebench explain: ${benchmarkOf(doc)}`, intro: `Where the time went from ${displayName(doc.sides.a.column)} to ${displayName(doc.sides.b.column)}.`, charts: [], sections, script: '' });
+  return htmlPage({ title: `nodebench explain: ${benchmarkOf(doc)}`, intro: `Where the ${doc.measure === 'instructions' ? 'instructions' : 'time'} went from ${displayName(doc.sides.a.column)} to ${displayName(doc.sides.b.column)}.`, charts: [], sections, script: '' });
 }

@@ -6,14 +6,19 @@ import path from 'node:path';
 import { resolveInputs } from './inputs.js';
 import { runExplainProcesses } from './run.js';
 import { explainDocument } from './document.js';
+import { runCountedProcesses } from './counted.js';
+import { countedDocument } from './counted-document.js';
 import { prepareProfileDir, uniqueNames } from './profile-dir.js';
 import { runtimeFlagsOrNull } from '../flags/index.js';
-import { samplerOptions, DEFAULT_RUN } from '../options.js';
+import { samplerOptions, DEFAULT_RUN, INSTRUCTIONS_RUN } from '../options.js';
 import { isUserError } from '../errors.js';
 import { columnKey } from '../cell-identity.js';
 
 // timeoutMs: each process's limit, run's --timeout default (run.timeoutSec).
 export const EXPLAIN_DEFAULTS = { processes: 3, metricsProcesses: 2, windowMs: 1000, intervalUs: 250, timeoutMs: DEFAULT_RUN.timeoutSec * 1000 };
+// In instructions (--measure instructions) a side's processes agree to parts per million, so two
+// (a cell's INSTRUCTIONS_RUN.processes) show the spread; valgrind runs each 10-100 times slower.
+export const COUNTED_PROCESSES = INSTRUCTIONS_RUN.processes;
 
 export function defaultProfileDir(now = new Date()) {
   return path.resolve(`nodebench-explain-${now.toISOString().replace(/[:.]/g, '-')}`);
@@ -25,6 +30,10 @@ export async function explainComparison(request, options = {}, { log = () => {},
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
   const settings = { ...EXPLAIN_DEFAULTS, ...given, profileDir: path.resolve(options.profileDir || defaultProfileDir()) };
   const inputs = await resolveInputs(request, { log, timeoutMs: settings.timeoutMs });
+  if (settings.measure === 'instructions') {
+    const counted = { processes: given.processes ?? COUNTED_PROCESSES, timeoutMs: settings.timeoutMs, instructions: inputs.run?.instructions };
+    return countedDocument(inputs, await runCountedProcesses(inputs.sides, inputs.target, counted, { log }), counted, { command });
+  }
   settings.sampler = samplerOptions(inputs.run || undefined);
   // Before any process runs: a folder that cannot take the profiles would fail each one at its end.
   prepareProfileDir(settings.profileDir, { given: Boolean(options.profileDir) });

@@ -28,6 +28,26 @@ export function profilingMethod(version) {
 }
 
 
+// Ctrl-C, kill or a closed terminal: the workers go with explain, and the next step says so in one
+// sentence (exit 130) ending with `left`, what is kept. release() when done.
+export function watchInterrupts(left) {
+  let interrupted = null;
+  const onSignal = (signal) => {
+    interrupted = signal;
+    killAllGroups();
+  };
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const signal of signals) process.once(signal, onSignal);
+  return {
+    stopIfInterrupted: () => {
+      if (interrupted) throw new UserError(`explain was interrupted (${interrupted}); ${left}.`, { exitCode: 130 });
+    },
+    release: () => {
+      for (const signal of signals) process.removeListener(signal, onSignal);
+    }
+  };
+}
+
 function failure(launched, timeoutMs, what) {
   const outcome = interpretLaunch(launched, { timeoutMs });
   return `the ${what} process ${outcome.status === 'timeout' ? 'timed out' : outcome.status === 'unsupported' ? 'could not run' : 'failed'}: ${outcome.error}`;
@@ -108,17 +128,8 @@ export async function runExplainProcesses(sides, target, settings, { log = () =>
     return [s.id, { profiles: [], metrics: [], optimization: null, skipped: s.skipped || null, unavailable: s.skipped || method.unavailable || null, via: method.via ?? null }];
   }));
   const running = sides.filter((s) => !s.skipped);
-  // Ctrl-C, kill or a closed terminal: the workers go with explain; the profiles written so far stay.
-  let interrupted = null;
-  const onSignal = (signal) => {
-    interrupted = signal;
-    killAllGroups();
-  };
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  for (const signal of signals) process.once(signal, onSignal);
-  const stopIfInterrupted = () => {
-    if (interrupted) throw new UserError(`explain was interrupted (${interrupted}); the profiles written so far are in ${settings.profileDir}.`, { exitCode: 130 });
-  };
+  // The profiles written so far stay.
+  const { stopIfInterrupted, release } = watchInterrupts(`the profiles written so far are in ${settings.profileDir}`);
   try {
     for (let i = 0; i < settings.processes; i++) {
       for (const side of sides) {
@@ -150,7 +161,7 @@ export async function runExplainProcesses(sides, target, settings, { log = () =>
     stopIfInterrupted();
   } finally {
     runDir.remove();
-    for (const signal of signals) process.removeListener(signal, onSignal);
+    release();
   }
   // A side whose every profiled process failed is shown like one that cannot be profiled, with why.
   for (const side of sides) {

@@ -4,6 +4,8 @@ import { formatDuration, formatPct, formatFraction, displayName } from '../text/
 import { benchmarkName } from '../cell-identity.js';
 import { formatCount } from '../measure.js';
 import { hasEstimate, NO_ESTIMATE } from '../render/marks.js';
+import { countedTables } from './counted-tables.js';
+import { formatInstructions } from './counted-document.js';
 
 const dur = (ns) => (Number.isFinite(ns) ? formatDuration(ns) : '');
 const signed = (ns) => (Number.isFinite(ns) ? `${ns >= 0 ? '+' : '-'}${formatDuration(Math.abs(ns))}` : '');
@@ -29,7 +31,8 @@ export const benchmarkOf = (doc) => displayName(benchmarkName({ suite: doc.bench
 export function sideLine(doc, id) {
   const s = doc.sides[id];
   const flags = s.flags.length ? s.flags.join(' ') : 'no flags';
-  const timing = s.timing ? `; timing processes: ${formatDuration(s.timing.nsPerOp)}/op` : '';
+  const timing = s.recorded ? `; the result file's cell: ${s.recorded.unit === 'ns/op' ? `${formatDuration(s.recorded.value)}/op` : `${formatInstructions(s.recorded.value)} ${s.recorded.unit}`}`
+    : s.timing ? `; timing processes: ${formatDuration(s.timing.nsPerOp)}/op` : '';
   return `${id.toUpperCase()} = ${displayName(s.column)} (Node ${s.runtime.version}, V8 ${s.runtime.v8}, ${flags})${timing}`;
 }
 
@@ -114,9 +117,10 @@ function flagsTable(doc) {
 }
 
 export function explainTables(doc) {
+  if (doc.measure === 'instructions') return countedTables(doc);
   return [functionsTable(doc), gcTable(doc), optimizationTable(doc), flagsTable(doc)];
 }
 
 export function profileFiles(doc) {
-  return ['a', 'b'].flatMap((id) => doc.sides[id].profiling.processes.filter((p) => p.file).map((p) => p.file));
+  return ['a', 'b'].flatMap((id) => (doc.sides[id].profiling?.processes ?? []).filter((p) => p.file).map((p) => p.file));
 }

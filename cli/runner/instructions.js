@@ -71,14 +71,18 @@ export async function runInstructions(cell, runtime, suite, context) {
   return ran;
 }
 
-async function runOnce(cell, runtime, suite, { options, cacheSim, timeoutMs, expectedMs, env, cpu, runDir, launch = launchWorker }, { valgrind, switchable }) {
+// inCountingDir (explain --measure instructions, cli/explain/counted.js): { flags(dir): runtime flags
+// after the cell's that write into the process's folder (V8's perf map), read(dir, measurement):
+// called with a counted process's folder and figures before the folder is removed }.
+async function runOnce(cell, runtime, suite, { options, cacheSim, timeoutMs, expectedMs, env, cpu, runDir, launch = launchWorker, inCountingDir }, { valgrind, switchable }) {
   const { flags: deterministic, notListed } = await determinismFlags(runtime);
   const setarch = setarchPrefix();
   const dir = makeCountingDir(runDir);
   try {
     const { prefix, counting } = callgrindPrefix({ valgrind, setarch, dir, switchable, cacheSim });
     const limitMs = instructionsTimeout({ timeoutMs, expectedMs });
-    const launched = await launch(runtime.path, [...deterministic, ...cell.flags], {
+    const extraFlags = inCountingDir?.flags(dir) ?? [];
+    const launched = await launch(runtime.path, [...deterministic, ...cell.flags, ...extraFlags], {
       mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
       sampler: instructionsSampler(options), counting
     }, { timeoutMs: limitMs, cwd: path.dirname(suite.file), env, cpu, prefix });
@@ -98,7 +102,7 @@ async function runOnce(cell, runtime, suite, { options, cacheSim, timeoutMs, exp
       tool: 'callgrind',
       version: valgrind.version,
       // The command as run, with the process's private folder written as <dir>.
-      command: [...prefix, runtime.path, ...deterministic, ...cell.flags].map((arg) => arg.split(dir).join('<dir>')),
+      command: [...prefix, runtime.path, ...deterministic, ...cell.flags, ...extraFlags].map((arg) => arg.split(dir).join('<dir>')),
       marker: MARKER_FUNCTION,
       determinismFlags: deterministic,
       notListed,
@@ -111,6 +115,7 @@ async function runOnce(cell, runtime, suite, { options, cacheSim, timeoutMs, exp
     };
     const { instrumentationSwitches, cpuMs, ...measured } = outcome.result.measurement;
     const measurement = { ...measured, ...figures, valgrind: record };
+    inCountingDir?.read(dir, measurement);
     return { outcome: { ...outcome, result: { ...outcome.result, measurement } }, launched };
   } finally {
     removeCountingDir(dir);
