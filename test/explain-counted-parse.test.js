@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root } from './helpers/cli.js';
+import { root, nodebench } from './helpers/cli.js';
 import { parseCallgrindPart } from '../cli/explain/callgrind.js';
 import { parsePerfMap, perfMapLookup, mappedIdentity, UNNAMED_JIT } from '../cli/explain/perf-map.js';
 import { readCountedProcess, perfMapFlags } from '../cli/explain/counted.js';
@@ -150,4 +150,11 @@ test('the document: a planted 0.5% in one function is called, the rest is within
   const markdown = EXPLAIN_FORMATS.markdown(doc);
   assert.ok(!markdown.includes('<b>steady') && !markdown.includes('\u001b'), 'the name is text in Markdown');
   assert.equal(JSON.parse(EXPLAIN_FORMATS.json(doc)).functions.rows.find((r) => r.name === EVIL).name, EVIL);
+});
+
+test('a result file of counts is explained in counts unless --measure says otherwise: the options of the time profiler are refused before anything runs', async () => {
+  const counted = path.join(root, 'test', 'fixtures', 'history', 'counted-16.json');
+  const run = await nodebench(['explain', counted, '--from', '16.20.2/baseline', '--to', '16.20.2/baseline', '--benchmark', 'loop-100', '--interval', '100']);
+  assert.equal(run.exitCode, 2, run.stderr);
+  assert.equal(run.stderr.trim(), 'nodebench: --interval applies to explain in time (the profiler and its metrics processes), and --measure instructions runs neither; leave out --interval.');
 });

@@ -9,6 +9,8 @@ import { EXPLAIN_FORMATS } from '../explain/formats.js';
 import { chooseFormat, emit } from '../output/emit.js';
 import { checkWritable } from '../fs-atomic.js';
 import { addRunOption } from '../options.js';
+import { readResult } from '../results/file.js';
+import { measureOfResult } from '../measure.js';
 
 export function register(program) {
   addRunOption(program.command('explain')
@@ -20,7 +22,7 @@ export function register(program) {
     .requiredOption('--benchmark <name>', 'SUITE/BENCHMARK, e.g. promises/chain-native (BENCHMARK alone when it is unique)')
     .option('--suite <file>', 'the suite file to run (a user\'s file; with a result file: where its suite is on this machine)')
     .option('--node <binaries>', 'with a result file: node binaries of yours to run for its path runtimes, each standing in for the one of its version (comma-separated); a binary a result file names is never run')
-    .option('--measure <measure>', 'time (CPU self time from profiles) or instructions (self instructions per function from callgrind, exact: Linux with valgrind)', 'time')
+    .option('--measure <measure>', 'time (CPU self time from profiles) or instructions (self instructions per function from callgrind, exact: Linux with valgrind); default: the result file\'s measure, else time')
     .option('--processes <n>', `profiled processes per side (default ${EXPLAIN_DEFAULTS.processes}; two or more give intervals); with --measure instructions, counted processes per side (default ${COUNTED_PROCESSES}; two or more show their spread)`, positiveInt('processes'))
     .option('--metrics-processes <n>', `--trace-gc processes per side (default ${EXPLAIN_DEFAULTS.metricsProcesses}; 0: no GC figures)`, nonNegativeInt('metrics-processes'))
     .option('--duration <seconds>', `measured window of each process (default ${EXPLAIN_DEFAULTS.windowMs / 1000})`, positiveNumber('duration'))
@@ -30,8 +32,10 @@ export function register(program) {
     .option('--out <file>', 'write the output to this file instead of stdout'), 'timeoutSec')
     .action(async (resultFile, resultFileB, opts) => {
       const render = chooseFormat(EXPLAIN_FORMATS, opts.format);
-      if (!['time', 'instructions'].includes(opts.measure)) throw new UserError(`--measure "${opts.measure}" is not a measure; give time or instructions.`);
-      const counted = opts.measure === 'instructions';
+      if (opts.measure !== undefined && !['time', 'instructions'].includes(opts.measure)) throw new UserError(`--measure "${opts.measure}" is not a measure; give time or instructions.`);
+      // A file of counts is explained in counts unless --measure says otherwise.
+      const measure = opts.measure ?? (resultFile ? measureOfResult(await readResult(resultFile)).id : 'time');
+      const counted = measure === 'instructions';
       // Options of the profiler and the metrics processes, which a count runs neither of: said, not
       // silently dropped.
       const timeOnly = [['interval', '--interval'], ['duration', '--duration'], ['metricsProcesses', '--metrics-processes'], ['profileDir', '--profile-dir']].find(([key]) => opts[key] !== undefined);
@@ -46,7 +50,7 @@ export function register(program) {
       const document = await explainComparison(
         { resultFile, resultFileB, suite: opts.suite, from: opts.from, to: opts.to, benchmark: opts.benchmark, nodes: opts.node === undefined ? undefined : list(opts.node) },
         {
-          measure: opts.measure, processes: opts.processes, metricsProcesses: opts.metricsProcesses, intervalUs: opts.interval, profileDir: opts.profileDir,
+          measure, processes: opts.processes, metricsProcesses: opts.metricsProcesses, intervalUs: opts.interval, profileDir: opts.profileDir,
           windowMs: opts.duration === undefined ? undefined : opts.duration * 1000,
           timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000
         },
