@@ -67,8 +67,10 @@ export type Verdict = 'faster' | 'slower' | 'same' | 'undecided';
 export interface Comparison {
   ratio: number; ci: { level: number; low: number; high: number }; p: number; q: number; df: number; se: number;
   significant: boolean; verdict: Verdict; method: string; singleProcess: boolean;
-  /** a side's processes all ran on a disturbed machine: no interval, nothing decided */
+  /** a side's processes all ran on a disturbed machine: the interval also holds the ratio with that side's disturbance taken out */
   disturbedOnly?: boolean;
+  /** how many times slower each such side may have measured than its code (null: the side was not disturbed throughout) */
+  disturbance?: { a: number | null; b: number | null };
   /** how many times slower the host ran for B's processes, when the interval was widened for it (options.hostShift) */
   hostShift?: number;
 }

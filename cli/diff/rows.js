@@ -3,7 +3,7 @@
 // Verdicts are stats/decision.js's: faster, slower, same (within ±equivalence) or undecided, judged
 // over all the rows at one false discovery rate (diffResults); a cell whose benchmark ran at the cost
 // of an empty one carries FOLDED_MARK on its rate and on the change it takes part in.
-import { geomeanRatio } from '../stats/compare.js';
+import { geomeanRatio, DISTURBED_SLOWDOWN } from '../stats/compare.js';
 import { formatChange, formatBand, displayName } from '../text/format.js';
 import { describeDrift } from '../stats/drift-estimate.js';
 import { describeHosts } from '../stats/host-speed.js';
@@ -75,7 +75,7 @@ export function diffSummaryLines(rows, { runWarnings = true } = {}) {
   if (rows.host || widened) lines.push(...describeHosts(rows.host || {}, widened));
   const disturbed = compared.filter((c) => c.disturbedOnly).length;
   if (disturbed) {
-    lines.push(`note: ${disturbed} comparison(s) rest on a cell whose processes all ran while the machine was disturbed (fewer than two quiet ones): their ratios are shown without an interval and decide nothing (marked "host disturbed"); rerun on a quieter host, or count instructions (--measure instructions).`);
+    lines.push(`note: ${disturbed} comparison(s) rest on a cell whose processes all ran while the machine was disturbed (fewer than two quiet ones; marked "host disturbed"): their intervals also hold the ratio with that disturbance taken out (at least ${DISTURBED_SLOWDOWN}x), so only a larger change is decided; rerun on a quieter host, or count instructions (--measure instructions).`);
   }
   if (compared.some((c) => c.singleProcess)) {
     lines.push('note: a cell measured in one process decides nothing (the samples of one process say nothing of the next, which can run 2x apart on a shared host): its ratio is shown without an interval; measure with --processes 3 or more for verdicts.');

@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import { isUnfinished, restsOnDisturbed } from '../cell-identity.js';
 import { fastReferences, cellHostLevel } from '../stats/host-speed.js';
+import { disturbanceOf } from '../stats/compare.js';
 import { Z95 } from './changepoints.js';
 import { measureOfCell, measureOfResult, rateOf } from '../measure.js';
 
@@ -77,9 +78,10 @@ export function entryFrom(result, meta) {
     const counted = measureOfCell(cell).id === 'instructions';
     const base = { suite: cell.suite, benchmark: cell.benchmark, runtime: cell.runtime, runtimeLabel: cell.runtimeLabel, flagSet: cell.flagSet, host: host.id, ...(counted ? { measure: 'instructions' } : {}) };
     // No host moves a count, so no slowdown widens it.
-    // A time cell whose processes all ran on a disturbed machine measured the host (diff decides
-    // nothing on it, stats/compare.js): kept, and marked, so that it is no point of a series.
-    if (cell.status === 'ok') return { ...base, status: 'ok', ...cellPoint(cell.summary), hostSlowdown: counted ? null : cellHostLevel(cell, fasts).slowdown, ...(!counted && restsOnDisturbed(cell) ? { disturbed: true } : {}) };
+    // A time cell whose processes all ran on a disturbed machine measured the host as much as its
+    // code: how much slower it may have measured (stats/compare.js disturbanceOf), which series.js
+    // widens its point by, as diff widens its comparisons.
+    if (cell.status === 'ok') return { ...base, status: 'ok', ...cellPoint(cell.summary), hostSlowdown: counted ? null : cellHostLevel(cell, fasts).slowdown, ...(!counted && restsOnDisturbed(cell) ? { disturbance: disturbanceOf(cell) } : {}) };
     return { ...base, status: isUnfinished(cell) ? 'unfinished' : cell.status, reason: cell.error ? String(cell.error).slice(0, 200) : undefined };
   });
   return {

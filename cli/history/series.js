@@ -80,14 +80,16 @@ export function compareVersions(a, b) {
 }
 
 // A run's cell as a point sees it: its log rate and standard error, the interval widened for the
-// host's speed when its processes ran slower than their runtime's fast mode.
+// host's speed when its processes ran slower than their runtime's fast mode, or for the machine's
+// disturbance when all of them ran disturbed (entry.js), whichever may have slowed it more.
 function runEstimate(cell) {
   const y = Math.log(cell.opsPerSec);
-  const widened = cell.hostSlowdown > 0 && cell.low > 0 && cell.high > 0
-    ? widenForHost({ low: cell.low / cell.opsPerSec, high: cell.high / cell.opsPerSec, df: Infinity, level: 0.95 }, Math.log(cell.hostSlowdown))
+  const slowdown = Math.max(cell.hostSlowdown || 0, cell.disturbance || 0);
+  const widened = slowdown > 0 && cell.low > 0 && cell.high > 0
+    ? widenForHost({ low: cell.low / cell.opsPerSec, high: cell.high / cell.opsPerSec, df: Infinity, level: 0.95 }, Math.log(slowdown))
     : null;
   if (!widened) return { y, se: cell.logSe };
-  return { y: y + Math.log(widened.low * widened.high) / 2, se: widened.se, hostSlowdown: cell.hostSlowdown };
+  return { y: y + Math.log(widened.low * widened.high) / 2, se: widened.se, hostSlowdown: slowdown };
 }
 
 // group: the { entry, cell } of one point. A point keeps them as its runs. drift: the drift per
@@ -98,7 +100,7 @@ function makePoint(group, by, drift) {
   const ok = [];
   for (const run of group) {
     if (!runtimes.includes(run.cell.runtime)) runtimes.push(run.cell.runtime);
-    if (run.cell.status === 'ok' && run.cell.logSe > 0 && !run.cell.disturbed) ok.push(run.cell);
+    if (run.cell.status === 'ok' && run.cell.logSe > 0) ok.push(run.cell);
   }
   const point = {
     x: by === 'version' ? first.cell.runtime : first.entry.createdAt,
@@ -109,11 +111,6 @@ function makePoint(group, by, drift) {
   };
   if (!ok.length) {
     const last = group.at(-1).cell;
-    if (last.status === 'ok' && last.disturbed) {
-      point.status = 'disturbed';
-      point.reason = 'its processes all ran while the machine was disturbed (fewer than two quiet ones): it measured the host, not the code, so no change point rests on it';
-      return point;
-    }
     // Measured, but with a margin over 100%: an interval without bounds weighs nothing.
     point.status = last.status === 'ok' ? 'unbounded' : last.status;
     point.reason = last.status === 'ok' ? 'its interval has no upper bound (margin over 100%); measure with more processes' : last.reason;
