@@ -129,8 +129,9 @@ export function describeDrift(estimate) {
   }
   const suites = [...estimate.bySuite];
   const byShift = ([, s]) => s.shiftAllowance > Math.max(s.estimate ?? estimate.pooled, estimate.floor);
-  const parts = suites.filter(([, s]) => s.estimate !== null && !byShift([, s])).map(([suite, s]) => `${suite} ${pct(s.used)} (${s.cells} cells)`);
-  const pooledSuites = suites.filter(([, s]) => s.estimate === null && !byShift([, s])).map(([suite]) => suite);
+  const scattered = suites.filter((entry) => !byShift(entry));
+  const parts = scattered.filter(([, s]) => s.estimate !== null).map(([suite, s]) => `${suite} ${pct(s.used)} (${s.cells} cells)`);
+  const pooledSuites = scattered.filter(([, s]) => s.estimate === null).map(([suite]) => suite);
   if (pooledSuites.length) parts.push(`${pooledSuites.join(', ')} ${pct(estimate.pooled)} (pooled over all ${estimate.cells} cells)`);
   for (const [suite, s] of suites.filter(byShift)) parts.push(`${suite} ${pct(s.used)} (its shared shift)`);
   const lines = [`drift between the two runs estimated from the files (the default for two files; --drift N fixes it), per side, never below ${pct(estimate.floor)} nor below a suite's shared shift / √2: ${parts.join('; ')}`,
