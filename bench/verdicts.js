@@ -253,7 +253,17 @@ async function firstGateMode(options, { dir, started, slowerName }) {
     if (only !== 'slower') aa.push(aaTrial(await gateDiff(dir, `t${i}-aa`, a, next, options), threshold));
     a = next;
   }
-  return gateFigures({ ...options, aa, slow, runtimes, started, dir });
+  return { ...gateFigures({ ...options, aa, slow, runtimes, started, dir }), loads: invocationLoads(dir) };
+}
+
+// The 1-minute load averages each invocation's result file recorded at its start and end: how busy
+// the machine was while the trials measured (other work included).
+function invocationLoads(dir) {
+  const loads = fs.readdirSync(dir).filter((name) => /^(p\d+|t\d+-slower\d*)\.json$/.test(name)).flatMap((name) => {
+    const { host } = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
+    return [host.loadAverageStart?.[0], host.loadAverageEnd?.[0]].filter(Number.isFinite);
+  });
+  return loads.length ? { median: median(loads), min: Math.min(...loads), max: Math.max(...loads), readings: loads.length } : null;
 }
 
 function aaTrial(same, threshold) {
@@ -312,7 +322,7 @@ function gateFigures({ aa, slow, runtimes, threshold, confirmProcesses, confirm,
 function gateLines(f) {
   const pct = (n, of) => `${n} of ${of} (${((n / of) * 100).toFixed(1)}%)`;
   return [
-    `Gate trials (${f.date.slice(0, 16)}Z, ${f.host.cores} cores ${f.host.cpu}, load ${f.host.load.map((x) => x.toFixed(1)).join(' ')} at the end): ${f.slice.suite} on ${f.slice.runtimes.join(', ')}, shipped run options without metrics, nodebench diff A B --fail-on-regression ${f.slice.threshold}${f.slice.confirm ? ` --confirm${f.slice.confirmProcesses === 'default' ? '' : ` --confirm-processes ${f.slice.confirmProcesses}`}` : ' (no --confirm: the gate between two files as a CI job runs it)'}`,
+    `Gate trials (${f.date.slice(0, 16)}Z, ${f.host.cores} cores ${f.host.cpu}, load ${f.load.map((x) => x.toFixed(1)).join(' ')} at the end${f.loads ? `; 1-min load at the invocations' starts and ends: median ${f.loads.median.toFixed(1)}, ${f.loads.min.toFixed(1)}-${f.loads.max.toFixed(1)}` : ''}): ${f.slice.suite} on ${f.slice.runtimes.join(', ')}, shipped run options without metrics, nodebench diff A B --fail-on-regression ${f.slice.threshold}${f.slice.confirm ? ` --confirm${f.slice.confirmProcesses === 'default' ? '' : ` --confirm-processes ${f.slice.confirmProcesses}`}` : ' (no --confirm: the gate between two files as a CI job runs it)'}`,
     ...(f.aa.trials ? (f.slice.confirm ? aaGateLines(f, pct) : aaFirstLines(f, pct)) : []),
     ...(f.slowdown.trials ? slowGateLines(f) : []),
     `total ${f.minutes.toFixed(1)} min; files in ${f.files}`
