@@ -121,8 +121,8 @@ export function estimateDrift(pairs, { priorsA = new Map(), priorsB = new Map(),
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 const signedPct = (ratio) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
 
-// Lines for people: what was estimated, the shift every suite's median cell made (which is not
-// drift and stays in the verdicts), and a warning when an estimate is implausibly large.
+// Lines for people: what was estimated, the shift every suite's median cell made (allowed for, as
+// the host may have made it), and a warning when an estimate is implausibly large.
 export function describeDrift(estimate) {
   if (estimate.tooFew) {
     return [`drift between the runs: only ${estimate.cells} cells measured in several processes of the same runtime and flags in both files, fewer than the ${AUTO_MIN_CELLS} an estimate needs; the default ${pct(Math.max(estimate.floor, estimate.fallback ?? estimate.floor))} drift per side is used`];
