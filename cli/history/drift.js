@@ -11,8 +11,12 @@
 // the intervals' (read with their own degrees of freedom, entry.js), not diff's Yuen test over the
 // processes; the rules around the estimate are diff's: a suite with AUTO_MIN_SUITE_CELLS pairs gets
 // its own, the others the estimate pooled over the host's suites, fewer than AUTO_MIN_CELLS pairs
-// the 1% default, and never below AUTO_FLOOR.
-import { driftFromPValues, AUTO_FLOOR, AUTO_MIN_CELLS, AUTO_MIN_SUITE_CELLS } from '../stats/drift-estimate.js';
+// the 1% default, and never below AUTO_FLOOR. As in diff, the shift a whole suite shares between
+// two runs is not drift but may be the host's (a gate-trial pair ran 18.7% slower throughout while
+// the reference loop read the same host, issue 36): a suite's drift is at least the median of its
+// consecutive runs' |shift| / √2, so a host that keeps shifting between runs widens every point, and
+// one shift among many runs (a real change of the whole suite) does not move the median.
+import { driftFromPValues, shiftAllowanceOf, AUTO_FLOOR, AUTO_MIN_CELLS, AUTO_MIN_SUITE_CELLS } from '../stats/drift-estimate.js';
 import { INVOCATION_DRIFT } from '../stats/drift.js';
 import { median, t975 } from '../stats/basic.js';
 
@@ -27,7 +31,8 @@ const welchDf = (a, b) => (a.variance + b.variance) ** 2 / (a.variance ** 2 / a.
 
 // cells: every cell of the store as series.js selectCells gives it ({ entry, cell, params, flags }).
 // Returns { driftFor(host, suite), byHost: Map(host -> { pairs, pooled, tooFew, bySuite: Map(suite ->
-// { pairs, estimate (own, or null when pooled), used }) }) }.
+// { pairs, estimate (own, or null when pooled), shifts (pairs of runs), shift (their median |log
+// shift|), shiftAllowance, used }) }) }.
 export function storeDrift(cells) {
   const runsOf = new Map();
   for (const { entry, cell, params, flags } of cells) {
@@ -52,12 +57,16 @@ export function storeDrift(cells) {
     }
   }
   const byHost = new Map();
+  const shiftsOf = new Map();
   for (const { host, suite, items } of groups.values()) {
     const shift = median(items.map((i) => i.logRatio));
     if (!byHost.has(host)) byHost.set(host, new Map());
     const suites = byHost.get(host);
     if (!suites.has(suite)) suites.set(suite, []);
     suites.get(suite).push(...items.map((i) => ({ ...i, logRatio: i.logRatio - shift })));
+    const key = JSON.stringify([host, suite]);
+    if (!shiftsOf.has(key)) shiftsOf.set(key, []);
+    shiftsOf.get(key).push(Math.abs(shift));
   }
   const estimates = new Map([...byHost].map(([host, suites]) => {
     const all = [...suites.values()].flat();
@@ -65,7 +74,12 @@ export function storeDrift(cells) {
     const pooled = tooFew ? Math.max(AUTO_FLOOR, INVOCATION_DRIFT) : Math.max(AUTO_FLOOR, driftFromPValues(all));
     const bySuite = new Map([...suites].map(([suite, items]) => {
       const estimate = items.length >= AUTO_MIN_SUITE_CELLS ? driftFromPValues(items) : null;
-      return [suite, { pairs: items.length, estimate, used: estimate === null ? pooled : Math.max(AUTO_FLOOR, estimate) }];
+      const scatter = estimate === null ? pooled : Math.max(AUTO_FLOOR, estimate);
+      const shifts = shiftsOf.get(JSON.stringify([host, suite]));
+      const shift = median(shifts);
+      // Like diff, only where the pairs are enough to estimate anything from at all.
+      const shiftAllowance = tooFew ? 0 : shiftAllowanceOf(shift);
+      return [suite, { pairs: items.length, estimate, shifts: shifts.length, shift, shiftAllowance, used: Math.max(scatter, shiftAllowance) }];
     }));
     return [host, { pairs: all.length, pooled, tooFew, bySuite }];
   }));
@@ -85,7 +99,10 @@ export function describeStoreDrift({ byHost }) {
   return [...byHost].map(([host, h]) => {
     const where = byHost.size > 1 ? ` on host ${host}` : '';
     if (h.tooFew) return `drift between runs${where}: ${pct(h.pooled)} per side (the default: only ${h.pairs} cells measured the same runtime and flags in consecutive runs, fewer than the ${AUTO_MIN_CELLS} an estimate needs)`;
-    const suites = [...h.bySuite].map(([suite, s]) => `${suite} ${pct(s.used)}${s.estimate === null ? ' (pooled)' : ''}`);
-    return `drift between runs${where}, per side, estimated as diff does from ${h.pairs} cells that measured the same runtime and flags in consecutive runs (never below ${pct(AUTO_FLOOR)}): ${suites.join(', ')}`;
+    const why = (s) => (s.used === s.shiftAllowance && s.shiftAllowance > 0
+      ? ` (its median shared shift between consecutive runs, ${Math.exp(s.shift).toFixed(2)}x either way, / √2)`
+      : s.estimate === null ? ' (pooled)' : '');
+    const suites = [...h.bySuite].map(([suite, s]) => `${suite} ${pct(s.used)}${why(s)}`);
+    return `drift between runs${where}, per side, estimated as diff does from ${h.pairs} cells that measured the same runtime and flags in consecutive runs (never below ${pct(AUTO_FLOOR)} nor below a suite's median shared shift / √2): ${suites.join(', ')}`;
   }).join('\n');
 }
