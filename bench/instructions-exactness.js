@@ -12,13 +12,13 @@
 // Usage: node bench/instructions-exactness.js [--runtimes 4.9.1,24.21.0] [--processes 3] [--only a,b]
 //        [--busy 2] (busy loops beside, to show counts do not move) [--linearity]
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { createProcessLauncher } from '../cli/runner/launcher.js';
 import { ensureRuntime } from '../cli/runtimes/index.js';
 import { projectRoot } from '../cli/paths.js';
 import { textTable } from '../cli/text/text-table.js';
 import { answerHelp, log, contextLine } from './lib/preamble.js';
+import { startBusyLoops } from './lib/busy-loops.js';
 
 answerHelp(import.meta.url);
 
@@ -50,7 +50,7 @@ async function inPairs(jobs) {
   return results;
 }
 
-const busy = Array.from({ length: Number(values.busy) }, () => spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
+const stopBusyLoops = startBusyLoops(Number(values.busy));
 try {
   const runtimes = new Map();
   for (const spec of values.runtimes.split(',')) runtimes.set(spec, await ensureRuntime(spec, { log }));
@@ -89,5 +89,5 @@ try {
   console.log(`${values.busy} busy loop(s) beside; processes two at a time\n`);
   console.log(textTable([['runtime', 'benchmark', 'per op', 'ppm procs', 'ppm batches', '2N ppm', 'marker', 'N', 'warm-up', 'start s', 'wall s'], ...rows.map((row) => row.map(String))], { rightFrom: 2 }).join('\n'));
 } finally {
-  for (const child of busy) child.kill('SIGKILL');
+  stopBusyLoops();
 }

@@ -9,14 +9,15 @@
 //       (Benjamini-Hochberg, what diff uses) and with Benjamini-Yekutieli, with the 1% drift default
 //       and with --drift auto; and how many it calls same within ±2% or undecided.
 //   node bench/verdicts.js gate [--trials 20] [--runtimes 16.20.2,24.21.0] [--threshold 2] [--keep DIR | --reread DIR]
-//                               [--confirm-processes N] [--only aa|slower] [--slowdown 5] [--no-confirm]
+//                               [--confirm-processes N] [--only aa|slower] [--slowdown 5] [--no-confirm] [--busy-loops N]
 //       `trials` A/A pairs of invocations of the promises suite (bench/fixtures/promises-marked.js) at
 //       the shipped run options, and as many invocations with chain-native `slowdown`% slower: the real
 //       CLI, `nodebench diff A B --fail-on-regression threshold --confirm --json`, counted with and
 //       without the confirmation; plus the A/A share of cells flagged over those pairs. --no-confirm
 //       runs the gate as a CI job between two files does by default (no re-measuring), on two files of
 //       the same runtimes and flags (the slowdown set through the environment, see firstGateMode),
-//       e.g. issue 36's `--slowdown 20 --threshold 5 --no-confirm`.
+//       e.g. issue 36's `--slowdown 20 --threshold 5 --no-confirm`. --busy-loops N keeps N busy loops
+//       (`while :; do :; done`) running beside for the whole run, issue 36's hostile host.
 //   node bench/verdicts.js folding [--runtimes 4.9.1,...] [--keep DIR | --reread DIR] [SHIPPED.json ...]
 //       the folding fixture (test/fixtures/suites/folding) on the given runtimes (default: the
 //       default matrix's and 18, 20, 22): per benchmark and runtime, the fastest sample over the
@@ -44,6 +45,7 @@ import { prng } from '../cli/stats/random.js';
 import { rate } from './lib/trial-rates.js';
 import { rateText } from './lib/targets.js';
 import { answerHelp, log, runContext } from './lib/preamble.js';
+import { startBusyLoops } from './lib/busy-loops.js';
 
 answerHelp(import.meta.url);
 
@@ -53,14 +55,14 @@ const decided = (verdict) => verdict === 'faster' || verdict === 'slower';
 
 function parseArgs(argv) {
   const value = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
-  const options = new Set(['--trials', '--runtimes', '--threshold', '--keep', '--reread', '--confirm-processes', '--only', '--slowdown']);
+  const options = new Set(['--trials', '--runtimes', '--threshold', '--keep', '--reread', '--confirm-processes', '--only', '--slowdown', '--busy-loops']);
   const files = argv.slice(1).filter((a, i, all) => !a.startsWith('--') && !options.has(all[i - 1]));
   return {
     mode: argv[0], files, json: argv.includes('--json'),
     trials: Number(value('--trials', 20)), threshold: Number(value('--threshold', 2)),
     runtimes: value('--runtimes', null)?.split(','), keep: value('--keep', null), reread: value('--reread', null),
     confirmProcesses: value('--confirm-processes', null), only: value('--only', null),
-    slowdown: Number(value('--slowdown', 5)), confirm: !argv.includes('--no-confirm')
+    slowdown: Number(value('--slowdown', 5)), confirm: !argv.includes('--no-confirm'), busyLoops: Number(value('--busy-loops', 0))
   };
 }
 
@@ -291,12 +293,12 @@ function slowTrial(slower, threshold) {
   };
 }
 
-function gateFigures({ aa, slow, runtimes, threshold, confirmProcesses, confirm, slowdown, started, dir }) {
+function gateFigures({ aa, slow, runtimes, threshold, confirmProcesses, confirm, slowdown, busyLoops, started, dir }) {
   const count = (list, key) => rate(list.filter((x) => x[key]).length, list.length);
   const cells = aa.reduce((n, t) => n + t.share.cells, 0);
   return {
     ...runContext(),
-    slice: { suite: 'promises (bench/fixtures/promises-marked.js)', runtimes, run: shippedRun(), threshold, slowdown, confirm, confirmProcesses: confirmProcesses || 'default' },
+    slice: { suite: 'promises (bench/fixtures/promises-marked.js)', runtimes, run: shippedRun(), threshold, slowdown, confirm, confirmProcesses: confirmProcesses || 'default', busyLoops },
     aa: {
       trials: aa.length,
       gateFailsFirst: count(aa, 'firstFails'), gateFailsConfirmed: count(aa, 'confirmedFails'),
@@ -322,7 +324,7 @@ function gateFigures({ aa, slow, runtimes, threshold, confirmProcesses, confirm,
 function gateLines(f) {
   const pct = (n, of) => `${n} of ${of} (${((n / of) * 100).toFixed(1)}%)`;
   return [
-    `Gate trials (${f.date.slice(0, 16)}Z, ${f.host.cores} cores ${f.host.cpu}, load ${f.load.map((x) => x.toFixed(1)).join(' ')} at the end${f.loads ? `; 1-min load at the invocations' starts and ends: median ${f.loads.median.toFixed(1)}, ${f.loads.min.toFixed(1)}-${f.loads.max.toFixed(1)}` : ''}): ${f.slice.suite} on ${f.slice.runtimes.join(', ')}, shipped run options without metrics, nodebench diff A B --fail-on-regression ${f.slice.threshold}${f.slice.confirm ? ` --confirm${f.slice.confirmProcesses === 'default' ? '' : ` --confirm-processes ${f.slice.confirmProcesses}`}` : ' (no --confirm: the gate between two files as a CI job runs it)'}`,
+    `Gate trials (${f.date.slice(0, 16)}Z, ${f.host.cores} cores ${f.host.cpu}, load ${f.load.map((x) => x.toFixed(1)).join(' ')} at the end${f.loads ? `; 1-min load at the invocations' starts and ends: median ${f.loads.median.toFixed(1)}, ${f.loads.min.toFixed(1)}-${f.loads.max.toFixed(1)}` : ''}): ${f.slice.suite} on ${f.slice.runtimes.join(', ')}, shipped run options without metrics, nodebench diff A B --fail-on-regression ${f.slice.threshold}${f.slice.confirm ? ` --confirm${f.slice.confirmProcesses === 'default' ? '' : ` --confirm-processes ${f.slice.confirmProcesses}`}` : ' (no --confirm: the gate between two files as a CI job runs it)'}${f.slice.busyLoops ? `; ${f.slice.busyLoops} busy loop(s) ran beside throughout` : ''}`,
     ...(f.aa.trials ? (f.slice.confirm ? aaGateLines(f, pct) : aaFirstLines(f, pct)) : []),
     ...(f.slowdown.trials ? slowGateLines(f) : []),
     `total ${f.minutes.toFixed(1)} min; files in ${f.files}`
@@ -429,7 +431,12 @@ async function main() {
     figures = await aaMode(args.files);
     lines = aaLines(figures);
   } else if (args.mode === 'gate') {
-    figures = await gateMode({ ...args, runtimes: args.runtimes || undefined });
+    const stopBusyLoops = startBusyLoops(args.reread ? 0 : args.busyLoops);
+    try {
+      figures = await gateMode({ ...args, runtimes: args.runtimes || undefined });
+    } finally {
+      stopBusyLoops();
+    }
     lines = gateLines(figures);
   } else if (args.mode === 'simulate') {
     figures = simulateMode({ trials: args.files.length ? Number(args.files[0]) : 40 });
