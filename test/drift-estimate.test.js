@@ -5,7 +5,12 @@ import { estimateDrift, driftFromPValues, solveMedianP, AUTO_MIN_SUITE_CELLS, AU
 import { diffResults } from '../cli/diff/compare.js';
 import { prng } from '../cli/stats/random.js';
 import { nodebench } from './helpers/cli.js';
-import { writeResultFile } from './helpers/result-file.js';
+import { writeResultFile, resultObject } from './helpers/result-file.js';
+import { history } from './helpers/history.js';
+import { summarize } from '../cli/stats/summary.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 const gaussianFrom = (random) => () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 
@@ -78,6 +83,48 @@ test('a shift every benchmark of a suite shares may be the host\'s: allowed for 
   assert.ok(partly.drift.bySuite.get('s').shiftAllowance < 0.01, JSON.stringify([...partly.drift.bySuite]));
   assert.ok(partly.filter((r, i) => some(i) && r.comparison.verdict === 'slower').length >= 9, `${flaggedSlower(partly)} slower`);
   assert.equal(partly.filter((r, i) => !some(i) && r.comparison.verdict === 'slower').length, 0);
+});
+
+test('a suite of one or two benchmarks has no shared shift of its own: its change is decided against the shift all cells share', () => {
+  // Before, its own median was its change, and the allowance (|shift| / √2 per side) kept it
+  // undecided however large: 2x slower came out 0.50x [0.11, 2.21], undecided (review, 2026-11-28).
+  const inSuite = (suite) => (p) => ({ a: { ...p.a, suite }, b: { ...p.b, suite } });
+  const unchanged = invocations(14, 20, 0.01);
+  const lone = slowDown(invocations(15, 1, 0.01), () => true, 2).map(inSuite('lone'));
+  const pair = slowDown(invocations(16, 2, 0.01), () => true, 1.5).map(inSuite('pair'));
+  const rows = diffResults([...unchanged, ...lone, ...pair], { driftCv: 'auto' });
+  for (const suite of ['lone', 'pair']) {
+    const own = rows.drift.bySuite.get(suite);
+    assert.equal(own.shiftFrom, 'all', JSON.stringify(own));
+    assert.ok(own.shiftAllowance < 0.01, JSON.stringify(own));
+    const ownRows = rows.filter((r) => r.a.suite === suite);
+    assert.equal(ownRows.length, suite === 'lone' ? 1 : 2);
+    for (const row of ownRows) assert.equal(row.comparison.verdict, 'slower', JSON.stringify(row.comparison));
+  }
+  assert.equal(rows.drift.bySuite.get('s').shiftFrom, 'suite');
+  assert.equal(rows.filter((r) => r.a.suite === 's' && r.comparison.verdict === 'slower').length, 0);
+});
+
+test('history: a one-benchmark suite 2x slower between two runs is a change point beside an unchanged suite', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-small-suite-'));
+  const unchanged = invocations(17, 20, 0.01);
+  const [lone] = slowDown(invocations(18, 1, 0.01), () => true, 2).map((p) => ({ a: { ...p.a, suite: 'lone' }, b: { ...p.b, suite: 'lone' } }));
+  // History reads each cell's summary: the product's own, from the processes.
+  const summarized = (cells) => cells.map((c) => ({ ...c, summary: summarize(c.processes) }));
+  const write = (name, cells, createdAt) => {
+    const result = { ...resultObject(summarized(cells)), createdAt, suites: ['s', 'lone'].map((suite) => ({ name: suite, file: `${suite}.js`, params: {}, benchmarks: [] })) };
+    const file = path.join(dir, `${name}.json`);
+    fs.writeFileSync(file, JSON.stringify(result));
+    return file;
+  };
+  const files = [write('a', [...unchanged.map((p) => p.a), lone.a], '2026-11-28T03:00:00.000Z'), write('b', [...unchanged.map((p) => p.b), lone.b], '2026-11-28T04:00:00.000Z')];
+  const store = path.join(dir, 'store');
+  const added = await history(['add', ...files, '--store', store]);
+  assert.equal(added.exitCode, 0, added.stderr);
+  const check = await history(['check', '--store', store, '--by', 'date', '--fail-on-regression', '5']);
+  assert.equal(check.exitCode, 1, check.stdout + check.stderr);
+  assert.match(check.stderr, /^nodebench: 1 benchmark\(s\) have a new change point slower by more than 5%/);
+  assert.match(check.stderr, /lone\/b0: \[baseline\] on 16\.20\.2, .* -\d+\.\d% /);
 });
 
 test('without drift the estimate is the floor (1%, the drift measured on a quiet machine); small suites use the pooled estimate, large ones their own; single processes are left out; too few cells, the 1% default', () => {

@@ -15,8 +15,11 @@
 // two runs is not drift but may be the host's (a gate-trial pair ran 18.7% slower throughout while
 // the reference loop read the same host, issue 36): a suite's drift is at least the median of its
 // consecutive runs' |shift| / √2, so a host that keeps shifting between runs widens every point, and
-// one shift among many runs (a real change of the whole suite) does not move the median.
-import { driftFromPValues, shiftAllowanceOf, AUTO_FLOOR, AUTO_MIN_CELLS, AUTO_MIN_SUITE_CELLS } from '../stats/drift-estimate.js';
+// one shift among many runs (a real change of the whole suite) does not move the median. A suite
+// with fewer than SHIFT_MIN_SUITE_CELLS cells in a pair of runs takes that pair's shift over all
+// its cells instead (sharedShiftOf), as diff does: its own median would be its own change. Cells
+// whose processes all ran on a disturbed machine are left out, as diff leaves them out.
+import { driftFromPValues, shiftAllowanceOf, sharedShiftOf, AUTO_FLOOR, AUTO_MIN_CELLS, AUTO_MIN_SUITE_CELLS } from '../stats/drift-estimate.js';
 import { INVOCATION_DRIFT } from '../stats/drift.js';
 import { median, t975 } from '../stats/basic.js';
 
@@ -37,7 +40,7 @@ export function storeDrift(cells) {
   const runsOf = new Map();
   for (const { entry, cell, params, flags } of cells) {
     // Counts do not drift with the host (series.js gives them their repeatability instead).
-    if (cell.status !== 'ok' || (cell.measure && cell.measure !== 'time')) continue;
+    if (cell.status !== 'ok' || (cell.measure && cell.measure !== 'time') || cell.disturbance) continue;
     const spread = logSpread(cell);
     if (!spread) continue;
     const key = JSON.stringify([cell.host, cell.suite, params, cell.benchmark, cell.flagSet, flags, cell.runtime]);
@@ -52,13 +55,20 @@ export function storeDrift(cells) {
     for (let i = 1; i < runs.length; i++) {
       const [a, b] = [runs[i - 1], runs[i]];
       const key = JSON.stringify([a.cell.host, a.cell.suite, a.entry.id, b.entry.id]);
-      if (!groups.has(key)) groups.set(key, { host: a.cell.host, suite: a.cell.suite, items: [] });
+      if (!groups.has(key)) groups.set(key, { host: a.cell.host, suite: a.cell.suite, runs: [a.entry.id, b.entry.id], items: [] });
       groups.get(key).items.push({ logRatio: Math.log(b.cell.opsPerSec / a.cell.opsPerSec), variance: a.spread.variance + b.spread.variance, df: welchDf(a.spread, b.spread) });
     }
   }
+  // Each pair of runs' shift over all its cells, for the suites too small to have one of their own.
+  const pairItems = new Map();
+  for (const { host, runs, items } of groups.values()) {
+    const key = JSON.stringify([host, ...runs]);
+    pairItems.set(key, [...(pairItems.get(key) || []), ...items]);
+  }
+  const pairShift = new Map([...pairItems].map(([key, items]) => [key, median(items.map((i) => i.logRatio))]));
   const byHost = new Map();
   const shiftsOf = new Map();
-  for (const { host, suite, items } of groups.values()) {
+  for (const { host, suite, runs, items } of groups.values()) {
     const shift = median(items.map((i) => i.logRatio));
     if (!byHost.has(host)) byHost.set(host, new Map());
     const suites = byHost.get(host);
@@ -66,7 +76,7 @@ export function storeDrift(cells) {
     suites.get(suite).push(...items.map((i) => ({ ...i, logRatio: i.logRatio - shift })));
     const key = JSON.stringify([host, suite]);
     if (!shiftsOf.has(key)) shiftsOf.set(key, []);
-    shiftsOf.get(key).push(Math.abs(shift));
+    shiftsOf.get(key).push(Math.abs(sharedShiftOf(shift, items.length, pairShift.get(JSON.stringify([host, ...runs]))).shift));
   }
   const estimates = new Map([...byHost].map(([host, suites]) => {
     const all = [...suites.values()].flat();

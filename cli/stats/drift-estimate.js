@@ -7,9 +7,12 @@
 // hit a slow minute, another's a fast one. So each cell's log ratio is first centred on its suite's
 // median log ratio for the estimate. A shift that every cell of a suite shares (the code got slower
 // everywhere, or the whole run was slower) cannot be told apart between two separate runs of the same
-// binary: the host may have made it. It is an allowance of its own (SHIFT_ALLOWANCE): the drift
+// binary: the host may have made it. It is an allowance of its own (shiftAllowanceOf): the drift
 // used per side is at least |median log ratio| / √2, so that the two sides' drift together is the
-// shift, and a cell is decided only where it moved well beyond it. Why: an A/A pair of
+// shift, and a cell is decided only where it moved well beyond it. A suite of fewer than
+// SHIFT_MIN_SUITE_CELLS cells has no shared shift of its own to speak of (in a suite of one cell,
+// the median is that cell's own change, which the allowance would then never decide): it takes the
+// median over every cell of the two files, the shift a host would have given all suites. Why: an A/A pair of
 // bench/verdicts.js's gate trials (2026-11-28, two valgrind processes beside) ran 18.7% slower in
 // B for every benchmark of the suite while the reference loop read the same host (memory
 // contention, which a loop of clock reads does not feel); taken as "staying in the verdicts", it
@@ -45,6 +48,9 @@ export const AUTO_MIN_SUITE_CELLS = 20;
 // Above this, an estimated drift more likely means very noisy runs or changes the centring cannot
 // take out (cells of one suite that moved in different directions).
 export const IMPLAUSIBLE_DRIFT = 0.1;
+// Cells a suite needs for its median log ratio to be a shift it shares, not the change of one or
+// two of its benchmarks: with 5, a change in at most 2 of them leaves the median inside the others.
+export const SHIFT_MIN_SUITE_CELLS = 5;
 const MAX_DRIFT = 1;
 const CHANGED_P = 0.01;
 
@@ -82,6 +88,10 @@ export function driftFromPValues(items) {
 // make the whole shift (2·drift² = shift²).
 export const shiftAllowanceOf = (logShift) => Math.abs(logShift) / Math.SQRT2;
 
+// The shared log shift a suite's allowance stands on: its own median where it has
+// SHIFT_MIN_SUITE_CELLS cells, else the median over all cells (`overall`). { shift, from: 'suite' | 'all' }.
+export const sharedShiftOf = (ownShift, ownCells, overall) => (ownCells >= SHIFT_MIN_SUITE_CELLS ? { shift: ownShift, from: 'suite' } : { shift: overall, from: 'all' });
+
 const centred = (items) => {
   const shift = median(items.map((i) => i.logRatio));
   return { shift, items: items.map((i) => ({ ...i, logRatio: i.logRatio - shift })) };
@@ -94,7 +104,9 @@ const centred = (items) => {
 //   cells, floor, fallback, tooFew (fewer than AUTO_MIN_CELLS: fallback, the 1% default, is used),
 //   pooled (the estimate over all cells, each centred on its suite, raised to floor),
 //   bySuite: Map(suite -> { cells, shift (median rate ratio B/A), estimate (own, before the floor,
-//            or null under AUTO_MIN_SUITE_CELLS), used (what the comparisons get) }),
+//            or null under AUTO_MIN_SUITE_CELLS), shiftAllowance (from the suite's shift, or under
+//            SHIFT_MIN_SUITE_CELLS all cells' one: shiftFrom 'suite' or 'all'), used (what the
+//            comparisons get) }),
 //   driftFor(suite) }.
 export function estimateDrift(pairs, { priorsA = new Map(), priorsB = new Map(), floor = AUTO_FLOOR, fallback = INVOCATION_DRIFT } = {}) {
   const items = [];
@@ -108,12 +120,14 @@ export function estimateDrift(pairs, { priorsA = new Map(), priorsB = new Map(),
   const centredBySuite = new Map(suites.map((suite) => [suite, centred(items.filter((i) => i.suite === suite))]));
   const tooFew = items.length < AUTO_MIN_CELLS;
   const pooled = tooFew ? Math.max(floor, fallback) : Math.max(floor, driftFromPValues([...centredBySuite.values()].flatMap((c) => c.items)));
+  const overall = items.length ? median(items.map((i) => i.logRatio)) : 0;
   const bySuite = new Map();
   for (const [suite, { shift, items: own }] of centredBySuite) {
     const estimate = own.length >= AUTO_MIN_SUITE_CELLS ? driftFromPValues(own) : null;
     const scatter = estimate === null ? pooled : Math.max(floor, estimate);
-    const shiftAllowance = tooFew ? 0 : shiftAllowanceOf(shift);
-    bySuite.set(suite, { cells: own.length, shift: Math.exp(shift), estimate, shiftAllowance, used: Math.max(scatter, shiftAllowance) });
+    const shared = sharedShiftOf(shift, own.length, overall);
+    const shiftAllowance = tooFew ? 0 : shiftAllowanceOf(shared.shift);
+    bySuite.set(suite, { cells: own.length, shift: Math.exp(shift), estimate, shiftAllowance, shiftFrom: shared.from, used: Math.max(scatter, shiftAllowance) });
   }
   return { cells: items.length, floor, fallback, tooFew, pooled, bySuite, driftFor: (suite) => bySuite.get(suite)?.used ?? pooled };
 }
@@ -128,16 +142,20 @@ export function describeDrift(estimate) {
     return [`drift between the runs: only ${estimate.cells} cells measured in several processes of the same runtime and flags in both files, fewer than the ${AUTO_MIN_CELLS} an estimate needs; the default ${pct(Math.max(estimate.floor, estimate.fallback ?? estimate.floor))} drift per side is used`];
   }
   const suites = [...estimate.bySuite];
-  const byShift = ([, s]) => s.shiftAllowance > Math.max(s.estimate ?? estimate.pooled, estimate.floor);
+  const fromShift = (s) => s.shiftAllowance > Math.max(s.estimate ?? estimate.pooled, estimate.floor);
+  const byShift = ([, s]) => fromShift(s);
   const scattered = suites.filter((entry) => !byShift(entry));
   const parts = scattered.filter(([, s]) => s.estimate !== null).map(([suite, s]) => `${suite} ${pct(s.used)} (${s.cells} cells)`);
   const pooledSuites = scattered.filter(([, s]) => s.estimate === null).map(([suite]) => suite);
   if (pooledSuites.length) parts.push(`${pooledSuites.join(', ')} ${pct(estimate.pooled)} (pooled over all ${estimate.cells} cells)`);
-  for (const [suite, s] of suites.filter(byShift)) parts.push(`${suite} ${pct(s.used)} (its shared shift)`);
+  for (const [suite, s] of suites.filter(byShift)) parts.push(`${suite} ${pct(s.used)} (${s.shiftFrom === 'all' ? `the shift all cells share: its own ${s.cells} are too few to tell a shared shift` : 'its shared shift'})`);
   const lines = [`drift between the two runs estimated from the files (the default for two files; --drift N fixes it), per side, never below ${pct(estimate.floor)} nor below a suite's shared shift / √2: ${parts.join('; ')}`,
     `median change per suite: ${suites.map(([suite, s]) => `${suite} ${signedPct(s.shift)}`).join(', ')} (a shift every benchmark of a suite shares may be the host's between two runs: it is allowed for, and a benchmark is decided only beyond it; --confirm re-measures both sides interleaved, which tells the code from the host)`];
   if (suites.some(([, s]) => s.used > IMPLAUSIBLE_DRIFT)) {
-    lines.push(`note: a drift above ${pct(IMPLAUSIBLE_DRIFT)} means very noisy runs (or benchmarks of one suite that changed in different directions): between these files only large time changes can be decided; compare columns of one interleaved run, or count instructions (--measure instructions), which the host does not move.`);
+    const why = suites.some(([, s]) => s.used > IMPLAUSIBLE_DRIFT && fromShift(s))
+      ? 'a run that was slower or faster throughout, or code slower or faster everywhere, which two files cannot tell apart'
+      : 'very noisy runs, or benchmarks of one suite that changed in different directions';
+    lines.push(`note: a drift above ${pct(IMPLAUSIBLE_DRIFT)} means ${why}: between these files only large time changes can be decided; compare columns of one interleaved run, or count instructions (--measure instructions), which the host does not move.`);
   }
   return lines;
 }
