@@ -75,3 +75,16 @@ test('pooling runs of one version: the mean stays between the runs, the drift be
   assert.equal(agreeing.spread, INVOCATION_DRIFT);
   assert.ok(disagreeing.spread > 0.1 && disagreeing.v > 10 * agreeing.v);
 });
+
+test('a level below what the simulated draws resolve (1 / 200) still finds a change far beyond it, by the bound', () => {
+  // analysis.js judges one series selected of 21 at 5% / 21 = 0.24%: a 2x change between two
+  // points of ±2.5% went unfound, the draws' early stop answering 0.5 before any draw was made.
+  const points = [{ y: 0, v: 0.0125 ** 2 }, { y: Math.log(0.5), v: 0.0125 ** 2 }];
+  for (const alpha of [0.05, 0.0024, 0.0001]) {
+    const { changes } = changePoints(points, { alpha, minSegment: 1, extra: 0 });
+    assert.equal(changes.length, 1, `alpha ${alpha}`);
+    assert.ok(changes[0].p < alpha && changes[0].ratio < 0.51, JSON.stringify(changes[0]));
+  }
+  // Two points that do not differ beyond their intervals stay one segment at any level.
+  assert.equal(changePoints([{ y: 0, v: 0.0125 ** 2 }, { y: 0.01, v: 0.0125 ** 2 }], { alpha: 0.0024, minSegment: 1, extra: 0 }).changes.length, 0);
+});

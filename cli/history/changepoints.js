@@ -87,7 +87,9 @@ function nullP(ws, a, b, minSegment, observed, { alpha, draws }) {
   for (let d = 0; d < draws; d++) {
     for (let i = a; i < b; i++) ys[i] = normal() / Math.sqrt(ws[i]);
     if (Math.abs(largestSplit(ys, ws, a, b, minSegment).z) >= observed) beaten++;
-    if ((beaten + 1) / (draws + 1) >= alpha) return (beaten + 1) / (d + 2);
+    // Only once a draw has beaten it: with none, the answer may still be the bound below (a level
+    // under 1 / (draws + 1), one series selected of 21, then never found a 2x change).
+    if (beaten && (beaten + 1) / (draws + 1) >= alpha) return (beaten + 1) / (d + 2);
   }
   return beaten ? (beaten + 1) / (draws + 1) : Math.min(1 / (draws + 1), bound);
 }
