@@ -15,7 +15,9 @@ import { measureOfCell, measureOfResult, rateOf } from '../measure.js';
 // 3: the measure of the run and of a counted cell (series.js keeps counts and times apart and lets
 //    counts of any host share a series; a version-2 entry of an instruction run read its count as
 //    nanoseconds).
-export const ENTRY_VERSION = 3;
+// 4: a time cell whose processes all ran on a disturbed machine keeps its `disturbance` (series.js
+//    widens its point by it, drift.js leaves it out of the estimate).
+export const ENTRY_VERSION = 4;
 
 // JSON with object keys sorted, so that equal parameters give equal text.
 export function canonicalJson(value) {
