@@ -26,7 +26,9 @@ export const DISTURBED_SLOWDOWN = 2;
 export function disturbanceOf(cell) {
   const perProcess = perProcessOf(cell);
   const values = keptProcesses(cell).map((p) => processValue(p, perProcess)).filter((v) => v > 0);
-  const typical = Math.exp(mean(values.map(Math.log)));
+  if (!values.length) return DISTURBED_SLOWDOWN;
+  // The table's estimate (trimmed, summary.js); the plain geometric mean where a cell has none yet.
+  const typical = cell.summary?.estimate > 0 ? cell.summary.estimate : Math.exp(mean(values.map(Math.log)));
   return Math.max(DISTURBED_SLOWDOWN, typical / Math.min(...values));
 }
 
