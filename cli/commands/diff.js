@@ -20,6 +20,7 @@ import { explainComparisons } from '../explain/index.js';
 import { EXPLAIN_FORMATS } from '../explain/formats.js';
 import { createProgress } from '../progress.js';
 import { list } from '../arguments.js';
+import { measureOfResult } from '../measure.js';
 
 // The options that only mean something with --confirm (opts key, as written).
 const CONFIRM_OPTIONS = [['confirmProcesses', '--confirm-processes'], ['confirmMinutes', '--confirm-minutes'], ['confirmOut', '--confirm-out'],
@@ -99,6 +100,7 @@ export function register(program) {
       if (equivalence !== undefined && (!Number.isFinite(equivalence) || equivalence < 0 || equivalence >= 1 || String(opts.equivalence).trim() === '')) throw new UserError(`--equivalence takes a percentage from 0 to below 100, like 2, not "${opts.equivalence}".`);
       const resultA = await readResult(fileA);
       const resultB = fileB ? await readResult(fileB) : resultA;
+      if (opts.profileDir !== undefined && measureOfResult(resultA).id === 'instructions') throw new UserError('--profile-dir keeps the profiles of explain in time, and these files hold instruction counts, which --explain explains in counts without profiles; leave out --profile-dir.');
       const rows = compareResults(resultA, resultB, { from: opts.from, to: opts.to, fileA, fileB: fileB || fileA, driftCv, equivalence });
       const confirmation = opts.confirm ? await confirmRows(rows, { resultA, resultB, fileA, fileB: fileB || fileA, nodes, limit, alpha: ALPHA, equivalence, processes: confirmProcesses, minutes: confirmMinutes, given, out: opts.confirmOut, command: ['diff', '--confirm', ...process.argv.slice(2)] }) : null;
       const failures = limit === undefined ? null : [
@@ -108,7 +110,8 @@ export function register(program) {
       const gate = failures ? { confirm: confirmation, metrics: opts.metric || [] } : null;
       const context = { fileA, fileB: fileB || fileA, resultA, resultB, failures, limit, gate };
       // The explanations run extra processes first, then print under the diff in its format.
-      const explanation = opts.explain ? await explainSlower(rows, { fileA, fileB: fileB || fileA, nodes, markdown: render === DIFF_FORMATS.markdown, profileDir: opts.profileDir }) : '';
+      // Files of counts are explained in counts, as `explain` explains them.
+      const explanation = opts.explain ? await explainSlower(rows, { fileA, fileB: fileB || fileA, nodes, markdown: render === DIFF_FORMATS.markdown, profileDir: opts.profileDir, measure: measureOfResult(resultA).id }) : '';
       await emit((document, options) => `${render(document, options)}${explanation}`, { rows, context }, {
         out: opts.out,
         options: { color: wantsColor({ color: opts.color, out: opts.out }) },
@@ -135,9 +138,9 @@ function splitOperands(operands, raw) {
 
 // One explanation per row decided slower, as text to print under the diff. A row that cannot be
 // re-run here (a whole command, a suite not on this machine) says why in one line.
-async function explainSlower(rows, { fileA, fileB, nodes, markdown, profileDir }) {
+async function explainSlower(rows, { fileA, fileB, nodes, markdown, profileDir, measure }) {
   const progress = createProgress();
-  const explained = await explainComparisons(rows, { fileA, fileB, nodes }, { profileDir }, { log: (m) => progress.log(m) });
+  const explained = await explainComparisons(rows, { fileA, fileB, nodes }, { profileDir, measure }, { log: (m) => progress.log(m) });
   const render = markdown ? EXPLAIN_FORMATS.markdown : EXPLAIN_FORMATS.table;
   const [lead, safe] = markdown ? ['', markdownText] : ['explain: ', terminalText];
   const parts = explained.length

@@ -39,7 +39,7 @@ export function register(program) {
       // Options of the profiler and the metrics processes, which a count runs neither of: said, not
       // silently dropped.
       const timeOnly = [['interval', '--interval'], ['duration', '--duration'], ['metricsProcesses', '--metrics-processes'], ['profileDir', '--profile-dir']].find(([key]) => opts[key] !== undefined);
-      if (counted && timeOnly) throw new UserError(`${timeOnly[1]} applies to explain in time (the profiler and its metrics processes), and --measure instructions runs neither; leave out ${timeOnly[1]}.`);
+      if (counted && timeOnly) throw new UserError(`${timeOnly[1]} applies to explain in time (the profiler and its metrics processes), and ${opts.measure ? '--measure instructions' : 'a result file of counts, explained in counts,'} runs neither; leave out ${timeOnly[1]}.`);
       // Before anything runs: no valgrind is the one sentence run and matrix say.
       if (counted) await findValgrind();
       if (opts.interval !== undefined && opts.interval < 50) throw new UserError(`--interval ${opts.interval} is below 50 µs, where the profiler's own cost swamps the benchmark; use 50 or more.`);

@@ -51,17 +51,19 @@ export async function explainComparison(request, options = {}, { log = () => {},
 export async function explainComparisons(rows, { fileA, fileB, nodes }, options = {}, hooks = {}) {
   const slower = rows.filter((r) => r.comparison?.verdict === 'slower');
   if (!slower.length) return [];
+  // Counts keep no profiles: no folder is made for them.
+  const counted = options.measure === 'instructions';
   // One folder for the diff, checked once (a folder that takes no files is the diff's sentence, not
   // each row's), and a sub-folder of its own per row.
-  const wanted = path.resolve(options.profileDir || defaultProfileDir());
-  const made = !fs.existsSync(wanted);
-  const base = prepareProfileDir(wanted, { given: Boolean(options.profileDir) });
+  const wanted = counted ? null : path.resolve(options.profileDir || defaultProfileDir());
+  const made = !counted && !fs.existsSync(wanted);
+  const base = counted ? null : prepareProfileDir(wanted, { given: Boolean(options.profileDir) });
   const folders = uniqueNames(slower.map((row) => row.label));
   const out = [];
   for (const [i, row] of slower.entries()) {
     const [from, to] = [columnKey(row.a), columnKey(row.b)];
     try {
-      const document = await explainComparison({ resultFile: fileA, resultFileB: fileB, from, to, benchmark: row.label, nodes }, { ...options, profileDir: path.join(base, folders[i]) }, hooks);
+      const document = await explainComparison({ resultFile: fileA, resultFileB: fileB, from, to, benchmark: row.label, nodes }, counted ? options : { ...options, profileDir: path.join(base, folders[i]) }, hooks);
       out.push({ label: row.label, column: row.column, document });
     } catch (err) {
       if (!isUserError(err)) throw err;

@@ -74,3 +74,23 @@ test('explain --measure instructions: no valgrind, or a profiler option, is one 
   assert.doesNotMatch(interval.stderr, /counting instructions/);
   fs.rmSync(empty, { recursive: true });
 });
+
+test('diff --explain of a file of counts explains in counts: the planted function named, no profile folder made', { timeout: 900_000, skip: noValgrind }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-diff-explain-instr-'));
+  const suite = path.join(dir, 'index.js');
+  fs.copyFileSync(fixture, suite);
+  const file = path.join(dir, 'counts.json');
+  const run = await nodebench(['run', suite, '--node', '24.21.0', '--flags', '--stack-size=984', '--benchmarks', 'planted-and-steady', '--measure', 'instructions', '--out', file], { cwd: dir });
+  assert.equal(run.exitCode, 0, run.stderr);
+  const diff = await nodebench(['diff', file, '--from', '24.21.0/baseline', '--to', '24.21.0/--stack-size=984', '--equivalence', '0.1', '--explain', '--no-color'], { cwd: dir });
+  assert.equal(diff.exitCode, 0, diff.stderr);
+  assert.match(diff.stdout, /planted-and-steady/);
+  assert.match(diff.stdout, /self instructions|instructions per operation/i);
+  assert.match(diff.stdout, /planted \(index\.js:12\S*\)/);
+  assert.doesNotMatch(diff.stdout, /cpuprofile/);
+  assert.deepEqual(fs.readdirSync(dir).filter((name) => name.startsWith('nodebench-explain-')), []);
+  const profileDir = await nodebench(['diff', file, '--from', '24.21.0/baseline', '--to', '24.21.0/--stack-size=984', '--explain', '--profile-dir', path.join(dir, 'p')], { cwd: dir });
+  assert.equal(profileDir.exitCode, 2, profileDir.stderr);
+  assert.match(profileDir.stderr, /--profile-dir keeps the profiles of explain in time.*leave out --profile-dir\.$/m);
+  fs.rmSync(dir, { recursive: true });
+});
