@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 
 export function startBusyLoops(count) {
+  if (!count) return () => {};
   const loops = Array.from({ length: count }, () => spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
   const stop = () => {
     for (const child of loops) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

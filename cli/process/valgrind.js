@@ -225,7 +225,7 @@ function cacheFigures(samples, markers, parts) {
   };
   const sampleCounts = samples.map(countsOf);
   const markerCounts = markers.length ? countsOf(markers[markers.length - 1]) : Object.fromEntries(events.map((name) => [name, 0]));
-  if (sampleCounts.some((counts) => events.some((name) => counts[name] === null))) throw new Error('callgrind wrote a cache event of a measured batch that is no count');
+  if ([...sampleCounts, markerCounts].some((counts) => events.some((name) => counts[name] === null))) throw new Error('callgrind wrote a cache event of a measured or marker batch that is no count');
   return {
     geometry: CACHE_GEOMETRY,
     formula: CYCLE_FORMULA,
