@@ -156,5 +156,9 @@ test('a result file of counts is explained in counts unless --measure says other
   const counted = path.join(root, 'test', 'fixtures', 'history', 'counted-16.json');
   const run = await nodebench(['explain', counted, '--from', '16.20.2/baseline', '--to', '16.20.2/baseline', '--benchmark', 'loop-100', '--interval', '100']);
   assert.equal(run.exitCode, 2, run.stderr);
-  assert.equal(run.stderr.trim(), 'nodebench: --interval applies to explain in time (the profiler and its metrics processes), and --measure instructions runs neither; leave out --interval.');
+  // The sentence names what the user gave: the file of counts here, --measure instructions below.
+  assert.equal(run.stderr.trim(), 'nodebench: --interval applies to explain in time (the profiler and its metrics processes), and a result file of counts, explained in counts, runs neither; leave out --interval.');
+  const measured = await nodebench(['explain', counted, '--from', '16.20.2/baseline', '--to', '16.20.2/baseline', '--benchmark', 'loop-100', '--measure', 'instructions', '--interval', '100']);
+  assert.equal(measured.exitCode, 2, measured.stderr);
+  assert.equal(measured.stderr.trim(), 'nodebench: --interval applies to explain in time (the profiler and its metrics processes), and --measure instructions runs neither; leave out --interval.');
 });
