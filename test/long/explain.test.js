@@ -252,7 +252,10 @@ test('explain says in plain words what V8\'s promise.js functions and "(program)
   const doc = JSON.parse(run.stdout);
   assert.match(doc.summary, /In plain words: functions "\(V8's ….js\)" are V8's own library written in JavaScript/);
   assert.match(doc.summary, /"\(program\)" \(\d+(\.\d+)?% on 16\.20\.2/);
-  // Margins past ±100% say so rather than print a figure.
+  // Margins past ±100% say so rather than print a figure; ±100% itself is the last one printed
+  // (cli/render/marks.js hasEstimate), which a margin of 99.5-100% rounds to (seen 2026-11-28).
   const markdown = await nodebench(['explain', '--suite', suite, '--from', '6.17.1', '--to', '16.20.2', '--benchmark', 'chain-native', '--profile-dir', path.join(dir, 'q'), '--processes', '2', '--metrics-processes', '2']);
-  assert.doesNotMatch(markdown.stdout, /±\d{3,}(\.\d+)?%/);
+  const margins = [...markdown.stdout.matchAll(/±(\d+(?:\.\d+)?)%/g)].map((m) => Number(m[1]));
+  assert.ok(margins.length > 0, markdown.stdout);
+  assert.deepEqual(margins.filter((m) => m > 100), [], markdown.stdout);
 });
