@@ -34,8 +34,8 @@ const welchDf = (a, b) => (a.variance + b.variance) ** 2 / (a.variance ** 2 / a.
 
 // cells: every cell of the store as series.js selectCells gives it ({ entry, cell, params, flags }).
 // Returns { driftFor(host, suite), byHost: Map(host -> { pairs, pooled, tooFew, bySuite: Map(suite ->
-// { pairs, estimate (own, or null when pooled), shifts (pairs of runs), shift (their median |log
-// shift|), shiftAllowance, used }) }) }.
+// { pairs, estimate (own, or null when pooled), shifts (pairs of runs), medianLogShift (the median
+// of their |log shift|; diff's `shift` is a ratio), shiftAllowance, used }) }) }.
 export function storeDrift(cells) {
   const runsOf = new Map();
   for (const { entry, cell, params, flags } of cells) {
@@ -63,7 +63,8 @@ export function storeDrift(cells) {
   const pairItems = new Map();
   for (const { host, runs, items } of groups.values()) {
     const key = JSON.stringify([host, ...runs]);
-    pairItems.set(key, [...(pairItems.get(key) || []), ...items]);
+    if (!pairItems.has(key)) pairItems.set(key, []);
+    pairItems.get(key).push(...items);
   }
   const pairShift = new Map([...pairItems].map(([key, items]) => [key, median(items.map((i) => i.logRatio))]));
   const byHost = new Map();
@@ -86,10 +87,10 @@ export function storeDrift(cells) {
       const estimate = items.length >= AUTO_MIN_SUITE_CELLS ? driftFromPValues(items) : null;
       const scatter = estimate === null ? pooled : Math.max(AUTO_FLOOR, estimate);
       const shifts = shiftsOf.get(JSON.stringify([host, suite]));
-      const shift = median(shifts);
+      const medianLogShift = median(shifts);
       // Like diff, only where the pairs are enough to estimate anything from at all.
-      const shiftAllowance = tooFew ? 0 : shiftAllowanceOf(shift);
-      return [suite, { pairs: items.length, estimate, shifts: shifts.length, shift, shiftAllowance, used: Math.max(scatter, shiftAllowance) }];
+      const shiftAllowance = tooFew ? 0 : shiftAllowanceOf(medianLogShift);
+      return [suite, { pairs: items.length, estimate, shifts: shifts.length, medianLogShift, shiftAllowance, used: Math.max(scatter, shiftAllowance) }];
     }));
     return [host, { pairs: all.length, pooled, tooFew, bySuite }];
   }));
@@ -110,7 +111,7 @@ export function describeStoreDrift({ byHost }) {
     const where = byHost.size > 1 ? ` on host ${host}` : '';
     if (h.tooFew) return `drift between runs${where}: ${pct(h.pooled)} per side (the default: only ${h.pairs} cells measured the same runtime and flags in consecutive runs, fewer than the ${AUTO_MIN_CELLS} an estimate needs)`;
     const why = (s) => (s.used === s.shiftAllowance && s.shiftAllowance > 0
-      ? ` (its median shared shift between consecutive runs, ${Math.exp(s.shift).toFixed(2)}x either way, / √2)`
+      ? ` (its median shared shift between consecutive runs, ${Math.exp(s.medianLogShift).toFixed(2)}x either way, / √2)`
       : s.estimate === null ? ' (pooled)' : '');
     const suites = [...h.bySuite].map(([suite, s]) => `${suite} ${pct(s.used)}${why(s)}`);
     return `drift between runs${where}, per side, estimated as diff does from ${h.pairs} cells that measured the same runtime and flags in consecutive runs (never below ${pct(AUTO_FLOOR)} nor below a suite's median shared shift / √2): ${suites.join(', ')}`;
