@@ -73,6 +73,8 @@ export interface Comparison {
   disturbance?: { a: number | null; b: number | null };
   /** how many times slower the host ran for B's processes, when the interval was widened for it (options.hostShift) */
   hostShift?: number;
+  /** where a side kept fewer than half of its processes (the others set aside as disturbed): B's rate over A's between the medians over all processes, when the interval was widened to hold it (options.selection) */
+  allProcessesRatio?: number;
 }
 
 export interface Progress { log(message: string): void; update(state: unknown): void; done(): void }
@@ -83,8 +85,8 @@ export function runMatrix(matrix: Matrix | string, options: { out: string; progr
 export function loadResult(file: string): Promise<Result>;
 /** A suite's variance prior (empirical Bayes, docs/statistics.md): d0 prior degrees of freedom, s02 the prior variance of log process values. */
 export interface VariancePrior { d0: number; s02: number; cells: number }
-/** hostShift: the log of how much slower the host ran for B's (cell's) processes than for A's (base's) (stats/host-speed.js); the interval then holds both readings. */
-export function compare(a: Cell, b: Cell, options?: { alpha?: number; driftCv?: number; priorA?: VariancePrior | null; priorB?: VariancePrior | null; equivalence?: number; hostShift?: number }): Comparison;
+/** hostShift: the log of how much slower the host ran for B's (cell's) processes than for A's (base's) (stats/host-speed.js); the interval then holds both readings. selection: false keeps the interval of the kept processes where a side kept a minority of its processes (true by default: it also holds the ratio over all processes). */
+export function compare(a: Cell, b: Cell, options?: { alpha?: number; driftCv?: number; priorA?: VariancePrior | null; priorB?: VariancePrior | null; equivalence?: number; hostShift?: number; selection?: boolean }): Comparison;
 export function pairedRatio(base: Cell, cell: Cell, prior?: VariancePrior | null, options?: { hostShift?: number }): { ratio: number; low: number; high: number; rme: number; p: number; paired: boolean; pairs: number; method: string; hostShift?: number };
 export function geomeanRatio(comparisons: Array<{ ratio: number }>): number;
 export function renderTables(result: Result, options?: { baseline?: string; color?: boolean; width?: number; verbose?: boolean }): string;

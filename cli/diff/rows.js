@@ -77,6 +77,10 @@ export function diffSummaryLines(rows, { runWarnings = true } = {}) {
   if (disturbed) {
     lines.push(`note: ${disturbed} comparison(s) rest on a cell whose processes all ran while the machine was disturbed (fewer than two quiet ones; marked "host disturbed"): their intervals also hold the ratio with that disturbance taken out (at least ${DISTURBED_SLOWDOWN}x), so only a larger change is decided; rerun on a quieter host, or count instructions (--measure instructions).`);
   }
+  const reselected = compared.filter((c) => c.allProcessesRatio).length;
+  if (reselected) {
+    lines.push(`note: ${reselected} comparison(s) rest on a cell that kept fewer than half of its processes (the others set aside as disturbed), and the medians over all processes read the change differently: their intervals hold both readings, so the few processes a busy host left cannot decide a change alone.`);
+  }
   if (compared.some((c) => c.singleProcess)) {
     lines.push('note: a cell measured in one process decides nothing (the samples of one process say nothing of the next, which can run 2x apart on a shared host): its ratio is shown without an interval; measure with --processes 3 or more for verdicts.');
   }

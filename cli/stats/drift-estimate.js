@@ -111,7 +111,7 @@ const centred = (items) => {
 export function estimateDrift(pairs, { priorsA = new Map(), priorsB = new Map(), floor = AUTO_FLOOR, fallback = INVOCATION_DRIFT } = {}) {
   const items = [];
   for (const { a, b } of pairs) {
-    const c = compareCells(a, b, { driftCv: 0, priorA: priorsA.get(a.suite), priorB: priorsB.get(b.suite) });
+    const c = compareCells(a, b, { driftCv: 0, selection: false, priorA: priorsA.get(a.suite), priorB: priorsB.get(b.suite) });
     if (c.singleProcess || c.disturbedOnly || !(c.ratio > 0)) continue;
     // ratio is B's rate over A's; the log ratio's sign does not matter to a two-sided p-value.
     items.push({ suite: a.suite, logRatio: Math.log(c.ratio), variance: c.se * c.se, df: c.df });
