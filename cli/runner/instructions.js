@@ -8,6 +8,7 @@ import { findValgrind, setarchPrefix, makeCountingDir, removeCountingDir, callgr
 import { runtimeFlags } from '../flags/index.js';
 import { findFlag } from '../flags/parse.js';
 import { interpretLaunch } from './outcome.js';
+import { syntheticClock, clockEnvironment, describeClock } from '../process/synthetic-clock.js';
 
 // What makes V8 repeat its work exactly, given to the runtime before the cell's own flags where the
 // runtime lists the flag: --predictable (no concurrent compilation, GC or sweeping threads, no
@@ -76,6 +77,7 @@ export async function runInstructions(cell, runtime, suite, context) {
 // called with a counted process's folder and figures before the folder is removed }.
 async function runOnce(cell, runtime, suite, { options, cacheSim, timeoutMs, expectedMs, env, cpu, runDir, launch = launchWorker, inCountingDir }, { valgrind, switchable }) {
   const { flags: deterministic, notListed } = await determinismFlags(runtime);
+  const clock = await syntheticClock();
   const setarch = setarchPrefix();
   const dir = makeCountingDir(runDir);
   try {
@@ -85,7 +87,7 @@ async function runOnce(cell, runtime, suite, { options, cacheSim, timeoutMs, exp
     const launched = await launch(runtime.path, [...deterministic, ...cell.flags, ...extraFlags], {
       mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
       sampler: instructionsSampler(options), counting
-    }, { timeoutMs: limitMs, cwd: path.dirname(suite.file), env, cpu, prefix });
+    }, { timeoutMs: limitMs, cwd: path.dirname(suite.file), env: clockEnvironment(clock, runtime.path, env), cpu, prefix });
     const outcome = interpretLaunch(launched, { timeoutMs: limitMs, expectedMs });
     if (outcome.status === 'timeout') return { outcome: { ...outcome, error: timeoutSentence(limitMs, expectedMs) }, launched };
     if (outcome.status !== 'ok') {
@@ -107,10 +109,12 @@ async function runOnce(cell, runtime, suite, { options, cacheSim, timeoutMs, exp
       determinismFlags: deterministic,
       notListed,
       aslr: setarch ? 'off (setarch -R)' : 'on (no setarch on PATH)',
+      clock: describeClock(clock),
       instrumentation: counting.vgdb ? 'off for start-up, loading and setup; switched on through vgdb before calibration' : 'on from the start',
       // How long the switch took, and the process's CPU time at it, at its first measured batch and
       // at its end (ms; what a process costs, docs/instructions.md).
-      switches: outcome.result.measurement.instrumentationSwitches,
+      // (Under the synthetic clock a switch's wall time reads the synthetic clock: left out.)
+      switches: clock.library ? outcome.result.measurement.instrumentationSwitches?.map(({ ms, ...rest }) => rest) : outcome.result.measurement.instrumentationSwitches,
       cpuMs: outcome.result.measurement.cpuMs
     };
     const { instrumentationSwitches, cpuMs, ...measured } = outcome.result.measurement;

@@ -1,0 +1,27 @@
+// The synthetic clock (cli/process/synthetic-clock.c) makes GC-heavy counts repeat: gc/young-gen-churn
+// on Node 16.20.2, whose processes counted 330-378 M instructions per operation with the real clock
+// (14.6% apart, three processes, 2026-11-28) because V8 paced its collections by a clock valgrind
+// slows unevenly, counts the same to within 0.1% in two processes with it, and its cell warns of
+// nothing. `nodebench run` as a user runs it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { nodebench, root } from '../helpers/cli.js';
+import { onPath } from '../../cli/process/host-tools.js';
+
+test('gc/young-gen-churn on 16.20.2 counts the same in two processes under the synthetic clock', { timeout: 900_000, skip: !(onPath('valgrind') && onPath('cc')) && 'valgrind or a C compiler is not installed' }, async () => {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-clock-gc-')), 'r.json');
+  const ran = await nodebench(['run', path.join(root, 'suites', 'gc', 'index.js'), '--node', '16.20.2', '--benchmarks', 'young-gen-churn',
+    '--measure', 'instructions', '--processes', '2', '--max-processes', '2', '--out', out, '--no-color'], { timeout: 900_000 });
+  assert.equal(ran.exitCode, 0, ran.stderr);
+  const [cell] = JSON.parse(fs.readFileSync(out, 'utf8')).cells;
+  assert.equal(cell.status, 'ok');
+  const medians = cell.processes.map((p) => [...p.instructionsPerOp].sort((a, b) => a - b)[p.instructionsPerOp.length >> 1]);
+  assert.equal(medians.length, 2);
+  const spread = Math.max(...medians) / Math.min(...medians) - 1;
+  assert.ok(spread < 0.001, `processes ${medians.join(', ')} instructions per operation: ${(spread * 100).toFixed(3)}% apart`);
+  assert.ok(!cell.warnings.some((w) => w.code === 'count-varies'), JSON.stringify(cell.warnings));
+  for (const p of cell.processes) assert.match(p.valgrind.clock, /^synthetic: /);
+});

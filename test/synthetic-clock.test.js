@@ -1,0 +1,70 @@
+// The synthetic clock counted processes run with (cli/process/synthetic-clock.c and .js), on real
+// runtimes under real valgrind: the runtime's clock advances by the reads and jumps to its timers
+// (a 60 s timer ends in the seconds valgrind's start-up takes, on Node 4.9.1, whose libuv waits
+// through syscall(2), and on Node 16), its children keep the real clock, and the programs in front of
+// it (setarch, valgrind's launcher) leave it off. That counts repeat with it: test/long/instructions-clock.test.js.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { syntheticClock, clockEnvironment, describeClock, CLOCK_STEP_NS } from '../cli/process/synthetic-clock.js';
+import { findValgrind, setarchPrefix } from '../cli/process/valgrind.js';
+import { onPath } from '../cli/process/host-tools.js';
+import { testRuntime, OLDEST } from './helpers/runtimes.js';
+
+const run = promisify(execFile);
+const canRun = onPath('valgrind') && onPath('cc');
+
+// Prints the runtime's elapsed time over a 60 s timer, the wall clock it read, the two variables
+// as its environment shows them, and a child's view of the monotonic clock (seconds).
+const PROGRAM = `var t = process.hrtime(); setTimeout(function () {
+  var e = process.hrtime(t);
+  var child = require('child_process').execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.hrtime()[0]))']).toString();
+  console.log(JSON.stringify({ elapsed: e[0] + e[1] / 1e9, now: Date.now(), env: [process.env.NODEBENCH_CLOCK_FOR, process.env.NODEBENCH_CLOCK_STEP_NS], child: Number(child) }));
+}, 60000);`;
+
+test('under valgrind, the runtime\'s clock is synthetic: a 60 s timer ends at once, its child reads the real clock', { timeout: 300_000, skip: !canRun && 'valgrind or a C compiler is not installed' }, async () => {
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-clock-'));
+  const clock = await syntheticClock({ env: { ...process.env, NODEBENCH_CACHE: cache } });
+  assert.ok(clock.library && fs.existsSync(clock.library), JSON.stringify(clock));
+  // Built once per cache and source: the second ask is the same file.
+  assert.equal((await syntheticClock({ env: { ...process.env, NODEBENCH_CACHE: cache } })).library, clock.library);
+  assert.match(describeClock(clock), /^synthetic: every read advances it 1 µs/);
+  const valgrind = await findValgrind();
+  const { stdout: realUptime } = await run('cat', ['/proc/uptime']);
+  for (const spec of [OLDEST, '16.20.2']) {
+    const runtime = await testRuntime(spec);
+    const started = Date.now();
+    const [file, ...args] = [...(setarchPrefix() ?? []), valgrind.path, '--tool=none', '-q', runtime.path, '-e', PROGRAM];
+    const { stdout } = await run(file, args, {
+      env: clockEnvironment(clock, runtime.path, { ...process.env }), timeout: 120_000
+    });
+    const seen = JSON.parse(stdout.trim().split('\n').pop());
+    assert.ok(Date.now() - started < 55_000, `${spec}: the 60 s timer was waited for in real time (${Date.now() - started} ms)`);
+    assert.ok(seen.elapsed >= 60 && seen.elapsed < 61, `${spec}: ${stdout}`);
+    // Monotonic time starts at 1,000 s and advances CLOCK_STEP_NS a read; the wall clock reads 2023-11-14.
+    assert.ok(seen.now >= 1_700_001_000_000 && seen.now < 1_700_001_100_000, `${spec}: ${stdout}`);
+    assert.deepEqual(seen.env, [null, null], `${spec}: the variables stayed in the runtime's environment: ${stdout}`);
+    // The child (not under valgrind, the library preloaded but off) reads the host's monotonic clock.
+    assert.ok(Math.abs(seen.child - Number(realUptime.split(' ')[0])) < 600, `${spec}: the child's clock ${seen.child} s, the host's uptime ${realUptime}`);
+  }
+  assert.equal(CLOCK_STEP_NS, 1000);
+});
+
+test('without a C compiler the clock is real, and the process record says why', async () => {
+  const clock = await syntheticClock({ env: { PATH: '/nonexistent', NODEBENCH_CACHE: fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-clock-none-')) } });
+  assert.equal(clock.library, undefined);
+  assert.match(clock.reason, /no C compiler \(cc\) on PATH to build the synthetic clock: install one/);
+  assert.match(describeClock(clock), /^real \(no C compiler/);
+  assert.deepEqual(clockEnvironment(clock, '/x/node', { A: '1' }), { A: '1' });
+  const other = await syntheticClock({ env: { NODEBENCH_CACHE: '/tmp/x' }, platform: 'darwin' });
+  assert.match(other.reason, /LD_PRELOAD, which darwin has not/);
+});
+
+test('the clock\'s environment keeps a preload the caller gave, and names the runtime it is for', () => {
+  const env = clockEnvironment({ library: '/cache/tools/synthetic-clock-abc.so' }, '/r/bin/node', { LD_PRELOAD: '/mine.so' });
+  assert.deepEqual(env, { LD_PRELOAD: '/mine.so:/cache/tools/synthetic-clock-abc.so', NODEBENCH_CLOCK_FOR: '/r/bin/node', NODEBENCH_CLOCK_STEP_NS: '1000' });
+});
