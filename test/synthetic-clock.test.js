@@ -34,7 +34,7 @@ test('under valgrind, the runtime\'s clock is synthetic: a 60 s timer ends at on
   assert.equal((await syntheticClock({ env: { ...process.env, NODEBENCH_CACHE: cache } })).library, clock.library);
   assert.match(describeClock(clock), /^synthetic: every read advances it 1 µs/);
   const valgrind = await findValgrind();
-  const { stdout: realUptime } = await run('cat', ['/proc/uptime']);
+  const realUptime = fs.readFileSync('/proc/uptime', 'utf8');
   for (const spec of [OLDEST, '16.20.2']) {
     const runtime = await testRuntime(spec);
     const started = Date.now();
@@ -52,6 +52,17 @@ test('under valgrind, the runtime\'s clock is synthetic: a 60 s timer ends at on
     assert.ok(Math.abs(seen.child - Number(realUptime.split(' ')[0])) < 600, `${spec}: the child's clock ${seen.child} s, the host's uptime ${realUptime}`);
   }
   assert.equal(CLOCK_STEP_NS, 1000);
+});
+
+test('a damaged library in the cache (truncated) is built again, not preloaded as if it worked', { timeout: 120_000, skip: !onPath('cc') && 'no C compiler' }, async () => {
+  const first = await syntheticClock({ env: { ...process.env, NODEBENCH_CACHE: fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-clock-a-')) } });
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-clock-b-'));
+  const damaged = path.join(cache, 'tools', path.basename(first.library));
+  fs.mkdirSync(path.dirname(damaged), { recursive: true });
+  fs.writeFileSync(damaged, fs.readFileSync(first.library).subarray(0, 1000));
+  const clock = await syntheticClock({ env: { ...process.env, NODEBENCH_CACHE: cache } });
+  assert.equal(clock.library, damaged);
+  assert.equal(fs.statSync(damaged).size, fs.statSync(first.library).size);
 });
 
 test('without a C compiler the clock is real, and the process record says why', async () => {

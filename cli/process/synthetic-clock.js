@@ -36,7 +36,13 @@ async function build(env, platform) {
   const hash = crypto.createHash('sha256').update(source).digest('hex').slice(0, 16);
   const dir = path.join(cacheDir(env), 'tools');
   const library = path.join(dir, `synthetic-clock-${hash}.so`);
-  if (fs.existsSync(library)) return { library };
+  // A library in the cache is used once it answers with the synthetic clock; a damaged one (a
+  // truncated file, which the dynamic loader would skip with a warning, leaving the real clock while
+  // the record said synthetic) is built again.
+  if (fs.existsSync(library)) {
+    if (await answers(library, env)) return { library };
+    fs.rmSync(library, { force: true });
+  }
   const compiler = COMPILERS.map((name) => onPath(name, env)).find(Boolean);
   if (!compiler) return { reason: 'no C compiler (cc) on PATH to build the synthetic clock: install one (apt-get install gcc on Debian/Ubuntu)' };
   fs.mkdirSync(dir, { recursive: true });
@@ -44,12 +50,24 @@ async function build(env, platform) {
   const partial = `${library}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
   try {
     await outputOf(compiler, ['-O2', '-shared', '-fPIC', '-o', partial, SOURCE, '-ldl'], { timeoutMs: 60_000, env });
+    if (!(await answers(partial, env))) throw new Error('built a library that did not turn the clock synthetic in a Node process');
     fs.renameSync(partial, library);
   } catch (err) {
     fs.rmSync(partial, { force: true });
     return { reason: `${compiler} could not build the synthetic clock (it ${err.message})` };
   }
   return { library };
+}
+
+// Whether `library`, preloaded into this Node, gives it the synthetic clock (monotonic time starts
+// at 1,000 s there).
+async function answers(library, env) {
+  try {
+    const seconds = await outputOf(process.execPath, ['-e', 'process.stdout.write(String(process.hrtime()[0]))'], { timeoutMs: 30_000, env: clockEnvironment({ library }, process.execPath, { ...env, LD_PRELOAD: '' }) });
+    return seconds.trim() === '1000';
+  } catch {
+    return false;
+  }
 }
 
 // The environment a counted runtime gets for the clock: the library preloaded (after any the
