@@ -3,7 +3,7 @@
 // In instructions (--measure instructions, cli/measure.js) a step counts two processes per release
 // under valgrind, as a counted matrix does, and never more: processes of deterministic code agree to
 // parts per million, so an interval that straddles the midpoint is a change too small (or a count
-// that follows the clock), not too few processes.
+// that varies between processes), not too few processes.
 import path from 'node:path';
 import { runEngine } from '../engine.js';
 import { compareCells } from '../stats/compare.js';
@@ -62,7 +62,7 @@ async function judgeMeasured(version, ctx) {
     const summary = `${fmtRatio(c)} vs ${ctx.good}, ${processes} processes, ${path.basename(measured.out)}`;
     if (badSide || goodSide) return { kind: badSide ? 'bad' : 'good', summary, ratio: c.ratio, ci: c.ci, resultFile: measured.out, v8: undefined };
     if (counts(ctx)) {
-      return { undecided: `${version}'s interval ${fmtRatio(c)} straddles the midpoint ${ctx.midpoint.toFixed(3)} in instructions, which more processes would not narrow: the change is spread over several releases, or the benchmark's count follows the clock (see the warnings in ${path.basename(measured.out)})` };
+      return { undecided: `${version}'s interval ${fmtRatio(c)} straddles the midpoint ${ctx.midpoint.toFixed(3)} in instructions, which more processes would not narrow: the change is spread over several releases, or the benchmark's count varies between processes (I/O, randomness, threads: see the warnings in ${path.basename(measured.out)})` };
     }
     if (processes * 2 > ctx.maxProcesses) {
       return { undecided: `${version}'s interval ${fmtRatio(c)} straddles the midpoint ${ctx.midpoint.toFixed(3)} even with ${processes} processes; the change may be gradual over several releases or smaller than --threshold` };
