@@ -60,24 +60,26 @@ let switching = true;
 
 // Runs one process of `cell` under callgrind. Returns { outcome, launched }: the outcome as
 // outcome.js interprets it (status ok with result.measurement carrying the figures and the valgrind
-// record; failed, timeout or unsupported with the sentence) and what launchWorker returned.
+// record; failed, timeout or unsupported with the sentence), what launchWorker returned, and
+// syntheticClock: whether the runtime ran with the synthetic clock (process/synthetic-clock.js), so
+// that the worker's own times read it.
 export async function runInstructions(cell, runtime, suite, context) {
   const valgrind = await findValgrind();
+  const clock = await syntheticClock();
   const switchable = switching && Boolean(valgrind.vgdb) && context.switchable !== false;
-  const ran = await runOnce(cell, runtime, suite, context, { valgrind, switchable });
+  let ran = await runOnce(cell, runtime, suite, context, { valgrind, switchable, clock });
   if (switchable && ran.outcome.status === 'failed' && SWITCH_FAILED.test(ran.outcome.error || '')) {
     switching = false;
-    return runOnce(cell, runtime, suite, context, { valgrind, switchable: false });
+    ran = await runOnce(cell, runtime, suite, context, { valgrind, switchable: false, clock });
   }
-  return ran;
+  return { ...ran, syntheticClock: Boolean(clock.library) };
 }
 
 // inCountingDir (explain --measure instructions, cli/explain/counted.js): { flags(dir): runtime flags
 // after the cell's that write into the process's folder (V8's perf map), read(dir, measurement):
 // called with a counted process's folder and figures before the folder is removed }.
-async function runOnce(cell, runtime, suite, { options, cacheSim, timeoutMs, expectedMs, env, cpu, runDir, launch = launchWorker, inCountingDir }, { valgrind, switchable }) {
+async function runOnce(cell, runtime, suite, { options, cacheSim, timeoutMs, expectedMs, env, cpu, runDir, launch = launchWorker, inCountingDir }, { valgrind, switchable, clock }) {
   const { flags: deterministic, notListed } = await determinismFlags(runtime);
-  const clock = await syntheticClock();
   const setarch = setarchPrefix();
   const dir = makeCountingDir(runDir);
   try {

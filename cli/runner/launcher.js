@@ -79,11 +79,10 @@ async function runMicro(cell, runtime, suite, { sampler, timeoutMs, expectedMs, 
 // The same process measured in instructions under valgrind (instructions.js): the outcome a timing
 // process has, its measurement in instructions per operation instead of time.
 async function runCounted(cell, runtime, suite, { options, cacheSim, timeoutMs, expectedMs, env, cpu, runDir }) {
-  const { outcome, launched } = await runInstructions(cell, runtime, suite, { options, cacheSim, timeoutMs, expectedMs, env, cpu, runDir });
+  const { outcome, launched, syntheticClock } = await runInstructions(cell, runtime, suite, { options, cacheSim, timeoutMs, expectedMs, env, cpu, runDir });
   // Under the synthetic clock (process/synthetic-clock.js) the worker's own warm-up and sampling
   // times are synthetic, so the split of the wall time is not made.
-  const synthetic = outcome.result?.measurement?.valgrind?.clock?.startsWith('synthetic');
-  return { ...outcome, wallMs: launched.wallMs, survivors: launched.survivors, holders: launched.holders, phasesMs: synthetic ? undefined : processPhases(launched, outcome.result?.measurement), cpu: launched.cpu };
+  return { ...outcome, wallMs: launched.wallMs, survivors: launched.survivors, holders: launched.holders, phasesMs: syntheticClock ? undefined : processPhases(launched, outcome.result?.measurement), cpu: launched.cpu };
 }
 
 // The binary must be the runtime its label claims: numbers are never labelled with another version

@@ -115,7 +115,7 @@ export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, 
   // benchmark "32.3% slower, q = 0.044": A kept 3 of 13 processes (148-163 µs), B 4 of 11
   // (200-423 µs); over all processes the two medians were the same 261 µs.
   const chosen = selection ? selectionShift(a, b, diff) : 0;
-  const reselected = chosen ? widenForHost({ low, high, df: test.df, level: 1 - alpha }, chosen) : null;
+  const reselected = widenForHost({ low, high, df: test.df, level: 1 - alpha }, chosen);
   if (reselected) {
     ({ low, high, p, se } = reselected);
     method += `; interval widened to hold the ratio over all processes, those set aside included (rate ratio ${Math.exp(diff + chosen).toFixed(3)}x against ${ratio.toFixed(3)}x kept)`;
