@@ -79,3 +79,29 @@ test('the clock\'s environment keeps a preload the caller gave, and names the ru
   const env = clockEnvironment({ library: '/cache/tools/synthetic-clock-abc.so' }, '/r/bin/node', { LD_PRELOAD: '/mine.so' });
   assert.deepEqual(env, { LD_PRELOAD: '/mine.so:/cache/tools/synthetic-clock-abc.so', NODEBENCH_CLOCK_FOR: '/r/bin/node', NODEBENCH_CLOCK_STEP_NS: '1000' });
 });
+
+// bfj's pattern: a stream written in many small pieces into deflate (one thread-pool job each),
+// and a 1 ms timer polling until it ends. Prints the polls and the elapsed time the runtime read.
+const POOL_PROGRAM = `var zlib = require('zlib'); var d = zlib.createDeflate(); var polls = 0, ended = false;
+var t = process.hrtime();
+d.on('data', function () {}); d.on('end', function () { ended = true; var e = process.hrtime(t); console.log(JSON.stringify({ polls: polls, elapsed: e[0] * 1e9 + e[1] })); });
+(function poll() { if (!ended) { polls++; setTimeout(poll, 1); } })();
+for (var i = 0; i < 3000; i++) d.write(new Buffer('{"id":' + i + ',"text":"' + 'abc'.repeat(i % 40) + '"}'));
+d.end();`;
+
+test('work handed to the thread pool takes no synthetic time: a timer polling a deflate repeats its polls and its clock (Node 4.9.1, 16.20.2)', { timeout: 120_000, skip: !onPath('cc') && 'no C compiler' }, async () => {
+  const clock = await syntheticClock({ env: { ...process.env, NODEBENCH_CACHE: fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-clock-pool-')) } });
+  for (const spec of [OLDEST, '16.20.2']) {
+    const runtime = await testRuntime(spec);
+    const runs = [];
+    for (let i = 0; i < 3; i++) {
+      const { stdout } = await run(runtime.path, ['--predictable', '-e', POOL_PROGRAM], { env: clockEnvironment(clock, runtime.path, { ...process.env }), timeout: 60_000 });
+      runs.push(JSON.parse(stdout.trim()));
+    }
+    // Without the wait for the pool, a poll that found deflate unfinished jumped the clock by 1 ms:
+    // 26,424 and 40,089 polls in two runs on 4.9.1, 11,169 and 38,159 on 16.20.2 (2026-11-28).
+    // --predictable, as counted processes run: V8's own background threads also read the clock.
+    assert.deepEqual(runs.slice(1), [runs[0], runs[0]], `${spec}: ${JSON.stringify(runs)}`);
+    assert.ok(runs[0].polls < 100, `${spec}: ${JSON.stringify(runs)}`);
+  }
+});

@@ -11,10 +11,23 @@
  * Built by cli/process/synthetic-clock.js with the host's C compiler. Active only in the process
  * whose executable is NODEBENCH_CLOCK_FOR (setarch and valgrind's launcher, which run in front of
  * the runtime, load it too and leave it off), with NODEBENCH_CLOCK_STEP_NS nanoseconds per read;
- * the runtime removes both variables from its environment, so its children keep the real clock. */
+ * the runtime removes both variables from its environment, so its children keep the real clock.
+ *
+ * Threads: work the runtime hands to another thread (libuv's pool: zlib, fs, crypto; V8's worker
+ * tasks) takes no time on this clock, and the event loop sees it finished. Every poll of the loop
+ * first waits until the process's other threads are idle (in a condition-variable, semaphore or
+ * untimed epoll wait), then takes what is ready. Why: under valgrind the threads run one at a time
+ * in an order the host's timing picks, so whether a poll saw a pool thread's result, and how often
+ * a timer polled for it meanwhile, differed between processes: bfj, whose full buffer polls with
+ * timers while zlib deflates in the pool, counted 8-17% apart (2026-11-28). A thread blocked
+ * elsewhere (a pool thread reading a pipe or resolving a name) cannot be told from a working one:
+ * a poll waits for it at most POOL_WAIT_CAP_MS of real time, then goes on as before. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -36,6 +49,11 @@ static int (*real_gettimeofday)(struct timeval *restrict, void *restrict);
 static int (*real_epoll_wait)(int, struct epoll_event *, int, int);
 static int (*real_epoll_pwait)(int, struct epoll_event *, int, int, const sigset_t *);
 static long (*real_syscall)(long, ...);
+static int (*real_pthread_cond_wait)(pthread_cond_t *, pthread_mutex_t *);
+static int (*real_pthread_cond_timedwait)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+static int (*real_pthread_cond_signal)(pthread_cond_t *);
+static int (*real_pthread_cond_broadcast)(pthread_cond_t *);
+static int (*real_sem_wait)(sem_t *);
 
 static void *next(const char *name) { return dlsym(RTLD_NEXT, name); }
 /* Another library's constructor may read the clock before this one's has run. */
@@ -78,15 +96,175 @@ int gettimeofday(struct timeval *restrict tv, void *restrict tz) {
   return 0;
 }
 
-/* A wait with a time limit (the event loop waiting for its next timer): what is ready now is
- * returned at once; if nothing is, the clock jumps by the limit and the wait ends as timed out,
- * the way it would have after sleeping. A wait without a limit blocks for real. */
+/* The threads that are working, other than idle ones: a thread is counted from the first time it
+ * waits in one of the waits below (before that it is not known to be one that goes idle, such as a
+ * thread blocked in a read for its whole life), leaves the count while it waits, and is counted
+ * again by the thread that wakes it, at the signal: a poll right after handing work to the pool
+ * must wait for it even before the pool thread has woken. */
+static int working = 0;
+static __thread int counted = 0;
+static const long POOL_WAIT_CAP_MS = 2000;
+
+/* Per condition variable: its tracked waiters, and how many of them a signal has already counted
+ * as working. A small table; a condition variable it has no room for is left uncounted. */
+#define CONDS 64
+static struct { void *cond; int waiting, woken; } conds[CONDS];
+static pthread_mutex_t conds_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int cond_slot(void *cond) {
+  unsigned start = (unsigned)(((uintptr_t)cond >> 4) % CONDS);
+  for (unsigned i = 0; i < CONDS; i++) {
+    unsigned slot = (start + i) % CONDS;
+    if (conds[slot].cond == cond) return (int)slot;
+    if (!conds[slot].cond) { conds[slot].cond = cond; return (int)slot; }
+  }
+  return -1;
+}
+
+static void wake_poller(void) { real_syscall(SYS_futex, &working, FUTEX_WAKE, INT_MAX, 0, 0, 0); }
+
+static void going_idle(void) {
+  if (counted) {
+    counted = 0;
+    __atomic_sub_fetch(&working, 1, __ATOMIC_SEQ_CST);
+    wake_poller();
+  }
+}
+
+/* signalled: a signal counted this thread already (the wait returned because of it). */
+static void back_to_work(int signalled) {
+  if (counted) return;
+  counted = 1;
+  if (!signalled) __atomic_add_fetch(&working, 1, __ATOMIC_SEQ_CST);
+}
+
+static int before_cond_wait(void *cond) {
+  pthread_mutex_lock(&conds_lock);
+  int slot = cond_slot(cond);
+  if (slot >= 0) conds[slot].waiting++;
+  going_idle();
+  pthread_mutex_unlock(&conds_lock);
+  return slot;
+}
+
+static void after_cond_wait(int slot, int timed_out) {
+  pthread_mutex_lock(&conds_lock);
+  int signalled = 0;
+  if (slot >= 0) {
+    conds[slot].waiting--;
+    if (!timed_out && conds[slot].woken > 0) { conds[slot].woken--; signalled = 1; }
+    /* more counted as woken than still wait (a waiter left by its time limit) */
+    while (conds[slot].woken > conds[slot].waiting) { conds[slot].woken--; __atomic_sub_fetch(&working, 1, __ATOMIC_SEQ_CST); }
+  }
+  back_to_work(signalled);
+  pthread_mutex_unlock(&conds_lock);
+}
+
+static void count_woken(void *cond, int all) {
+  pthread_mutex_lock(&conds_lock);
+  int slot = cond_slot(cond);
+  if (slot >= 0) {
+    int sleeping = conds[slot].waiting - conds[slot].woken;
+    int wake = all ? sleeping : (sleeping > 0);
+    conds[slot].woken += wake;
+    __atomic_add_fetch(&working, wake, __ATOMIC_SEQ_CST);
+  }
+  pthread_mutex_unlock(&conds_lock);
+}
+
+static uint64_t real_ms(void) {
+  struct timespec ts;
+  real_clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000ull + (uint64_t)ts.tv_nsec / 1000000ull;
+}
+
+/* Blocks until every other counted thread is idle, or the cap of real time has passed. Only the
+ * main thread's loop waits: a thread of its own (V8's delayed-task runner, a worker_threads Worker)
+ * would otherwise wait for the main thread's JavaScript. */
+static void wait_for_other_threads(void) {
+  RESOLVE(syscall);
+  RESOLVE(clock_gettime);
+  if (real_syscall(SYS_gettid) != getpid()) return;
+  uint64_t start = 0;
+  for (;;) {
+    int others = __atomic_load_n(&working, __ATOMIC_SEQ_CST);
+    if (others - counted <= 0) return;
+    uint64_t now = real_ms();
+    if (!start) start = now;
+    else if (now - start >= (uint64_t)POOL_WAIT_CAP_MS) return;
+    struct timespec slice = { 0, 20 * 1000000L };
+    real_syscall(SYS_futex, &working, FUTEX_WAIT, others, &slice, 0, 0);
+  }
+}
+
+#define RESOLVE_THREADS(name) \
+  RESOLVE(name); \
+  RESOLVE(syscall); \
+  RESOLVE(clock_gettime)
+
+int pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex) {
+  RESOLVE_THREADS(pthread_cond_wait);
+  if (!step_ns) return real_pthread_cond_wait(cond, mutex);
+  int slot = before_cond_wait(cond);
+  int result = real_pthread_cond_wait(cond, mutex);
+  after_cond_wait(slot, 0);
+  return result;
+}
+
+int pthread_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex, const struct timespec *until) {
+  RESOLVE_THREADS(pthread_cond_timedwait);
+  if (!step_ns) return real_pthread_cond_timedwait(cond, mutex, until);
+  int slot = before_cond_wait(cond);
+  int result = real_pthread_cond_timedwait(cond, mutex, until);
+  after_cond_wait(slot, result != 0);
+  return result;
+}
+
+int pthread_cond_signal(pthread_cond_t *cond) {
+  RESOLVE_THREADS(pthread_cond_signal);
+  if (step_ns) count_woken(cond, 0);
+  return real_pthread_cond_signal(cond);
+}
+
+int pthread_cond_broadcast(pthread_cond_t *cond) {
+  RESOLVE_THREADS(pthread_cond_broadcast);
+  if (step_ns) count_woken(cond, 1);
+  return real_pthread_cond_broadcast(cond);
+}
+
+int sem_wait(sem_t *sem) {
+  RESOLVE_THREADS(sem_wait);
+  if (!step_ns) return real_sem_wait(sem);
+  pthread_mutex_lock(&conds_lock);
+  going_idle();
+  pthread_mutex_unlock(&conds_lock);
+  int result = real_sem_wait(sem);
+  pthread_mutex_lock(&conds_lock);
+  back_to_work(0);
+  pthread_mutex_unlock(&conds_lock);
+  return result;
+}
+
+/* A poll of the event loop: once the other threads are idle, what is ready now is returned at once;
+ * if nothing is and the wait has a time limit (the next timer), the clock jumps by the limit and
+ * the wait ends as timed out, the way it would have after sleeping. A wait without a limit blocks
+ * for real, as an idle thread. */
 #define TIMED_WAIT(call_now, call_blocking, timeout) \
   do { \
-    if (!step_ns || (timeout) == 0) return call_blocking; \
+    if (!step_ns) return call_blocking; \
+    wait_for_other_threads(); \
     long ready = call_now; \
-    if (ready != 0) return ready; \
-    if ((timeout) < 0) return call_blocking; \
+    if (ready != 0 || (timeout) == 0) return ready; \
+    if ((timeout) < 0) { \
+      pthread_mutex_lock(&conds_lock); \
+      going_idle(); \
+      pthread_mutex_unlock(&conds_lock); \
+      ready = call_blocking; \
+      pthread_mutex_lock(&conds_lock); \
+      back_to_work(0); \
+      pthread_mutex_unlock(&conds_lock); \
+      return ready; \
+    } \
     advance((uint64_t)(timeout) * 1000000ull); \
     return 0; \
   } while (0)

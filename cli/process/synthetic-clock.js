@@ -1,5 +1,6 @@
 // The synthetic clock a process counted under valgrind runs with (synthetic-clock.c: every clock
-// read advances it by CLOCK_STEP_NS, a wait for a timer jumps to it). Built once per source with
+// read advances it by CLOCK_STEP_NS, a wait for a timer jumps to it, the event loop's polls wait for
+// the thread pool's work to finish). Built once per source with
 // the host's C compiler into nodebench's cache, and preloaded into the runtime's process through
 // the worker's environment. Where it cannot be built (no compiler, not Linux), counting goes on
 // with the real clock and the process record says why: GC-heavy counts then vary between processes,
@@ -81,5 +82,5 @@ export function clockEnvironment(clock, runtimePath, env = {}) {
 
 // What the process record says of the clock.
 export const describeClock = (clock) => (clock.library
-  ? `synthetic: every read advances it ${CLOCK_STEP_NS / 1000} µs and a wait for a timer jumps to it (cli/process/synthetic-clock.c, preloaded), so what the runtime paces by the clock repeats`
+  ? `synthetic: every read advances it ${CLOCK_STEP_NS / 1000} µs, a wait for a timer jumps to it and the thread pool's work takes none of it (cli/process/synthetic-clock.c, preloaded), so what the runtime paces by the clock repeats`
   : `real (${clock.reason}): what the runtime paces by the clock (GC heuristics, timers) may differ between processes`);
