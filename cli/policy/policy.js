@@ -267,8 +267,11 @@ export function budgetLimitedCells(cells, options) {
 // A process of a cell measured in no round yet costs what the measured cells of its suite cost (else
 // all measured cells), drawn toward budget.js's 1 s while few are measured: the first cell of the
 // default matrix may be a 3 s gc cell, and taken for typical it made the first estimate 2x too long.
+// A process counted under valgrind costs far more: 14.4 s of CPU on average in a default matrix of
+// instructions (3,495 s for 242 processes, 2026-11-28), its wall time on 2 idle cores two at once;
+// drawn toward 1 s, the first estimate of two such matrices side by side was "~8m31s left" of an hour.
 const PRIOR_CELLS = 5;
-const FALLBACK_COST_MS = 1000;
+const FALLBACK_COST_MS = { time: 1000, instructions: 15_000 };
 // Of the processes still to run, the share that will be set aside as disturbed and replaced: what
 // the run saw so far, drawn toward 10% while it has seen few.
 const PRIOR_DISTURBED = 0.1;
@@ -276,7 +279,8 @@ const PRIOR_PROCESSES = 10;
 
 function typicalCosts(cells, costOf) {
   const measured = cells.filter((c) => c.processes.some((p) => p.wallMs > 0));
-  const shrunk = (group) => (group.reduce((sum, c) => sum + costOf(c), 0) + PRIOR_CELLS * FALLBACK_COST_MS) / (group.length + PRIOR_CELLS);
+  const fallbackMs = FALLBACK_COST_MS[cells.some((c) => c.measure === 'instructions') ? 'instructions' : 'time'];
+  const shrunk = (group) => (group.reduce((sum, c) => sum + costOf(c), 0) + PRIOR_CELLS * fallbackMs) / (group.length + PRIOR_CELLS);
   const bySuite = new Map();
   for (const cell of measured) bySuite.set(cell.suite, [...(bySuite.get(cell.suite) || []), cell]);
   const overall = shrunk(measured);
