@@ -11,6 +11,8 @@ import { callgrindPrefix, findValgrind, instructionFigures, parsePartHeader, rea
 import { malformedResult } from '../cli/runner/outcome.js';
 import { processRecord } from '../cli/results/cell.js';
 import { instructionsTimeout, VALGRIND_TIMEOUT_FACTOR } from '../cli/runner/instructions.js';
+import { summarize, warningsFor } from '../cli/stats/summary.js';
+import { MEASURES } from '../cli/measure.js';
 
 const require = createRequire(import.meta.url);
 const counting = require('../worker/instructions.js');
@@ -244,4 +246,14 @@ test('a counted result is checked before it is recorded, and recorded in instruc
 test('a first process under valgrind gets its time limit scaled; one derived from its cell\'s counted processes does not', () => {
   assert.equal(instructionsTimeout({ timeoutMs: 120_000 }), 120_000 * VALGRIND_TIMEOUT_FACTOR);
   assert.equal(instructionsTimeout({ timeoutMs: 50_000, expectedMs: 10_000 }), 50_000);
+});
+
+test('a count that varies between processes names the polls that stopped waiting for a blocked thread-pool task', () => {
+  const counted = (perOp, pollsGivenUp) => ({ measure: 'instructions', instructionsPerOp: [perOp, perOp, perOp], valgrind: { tool: 'callgrind', pollsGivenUp } });
+  const warning = (processes) => warningsFor(summarize(processes, { measure: MEASURES.instructions }), processes).find((w) => w.code === 'count-varies');
+  const blocked = warning([counted(1_000_000, 0), counted(1_030_000, 4)]);
+  assert.match(blocked.message, /differ by 3\.00%/);
+  assert.match(blocked.message, /In 1 of its processes the event loop stopped waiting for a thread-pool task that blocked \(valgrind\.pollsGivenUp/);
+  assert.doesNotMatch(warning([counted(1_000_000, 0), counted(1_030_000, null)]).message, /stopped waiting/);
+  assert.equal(warning([counted(1_000_000, 0), counted(1_000_001, 0)]), undefined);
 });

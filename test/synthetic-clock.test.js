@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { syntheticClock, clockEnvironment, describeClock, CLOCK_STEP_NS } from '../cli/process/synthetic-clock.js';
+import { syntheticClock, clockEnvironment, describeClock, readClockReport, CLOCK_STEP_NS } from '../cli/process/synthetic-clock.js';
 import { findValgrind, setarchPrefix } from '../cli/process/valgrind.js';
 import { onPath } from '../cli/process/host-tools.js';
 import { testRuntime, OLDEST } from './helpers/runtimes.js';
@@ -104,4 +104,30 @@ test('work handed to the thread pool takes no synthetic time: a timer polling a 
     assert.deepEqual(runs.slice(1), [runs[0], runs[0]], `${spec}: ${JSON.stringify(runs)}`);
     assert.ok(runs[0].polls < 100, `${spec}: ${JSON.stringify(runs)}`);
   }
+});
+
+// A pool thread blocked outside its waits (opening a FIFO nobody writes to) cannot be told from a
+// working one: a poll waits for it up to the cap, then goes on, and the process reports each poll
+// that gave up. The 1 ms timer polls three times, then opens the FIFO's other end.
+const BLOCKED_POOL_PROGRAM = `var fs = require('fs'); var fifo = process.argv[1]; var polls = 0;
+fs.open(fifo, 'r', function (err, fd) { if (err) throw err; fs.closeSync(fd); console.log(JSON.stringify({ polls: polls })); });
+(function poll() { if (++polls < 3) return setTimeout(poll, 1); fs.closeSync(fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)); })();`;
+
+test('a poll waits for a blocked pool thread at most the cap, and the process reports the polls that gave up', { timeout: 60_000, skip: !(onPath('cc') && onPath('mkfifo')) && 'no C compiler or mkfifo' }, async () => {
+  const clock = await syntheticClock({ env: { ...process.env, NODEBENCH_CACHE: fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-clock-blocked-')) } });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-clock-fifo-'));
+  const fifo = path.join(dir, 'fifo');
+  await run('mkfifo', [fifo]);
+  const runtime = await testRuntime('16.20.2');
+  const report = path.join(dir, 'report.json');
+  const { stdout } = await run(runtime.path, ['--predictable', '-e', BLOCKED_POOL_PROGRAM, fifo], { env: clockEnvironment(clock, runtime.path, { ...process.env }, report), timeout: 30_000 });
+  assert.deepEqual(JSON.parse(stdout.trim()), { polls: 3 });
+  const { pollsGivenUp } = readClockReport(report);
+  // Each of the timer's waits found the pool thread still blocked (and the loop polls once more
+  // between timers); 5 here on 2026-11-28, each after 2 s.
+  assert.ok(pollsGivenUp >= 2 && pollsGivenUp <= 6, `polls that gave up: ${pollsGivenUp}`);
+  // Without the report file's variable, nothing is written; a file that is not a report reads as none.
+  fs.writeFileSync(report, 'not json');
+  assert.equal(readClockReport(report), null);
+  assert.equal(readClockReport(path.join(dir, 'absent.json')), null);
 });

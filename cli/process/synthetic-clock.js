@@ -73,11 +73,30 @@ async function answers(library, env) {
 
 // The environment a counted runtime gets for the clock: the library preloaded (after any the
 // caller's environment preloads), and the two variables that turn it on in the runtime's own
-// process only (setarch and valgrind's launcher run in front of it and load it too).
-export function clockEnvironment(clock, runtimePath, env = {}) {
+// process only (setarch and valgrind's launcher run in front of it and load it too); reportFile:
+// where the runtime writes, at its exit, what readClockReport reads.
+export function clockEnvironment(clock, runtimePath, env = {}, reportFile = null) {
   if (!clock.library) return env;
   const preload = [env.LD_PRELOAD ?? process.env.LD_PRELOAD, clock.library].filter(Boolean).join(':');
-  return { ...env, LD_PRELOAD: preload, NODEBENCH_CLOCK_FOR: runtimePath, NODEBENCH_CLOCK_STEP_NS: String(CLOCK_STEP_NS) };
+  return {
+    ...env, LD_PRELOAD: preload, NODEBENCH_CLOCK_FOR: runtimePath, NODEBENCH_CLOCK_STEP_NS: String(CLOCK_STEP_NS),
+    ...(reportFile ? { NODEBENCH_CLOCK_REPORT: reportFile } : {})
+  };
+}
+
+// The report's name in a counted process's own folder.
+export const CLOCK_REPORT_NAME = 'clock-report.json';
+
+// { pollsGivenUp }: the event loop's polls that stopped waiting for a thread-pool thread after the
+// library's cap of real time (a pool task blocked outside its waits), each a point where the order
+// of events was the host's again; null when the runtime wrote nothing (killed, or a real clock).
+export function readClockReport(reportFile) {
+  try {
+    const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+    return Number.isInteger(report.pollsGivenUp) ? { pollsGivenUp: report.pollsGivenUp } : null;
+  } catch {
+    return null;
+  }
 }
 
 // What the process record says of the clock.

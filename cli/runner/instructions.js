@@ -8,7 +8,7 @@ import { findValgrind, setarchPrefix, makeCountingDir, removeCountingDir, callgr
 import { runtimeFlags } from '../flags/index.js';
 import { findFlag } from '../flags/parse.js';
 import { interpretLaunch } from './outcome.js';
-import { syntheticClock, clockEnvironment, describeClock } from '../process/synthetic-clock.js';
+import { syntheticClock, clockEnvironment, describeClock, readClockReport, CLOCK_REPORT_NAME } from '../process/synthetic-clock.js';
 
 // What makes V8 repeat its work exactly, given to the runtime before the cell's own flags where the
 // runtime lists the flag: --predictable (no concurrent compilation, GC or sweeping threads, no
@@ -89,7 +89,7 @@ async function runOnce(cell, runtime, suite, { options, cacheSim, timeoutMs, exp
     const launched = await launch(runtime.path, [...deterministic, ...cell.flags, ...extraFlags], {
       mode: 'run', suite: suite.file, benchmark: cell.benchmark, params: suite.params,
       sampler: instructionsSampler(options), counting
-    }, { timeoutMs: limitMs, cwd: path.dirname(suite.file), env: clockEnvironment(clock, runtime.path, env), cpu, prefix });
+    }, { timeoutMs: limitMs, cwd: path.dirname(suite.file), env: clockEnvironment(clock, runtime.path, env, path.join(dir, CLOCK_REPORT_NAME)), cpu, prefix });
     const outcome = interpretLaunch(launched, { timeoutMs: limitMs, expectedMs });
     if (outcome.status === 'timeout') return { outcome: { ...outcome, error: timeoutSentence(limitMs, expectedMs) }, launched };
     if (outcome.status !== 'ok') {
@@ -112,6 +112,7 @@ async function runOnce(cell, runtime, suite, { options, cacheSim, timeoutMs, exp
       notListed,
       aslr: setarch ? 'off (setarch -R)' : 'on (no setarch on PATH)',
       clock: describeClock(clock),
+      ...(clock.library ? { pollsGivenUp: readClockReport(path.join(dir, CLOCK_REPORT_NAME))?.pollsGivenUp ?? null } : {}),
       instrumentation: counting.vgdb ? 'off for start-up, loading and setup; switched on through vgdb before calibration' : 'on from the start',
       // How long the switch took, and the process's CPU time at it, at its first measured batch and
       // at its end (ms; what a process costs, docs/instructions.md).

@@ -165,7 +165,9 @@ export function warningsFor(summary, processes) {
   const countSpread = counted && summary.processMedians.length >= 2 ? Math.max(...summary.processMedians) / Math.min(...summary.processMedians) - 1 : 0;
   if (countSpread > COUNT_VARIES) {
     // Counts of deterministic code repeat to parts per million: a spread this large is the code's.
-    warnings.push({ code: 'count-varies', message: `the instruction counts of its processes differ by ${(countSpread * 100).toFixed(2)}%, where deterministic code repeats to a few parts per million: the benchmark's work depends on something that differs between processes (I/O that completes at its own pace, as the file system's thread pool, the network or a child process; crypto randomness; threads; or the clock, where the process record says the clock was real), so its count is not exact; measure it in time, or make its work fixed.` });
+    const gaveUp = processes.filter((p) => p.valgrind?.pollsGivenUp > 0).length;
+    const pool = gaveUp ? ` In ${gaveUp} of its processes the event loop stopped waiting for a thread-pool task that blocked (valgrind.pollsGivenUp in the process record).` : '';
+    warnings.push({ code: 'count-varies', message: `the instruction counts of its processes differ by ${(countSpread * 100).toFixed(2)}%, where deterministic code repeats to a few parts per million: the benchmark's work depends on something that differs between processes (I/O that completes at its own pace, as the network, a child process or a thread-pool task that blocks; crypto randomness; threads of its own; or the clock, where the process record says the clock was real), so its count is not exact; measure it in time, or make its work fixed.${pool}` });
   } else if (!counted && summary.processCv !== null && summary.processCv > 0.05) {
     warnings.push({ code: 'processes-disagree', message: `processes disagree by ${(summary.processCv * 100).toFixed(1)}% (coefficient of variation); the machine is noisy or the benchmark depends on start-up state: use more processes.` });
   }
