@@ -151,11 +151,23 @@ static void going_idle(void) {
   }
 }
 
+/* A thread that ends while counted (a pool or platform thread woken at exit to stop) leaves the
+ * count: else the loop's polls during exit waited for it until the cap. */
+static pthread_key_t ends_key;
+static pthread_once_t ends_once = PTHREAD_ONCE_INIT;
+static void thread_ends(void *unused) {
+  (void)unused;
+  going_idle();
+}
+static void make_ends_key(void) { pthread_key_create(&ends_key, thread_ends); }
+
 /* signalled: a signal counted this thread already (the wait returned because of it). */
 static void back_to_work(int signalled) {
   if (counted) return;
   counted = 1;
   if (!signalled) __atomic_add_fetch(&working, 1, __ATOMIC_SEQ_CST);
+  pthread_once(&ends_once, make_ends_key);
+  pthread_setspecific(ends_key, (void *)1);
 }
 
 static int before_cond_wait(void *cond) {
