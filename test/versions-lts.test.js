@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { nodebench } from './helpers/cli.js';
 import { privateCache } from './helpers/private-cache.js';
 import { ltsCandidates } from '../cli/runtimes/versions.js';
@@ -62,13 +63,21 @@ test('runtimes which lts takes the cached 24.21.0 without fetching 26.10.0, whic
 // Issue 39: the npm packages carry no LTS marks, and 26.12.1, published 2026-10-22, after the date
 // the schedule above gives 26 (10-20) but before its real LTS start (10-28), was downloaded (144 MB,
 // kept in the cache) on every fresh machine only for its binary to say it is not LTS.
+// The registry moves (24.22.3 arrived by 2026-11-28): what is checked is that the runtime chosen says
+// it is LTS itself, is at least the 24.21.0 of 2026-11-10, and is the only download.
 test('runtimes which lts, from the registry as it is: the newest LTS that has a binary, and no other download', { timeout: 300_000 }, async () => {
   const { cache, env } = await privateCache(['24.21.0'], 'nodebench-lts-real-');
   fs.rmSync(path.join(cache, 'index'), { recursive: true, force: true });
   const online = { NODEBENCH_CACHE: env.NODEBENCH_CACHE };
   const which = await nodebench(['runtimes', 'which', 'lts'], { env: online });
   assert.equal(which.exitCode, 0, which.stderr);
-  assert.equal(which.stdout.trim(), path.join(cache, 'runtimes', '24.21.0-linux-x64', 'bin', 'node'));
-  assert.doesNotMatch(which.stderr, /installing|not an LTS release/, which.stderr);
-  assert.deepEqual(fs.readdirSync(path.join(cache, 'runtimes')), ['24.21.0-linux-x64'], 'nothing else was installed');
+  const chosen = /runtimes\/(\d+)\.(\d+)\.(\d+)-linux-x64\/bin\/node$/.exec(which.stdout.trim());
+  assert.ok(chosen && which.stdout.trim().startsWith(path.join(cache, 'runtimes')), which.stdout);
+  const [major, minor, patch] = chosen.slice(1).map(Number);
+  assert.ok(major > 24 || (major === 24 && minor >= 21), which.stdout);
+  const release = JSON.parse(execFileSync(which.stdout.trim(), ['-p', 'JSON.stringify(process.release)']).toString());
+  assert.equal(typeof release.lts, 'string', `${which.stdout.trim()} says it is not LTS: ${JSON.stringify(release)}`);
+  assert.doesNotMatch(which.stderr, /not an LTS release/, which.stderr);
+  const version = `${major}.${minor}.${patch}-linux-x64`;
+  assert.deepEqual(fs.readdirSync(path.join(cache, 'runtimes')).sort(), [...new Set(['24.21.0-linux-x64', version])].sort(), 'nothing else was installed');
 });
