@@ -60,3 +60,25 @@ test('through the run the estimate stays within 1.5x of what was left, and never
     assert.ok(ms <= Math.max(must, budgetEndsAt - now) + 1, `at ${share * 100}%`);
   }
 });
+
+// An instruction matrix runs two processes at once and waits for both (pairing concurrent), so a
+// pair takes its longer process: test/fixtures/progress/i2-schedule.json.gz, 50 cells of 14.21.3
+// and 16.20.2 counted under valgrind, took 30.5 minutes, 1.5x its processes' summed time over two.
+// Counted as half the sum, the estimate said 0.66x of the time left through the middle of the run.
+test('an instruction matrix, two processes at a time: from a tenth of the run on, the estimate is within 1.5x of what was left, within 1.25x through the middle', () => {
+  const counted = JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(root, 'test', 'fixtures', 'progress', 'i2-schedule.json.gz'))));
+  assert.equal(counted.run.pairing, 'concurrent');
+  const countedOptions = { run: counted.run, suites: new Map(counted.suites.map((s) => [s.name, s])), baselineKey: '14.21.3/baseline' };
+  const processes = counted.cells.flatMap((c) => c.processes);
+  const begin = Math.min(...processes.map((p) => Date.parse(p.startedAt)));
+  const last = Math.max(...processes.map((p) => Date.parse(p.startedAt) + p.wallMs));
+  const end = Date.parse(counted.finishedAt);
+  const asOf = (now) => counted.cells.map((c) => ({ ...c, status: c.status === 'unsupported' ? 'unsupported' : 'pending', processes: c.processes.filter((p) => Date.parse(p.startedAt) + p.wallMs <= now) }));
+  for (const [share, within] of [[0.1, 1.5], [0.25, 1.25], [0.5, 1.25], [0.75, 1.25], [0.95, 1.5]]) {
+    const now = begin + share * (last - begin);
+    const { ms, atLeast } = timeLeft(asOf(now), countedOptions, { now });
+    assert.equal(atLeast, false);
+    const ratio = ms / (end - now);
+    assert.ok(ratio > 1 / within && ratio < within, `at ${share * 100}%: estimated ${(ms / 60_000).toFixed(1)} min, ${((end - now) / 60_000).toFixed(1)} min were left`);
+  }
+});
