@@ -7,6 +7,7 @@
 var fs = require('fs');
 var path = require('path');
 var tree = require('./tree');
+var childProcess = require('child_process');
 var runDir = require('../lib/run-dir');
 
 // Roots not yet removed by teardown; removed on exit as well, so that a failing cell (which ends
@@ -28,26 +29,24 @@ function forget(root) {
 }
 
 // The tree, its maps and one request's names, all determined by params.
-function build(root, params) {
-  var random = tree.prng(params.seed);
-  var psr4 = tree.buildPsr4(root, params, random);
-  var modules = tree.buildModules(root, params, random);
-  return {
-    root: root,
-    prefixDirs: psr4.prefixDirs,
-    classMap: tree.scanClassMap(root),
-    searchPaths: modules.searchPaths,
-    modulePathMap: tree.scanModuleMap(modules.searchPaths),
-    classRequest: tree.sample(random, psr4.classes, params.classesPerRequest | 0),
-    moduleRequest: tree.sample(random, modules.modules, params.modulesPerRequest | 0)
-  };
-}
-
 // The maps as the builder makes them (no prototype), whether built here or read back as JSON.
 function dictionary(object) {
   var out = Object.create(null);
   Object.keys(object).forEach(function (key) { out[key] = object[key]; });
   return out;
+}
+
+function buildInChild(root, params) {
+  var out = childProcess.execFileSync(process.execPath, [path.join(__dirname, 'build-tree.js'), root, JSON.stringify(params)], { maxBuffer: 256 * 1024 * 1024 });
+  return JSON.parse(out.toString());
+}
+
+// A tree built by another process of the run, from what it stored (JSON).
+function reused(ctx) {
+  return {
+    root: ctx.root, prefixDirs: dictionary(ctx.prefixDirs), classMap: dictionary(ctx.classMap), searchPaths: ctx.searchPaths,
+    modulePathMap: dictionary(ctx.modulePathMap), classRequest: ctx.classRequest, moduleRequest: ctx.moduleRequest, shared: true
+  };
 }
 
 // Building and removing the tree took over half of every process (measured 2026-11-23): within a
@@ -57,23 +56,21 @@ function setup(params) {
   var treeParams = ['classes', 'namespaces', 'dirsPerNamespace', 'classesPerRequest', 'modules', 'searchPaths', 'modulesPerRequest', 'seed']
     .map(function (key) { return key + '=' + params[key]; }).join(';');
   var shared = params.tmpRoot || params.keepTree ? null : runDir.claim('autoload', treeParams);
-  if (shared && shared.data) {
-    var ctx = shared.data;
-    return {
-      root: ctx.root, prefixDirs: dictionary(ctx.prefixDirs), classMap: dictionary(ctx.classMap), searchPaths: ctx.searchPaths,
-      modulePathMap: dictionary(ctx.modulePathMap), classRequest: ctx.classRequest, moduleRequest: ctx.moduleRequest, shared: true
-    };
-  }
+  if (shared && shared.data) return reused(shared.data);
   if (shared) {
-    var built = build(shared.dir, params);
+    // Built by a child process and taken as the others read it back, so that the process that
+    // builds holds what the others hold: its own paths were concatenations (the others' flat
+    // strings from JSON) and its heap held the build's garbage, and on Node 4.9.1
+    // module-search-paths counted 5% more instructions per operation in it (2026-11-28); which
+    // process builds is the host's timing. Under valgrind the child runs at native speed.
+    var built = buildInChild(shared.dir, params);
     shared.complete(built);
-    built.shared = true;
-    return built;
+    return reused(built);
   }
   var root = tree.makeTempRoot(params.tmpRoot || null, 'nodebench-autoload-');
   liveRoots.push(root);
   try {
-    return build(root, params);
+    return tree.buildAll(root, params);
   } catch (err) {
     tree.removeTree(root);
     forget(root);

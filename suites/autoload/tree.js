@@ -235,7 +235,24 @@ function scanModuleMap(searchPaths) {
   return map;
 }
 
+// Everything the benchmarks read: the tree built under root, its maps and the request lists.
+function buildAll(root, params) {
+  var random = prng(params.seed);
+  var psr4 = buildPsr4(root, params, random);
+  var modules = buildModules(root, params, random);
+  return {
+    root: root,
+    prefixDirs: psr4.prefixDirs,
+    classMap: scanClassMap(root),
+    searchPaths: modules.searchPaths,
+    modulePathMap: scanModuleMap(modules.searchPaths),
+    classRequest: sample(random, psr4.classes, params.classesPerRequest | 0),
+    moduleRequest: sample(random, modules.modules, params.modulesPerRequest | 0)
+  };
+}
+
 module.exports = {
+  buildAll: buildAll,
   prng: prng,
   sample: sample,
   makeTempRoot: makeTempRoot,

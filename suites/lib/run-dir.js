@@ -4,6 +4,7 @@
 // every process of a run (a generated file tree) is built there once, by the first process that
 // needs it, instead of in every process. Without NODEBENCH_RUN_DIR (a suite run by hand) nothing is
 // shared. Node-4-compatible.
+var childProcess = require('child_process');
 var fs = require('fs');
 var path = require('path');
 
@@ -20,23 +21,26 @@ function hash(text) {
 //   { dir, data }               an earlier process of the run built it in dir: reuse dir and data;
 //   { dir, data: null, complete(data) }   build it in dir (created, empty), then call complete
 //                               with what later processes need to reuse it (JSON);
-//   null                        no run directory, or another process is building it or died while
-//                               building it: build a private copy.
+//   null                        no run directory, or another process did not finish building it
+//                               within WAIT_POLLS (it died while building): build a private copy.
+// While another process builds it, this one waits for it (two processes start at once in duet and
+// concurrent runs): a private copy would not be what the other processes hold (another path, built
+// here rather than read back), and counted instructions differed by which process got which.
 function claim(name, key) {
   var runDir = process.env.NODEBENCH_RUN_DIR;
   if (!runDir) return null;
   var dir = path.join(runDir, name + '-' + hash(key));
   var marker = path.join(dir, MARKER);
-  try {
-    var stored = JSON.parse(fs.readFileSync(marker, 'utf8'));
-    if (stored.key === key) return { dir: dir, data: stored.data };
-    return null;
-  } catch (err) {
-    // Not built yet: claim it below.
-  }
+  var built = readMarker(marker, key);
+  if (built !== undefined) return built && { dir: dir, data: built.data };
   try {
     fs.mkdirSync(dir);
   } catch (err) {
+    for (var poll = 0; poll < WAIT_POLLS; poll++) {
+      pause();
+      built = readMarker(marker, key);
+      if (built !== undefined) return built && { dir: dir, data: built.data };
+    }
     return null;
   }
   return {
@@ -48,6 +52,25 @@ function claim(name, key) {
       fs.renameSync(marker + '.' + process.pid, marker);
     }
   };
+}
+
+// The stored marker when it is there and of this key, null when it is of another key, undefined when
+// there is none yet.
+function readMarker(marker, key) {
+  var stored;
+  try {
+    stored = JSON.parse(fs.readFileSync(marker, 'utf8'));
+  } catch (err) {
+    return undefined;
+  }
+  return stored.key === key ? stored : null;
+}
+
+// 100 ms of real time, in a child process: the clock of a process counted under valgrind is
+// synthetic (cli/process/synthetic-clock.c), and Node 4 has no synchronous sleep.
+var WAIT_POLLS = 1200;
+function pause() {
+  childProcess.execFileSync(process.execPath, ['-e', 'setTimeout(function () {}, 100)']);
 }
 
 module.exports = { claim: claim };
