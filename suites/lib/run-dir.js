@@ -67,8 +67,10 @@ function readMarker(marker, key) {
 }
 
 // 100 ms of real time, in a child process: the clock of a process counted under valgrind is
-// synthetic (cli/process/synthetic-clock.c), and Node 4 has no synchronous sleep.
-var WAIT_POLLS = 1200;
+// synthetic (cli/process/synthetic-clock.c), and Node 4 has no synchronous sleep. 400 of them,
+// about a minute with the child's start-up, stay well inside a process's time limit (120 s by
+// default) where the builder died; a tree takes about a second to build.
+var WAIT_POLLS = 400;
 function pause() {
   childProcess.execFileSync(process.execPath, ['-e', 'setTimeout(function () {}, 100)']);
 }
