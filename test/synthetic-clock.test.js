@@ -32,7 +32,7 @@ test('under valgrind, the runtime\'s clock is synthetic: a 60 s timer ends at on
   assert.ok(clock.library && fs.existsSync(clock.library), JSON.stringify(clock));
   // Built once per cache and source: the second ask is the same file.
   assert.equal((await syntheticClock({ env: { ...process.env, NODEBENCH_CACHE: cache } })).library, clock.library);
-  assert.match(describeClock(clock), /^synthetic: every read advances it 1 µs/);
+  assert.match(describeClock(clock), /^synthetic: every read in the main thread advances it 1 µs/);
   const valgrind = await findValgrind();
   const realUptime = fs.readFileSync('/proc/uptime', 'utf8');
   for (const spec of [OLDEST, '16.20.2']) {
@@ -100,7 +100,7 @@ test('work handed to the thread pool takes no synthetic time: a timer polling a 
       runs.push(JSON.parse(stdout.trim()));
       // No poll waited in vain, at exit neither: the platform's threads, woken to stop, leave the
       // count as they end (before, every process's last poll waited the cap: 2 s and a report of 1).
-      assert.deepEqual(readClockReport(report), { pollsGivenUp: 0 }, spec);
+      assert.equal(readClockReport(report).pollsGivenUp, 0, spec);
     }
     // Without the wait for the pool, a poll that found deflate unfinished jumped the clock by 1 ms:
     // 26,424 and 40,089 polls in two runs on 4.9.1, 11,169 and 38,159 on 16.20.2 (2026-11-28).

@@ -87,13 +87,15 @@ export function clockEnvironment(clock, runtimePath, env = {}, reportFile = null
 // The report's name in a counted process's own folder.
 export const CLOCK_REPORT_NAME = 'clock-report.json';
 
-// { pollsGivenUp }: the event loop's polls that stopped waiting for a thread-pool thread after the
-// library's cap of real time (a pool task blocked outside its waits), each a point where the order
-// of events was the host's again; null when the runtime wrote nothing (killed, or a real clock).
+// { pollsGivenUp, otherThreadClockReads }: the event loop's polls that stopped waiting for a
+// thread-pool thread after the library's cap of real time (a pool task blocked outside its waits),
+// each a point where the order of events was the host's again; and the clock reads of threads other
+// than the main one (which do not advance it); null when the runtime wrote nothing (killed, or a
+// real clock).
 export function readClockReport(reportFile) {
   try {
-    const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
-    return Number.isInteger(report.pollsGivenUp) ? { pollsGivenUp: report.pollsGivenUp } : null;
+    const { pollsGivenUp, otherThreadClockReads } = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+    return Number.isInteger(pollsGivenUp) && Number.isInteger(otherThreadClockReads) ? { pollsGivenUp, otherThreadClockReads } : null;
   } catch {
     return null;
   }
@@ -101,5 +103,5 @@ export function readClockReport(reportFile) {
 
 // What the process record says of the clock.
 export const describeClock = (clock) => (clock.library
-  ? `synthetic: every read advances it ${CLOCK_STEP_NS / 1000} µs, a wait for a timer jumps to it and the thread pool's work takes none of it (cli/process/synthetic-clock.c, preloaded), so what the runtime paces by the clock repeats`
+  ? `synthetic: every read in the main thread advances it ${CLOCK_STEP_NS / 1000} µs, a wait for a timer jumps to it and the thread pool's work takes none of it (cli/process/synthetic-clock.c, preloaded), so what the runtime paces by the clock repeats`
   : `real (${clock.reason}): what the runtime paces by the clock (GC heuristics, timers) may differ between processes`);
