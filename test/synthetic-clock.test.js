@@ -104,8 +104,14 @@ test('work handed to the thread pool takes no synthetic time: a timer polling a 
     }
     // Without the wait for the pool, a poll that found deflate unfinished jumped the clock by 1 ms:
     // 26,424 and 40,089 polls in two runs on 4.9.1, 11,169 and 38,159 on 16.20.2 (2026-11-28).
-    // --predictable, as counted processes run: V8's own background threads also read the clock.
-    assert.deepEqual(runs.slice(1), [runs[0], runs[0]], `${spec}: ${JSON.stringify(runs)}`);
+    // --predictable, as counted processes run. On 16.20.2 a scavenge may still be done by one of the
+    // platform's threads (docs/instructions.md, "Concurrency"), which moves the main thread's clock
+    // by a few of its reads: 7,358-7,370 µs in three runs; the polls are the same. Without the wait
+    // the elapsed time was 11-38 s of jumps.
+    assert.deepEqual(runs.map((r) => r.polls), [runs[0].polls, runs[0].polls, runs[0].polls], `${spec}: ${JSON.stringify(runs)}`);
+    const elapsed = runs.map((r) => r.elapsed);
+    if (spec === OLDEST) assert.deepEqual(elapsed, [elapsed[0], elapsed[0], elapsed[0]], `${spec}: ${JSON.stringify(runs)}`);
+    else assert.ok(Math.max(...elapsed) / Math.min(...elapsed) - 1 < 0.01, `${spec}: ${JSON.stringify(runs)}`);
     assert.ok(runs[0].polls < 100, `${spec}: ${JSON.stringify(runs)}`);
   }
 });

@@ -101,12 +101,16 @@ static uint64_t advance(uint64_t ns) { return __atomic_add_fetch(&now_ns, ns, __
  * scheduling lets it (the platform's delayed-task runner waking, say), and a step of its own would
  * move the main thread's next reading by that timing. */
 static __thread int thread_kind = 0; /* 0 not known yet, 1 main, 2 another */
-static uint64_t read_clock(void) {
+static int in_main_thread(void) {
   if (!thread_kind) {
     RESOLVE(syscall);
     thread_kind = real_syscall(SYS_gettid) == getpid() ? 1 : 2;
   }
-  if (thread_kind == 1) return advance(step_ns);
+  return thread_kind == 1;
+}
+
+static uint64_t read_clock(void) {
+  if (in_main_thread()) return advance(step_ns);
   __atomic_add_fetch(&other_thread_reads, 1, __ATOMIC_SEQ_CST);
   return __atomic_load_n(&now_ns, __ATOMIC_SEQ_CST);
 }
@@ -231,7 +235,7 @@ static uint64_t real_ms(void) {
 static void wait_for_other_threads(void) {
   RESOLVE(syscall);
   RESOLVE(clock_gettime);
-  if (real_syscall(SYS_gettid) != getpid()) return;
+  if (!in_main_thread()) return;
   uint64_t start = 0;
   for (;;) {
     int others = __atomic_load_n(&working, __ATOMIC_SEQ_CST);
