@@ -327,7 +327,7 @@ export function timeLeft(cells, options, { now, budgetEndsAt = null }) {
   const perMs = paired ? longerOfTwo(costsToCome) / 2 : 1;
   mustMs += costsToCome.reduce((sum, ms) => sum + ms, 0) * perMs;
   const expected = expectedExtraMs(cells, options, { timingCost, toCome });
-  const extraMs = expected === null ? null : expected * (paired ? Math.max(perMs, 0.5) : 1);
+  const extraMs = expected === null ? null : expected * perMs;
   if (!budgetEndsAt) return extraMs === null ? { ms: mustMs, atLeast: true } : { ms: mustMs + extraMs, atLeast: false };
   const roomMs = Math.max(0, budgetEndsAt - now - mustMs);
   return { ms: mustMs + (extraMs === null ? roomMs : Math.min(extraMs, roomMs)), atLeast: false };

@@ -28,7 +28,6 @@ function forget(root) {
   if (at !== -1) liveRoots.splice(at, 1);
 }
 
-// The tree, its maps and one request's names, all determined by params.
 // The maps as the builder makes them (no prototype), whether built here or read back as JSON.
 function dictionary(object) {
   var out = Object.create(null);
@@ -41,7 +40,7 @@ function buildInChild(root, params) {
   return JSON.parse(out.toString());
 }
 
-// A tree built by another process of the run, from what it stored (JSON).
+// The tree as the run's directory stores it (JSON), for the process that built it and every other.
 function reused(ctx) {
   return {
     root: ctx.root, prefixDirs: dictionary(ctx.prefixDirs), classMap: dictionary(ctx.classMap), searchPaths: ctx.searchPaths,
