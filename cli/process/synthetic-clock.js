@@ -87,15 +87,17 @@ export function clockEnvironment(clock, runtimePath, env = {}, reportFile = null
 // The report's name in a counted process's own folder.
 export const CLOCK_REPORT_NAME = 'clock-report.json';
 
-// { pollsGivenUp, otherThreadClockReads }: the event loop's polls that stopped waiting for a
-// thread-pool thread after the library's cap of real time (a pool task blocked outside its waits),
-// each a point where the order of events was the host's again; and the clock reads of threads other
-// than the main one (which do not advance it); null when the runtime wrote nothing (killed, or a
-// real clock).
+// { pollsGivenUp, otherThreadClockReads, waitsForMainGivenUp }: the event loop's polls that stopped
+// waiting for a thread-pool thread after the library's cap of real time (a pool task blocked outside
+// its waits), each a point where the order of events was the host's again; the clock reads of
+// threads other than the main one (which do not advance it); and the woken threads that stopped
+// waiting for the main thread after that cap (the main thread blocked where the library cannot see
+// it); null when the runtime wrote nothing (killed, or a real clock).
 export function readClockReport(reportFile) {
   try {
-    const { pollsGivenUp, otherThreadClockReads } = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
-    return Number.isInteger(pollsGivenUp) && Number.isInteger(otherThreadClockReads) ? { pollsGivenUp, otherThreadClockReads } : null;
+    const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+    const { pollsGivenUp, otherThreadClockReads, waitsForMainGivenUp } = report;
+    return [pollsGivenUp, otherThreadClockReads, waitsForMainGivenUp].every(Number.isInteger) ? { pollsGivenUp, otherThreadClockReads, waitsForMainGivenUp } : null;
   } catch {
     return null;
   }

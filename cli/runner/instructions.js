@@ -112,7 +112,7 @@ async function runOnce(cell, runtime, suite, { options, cacheSim, timeoutMs, exp
       notListed,
       aslr: setarch ? 'off (setarch -R)' : 'on (no setarch on PATH)',
       clock: describeClock(clock),
-      ...(clock.library ? { pollsGivenUp: null, otherThreadClockReads: null, ...readClockReport(path.join(dir, CLOCK_REPORT_NAME)) } : {}),
+      ...(clock.library ? { pollsGivenUp: null, otherThreadClockReads: null, waitsForMainGivenUp: null, ...readClockReport(path.join(dir, CLOCK_REPORT_NAME)) } : {}),
       instrumentation: counting.vgdb ? 'off for start-up, loading and setup; switched on through vgdb before calibration' : 'on from the start',
       // How long the switch took, and the process's CPU time at it, at its first measured batch and
       // at its end (ms; what a process costs, docs/instructions.md).
