@@ -87,14 +87,15 @@ function counter(counting) {
     // Whether the host gave a way to switch instrumentation (valgrind ran with --instr-atstart=no).
     switchable: Boolean(counting.vgdb),
     // Switches callgrind's instrumentation on or off through vgdb, which reaches this process while
-    // it waits in spawnSync. The same call with the same arguments in every process (the pid padded
-    // to 8 digits, output ignored), so that the JavaScript heap repeats. Returns null or the sentence
-    // saying why it could not.
+    // it waits in spawnSync. The same call with the same arguments in every process (output
+    // ignored), so that the JavaScript heap repeats: no pid, as the prefix is this process's own
+    // folder. A pid made into a string here allocated or not by whether V8's number-to-string cache
+    // still held it, which moved the next incremental marking step: gc/old-gen-marking-async on
+    // 16.20.2 counted in two patterns by one bit of the pid (2026-11-28). Returns null or the
+    // sentence saying why it could not.
     instrument: function (state) {
       var started = Date.now();
-      var pid = String(process.pid);
-      while (pid.length < 8) pid = '0' + pid;
-      var ran = spawnSync(counting.vgdb, ['--vgdb-prefix=' + counting.vgdbPrefix, '--pid=' + pid, 'instrumentation', state], { stdio: 'ignore' });
+      var ran = spawnSync(counting.vgdb, ['--vgdb-prefix=' + counting.vgdbPrefix, 'instrumentation', state], { stdio: 'ignore' });
       switches.push({ state: state, ms: Date.now() - started, cpuMs: cpuMs() });
       if (ran.error || ran.status !== 0) {
         return 'valgrind\'s vgdb could not switch callgrind\'s instrumentation ' + state + ' (' + (ran.error ? ran.error.message : 'exit status ' + ran.status) + ')';
