@@ -88,11 +88,11 @@ export function clockEnvironment(clock, runtimePath, env = {}, reportFile = null
 export const CLOCK_REPORT_NAME = 'clock-report.json';
 
 // { pollsGivenUp, otherThreadClockReads, waitsForMainGivenUp }: the event loop's polls that stopped
-// waiting for a thread-pool thread after the library's cap of real time (a pool task blocked outside
-// its waits), each a point where the order of events was the host's again; the clock reads of
+// waiting for a thread-pool thread (a pool task blocked outside its waits: 2 s in which the process
+// used no CPU), each a point where the order of events was the host's again; the clock reads of
 // threads other than the main one (which do not advance it); and the woken threads that stopped
-// waiting for the main thread after that cap (the main thread blocked where the library cannot see
-// it); null when the runtime wrote nothing (killed, or a real clock).
+// waiting for the main thread so (the main thread blocked where the library cannot see it); null
+// when the runtime wrote nothing (killed, or a real clock).
 export function readClockReport(reportFile) {
   try {
     const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
