@@ -356,31 +356,56 @@ static void after_woken(pthread_mutex_t *mutex) {
   if (mutex) pthread_mutex_lock(mutex);
 }
 
+/* Around a real condition-variable wait: the waiter's slot (before_cond_wait), and the main thread
+ * counted as waiting until the wait returns. */
+static int cond_wait_begins(void *cond) {
+  int slot = before_cond_wait(cond);
+  main_thread_waits(1);
+  return slot;
+}
+
+static void cond_wait_ends(int slot, int timed_out, pthread_mutex_t *mutex) {
+  int wait_errno = errno;
+  main_thread_waits(0);
+  after_cond_wait(slot, timed_out);
+  after_woken(mutex);
+  errno = wait_errno;
+}
+
+/* Around any other real wait (a semaphore, an untimed poll): the thread out of the working count and
+ * the main thread counted as waiting, then the other way round. */
+static void idle_wait_begins(void) {
+  pthread_mutex_lock(&conds_lock);
+  going_idle();
+  pthread_mutex_unlock(&conds_lock);
+  main_thread_waits(1);
+}
+
+static void idle_wait_ends(void) {
+  int wait_errno = errno;
+  main_thread_waits(0);
+  pthread_mutex_lock(&conds_lock);
+  back_to_work(0);
+  pthread_mutex_unlock(&conds_lock);
+  after_woken(0);
+  errno = wait_errno;
+}
+
 int pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex) {
   RESOLVE_THREADS(pthread_cond_wait);
   if (!step_ns) return real_pthread_cond_wait(cond, mutex);
-  int slot = before_cond_wait(cond);
-  main_thread_waits(1);
+  int slot = cond_wait_begins(cond);
   int result = real_pthread_cond_wait(cond, mutex);
-  int wait_errno = errno;
-  main_thread_waits(0);
-  after_cond_wait(slot, 0);
-  after_woken(mutex);
-  errno = wait_errno;
+  cond_wait_ends(slot, 0, mutex);
   return result;
 }
 
 int pthread_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex, const struct timespec *until) {
   RESOLVE_THREADS(pthread_cond_timedwait);
   if (!step_ns) return real_pthread_cond_timedwait(cond, mutex, until);
-  int slot = before_cond_wait(cond);
-  main_thread_waits(1);
+  int slot = cond_wait_begins(cond);
   int result = real_pthread_cond_timedwait(cond, mutex, until);
-  int wait_errno = errno;
-  main_thread_waits(0);
-  after_cond_wait(slot, result != 0);
-  after_woken(mutex);
-  errno = wait_errno;
+  cond_wait_ends(slot, result != 0, mutex);
   return result;
 }
 
@@ -399,18 +424,9 @@ int pthread_cond_broadcast(pthread_cond_t *cond) {
 int sem_wait(sem_t *sem) {
   RESOLVE_THREADS(sem_wait);
   if (!step_ns) return real_sem_wait(sem);
-  pthread_mutex_lock(&conds_lock);
-  going_idle();
-  pthread_mutex_unlock(&conds_lock);
-  main_thread_waits(1);
+  idle_wait_begins();
   int result = real_sem_wait(sem);
-  int wait_errno = errno;
-  main_thread_waits(0);
-  pthread_mutex_lock(&conds_lock);
-  back_to_work(0);
-  pthread_mutex_unlock(&conds_lock);
-  after_woken(0);
-  errno = wait_errno;
+  idle_wait_ends();
   return result;
 }
 
@@ -438,20 +454,11 @@ int pthread_join(pthread_t thread, void **value) {
     long ready = call_now; \
     if (ready != 0 || (timeout) == 0) return ready; \
     if ((timeout) < 0) { \
-      pthread_mutex_lock(&conds_lock); \
-      going_idle(); \
-      pthread_mutex_unlock(&conds_lock); \
-      main_thread_waits(1); \
+      idle_wait_begins(); \
       /* an interrupted wait (vgdb reaching the process through ptrace, say) is waited again \
        * here: the loop would have, one iteration and one clock read later */ \
       do ready = call_blocking; while (ready < 0 && errno == EINTR); \
-      int blocking_errno = errno; \
-      main_thread_waits(0); \
-      pthread_mutex_lock(&conds_lock); \
-      back_to_work(0); \
-      pthread_mutex_unlock(&conds_lock); \
-      after_woken(0); \
-      errno = blocking_errno; \
+      idle_wait_ends(); \
       return ready; \
     } \
     advance((uint64_t)(timeout) * 1000000ull); \
