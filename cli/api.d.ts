@@ -73,7 +73,7 @@ export interface Comparison {
   disturbance?: { a: number | null; b: number | null };
   /** how many times slower the host ran for B's processes, when the interval was widened for it (options.hostShift) */
   hostShift?: number;
-  /** where a side kept fewer than half of its processes (the others set aside as disturbed): B's rate over A's between the medians over all processes, when the interval was widened to hold it (options.selection) */
+  /** where a side kept half of its processes or fewer (the others set aside as disturbed): B's rate over A's between the medians over all processes, when the interval was widened to hold it (options.selection) */
   allProcessesRatio?: number;
 }
 
@@ -87,7 +87,7 @@ export function loadResult(file: string): Promise<Result>;
 export interface VariancePrior { d0: number; s02: number; cells: number }
 /** hostShift: the log of how much slower the host ran for B's (cell's) processes than for A's (base's) (stats/host-speed.js); the interval then holds both readings. selection: false keeps the interval of the kept processes where a side kept a minority of its processes (true by default: it also holds the ratio over all processes). */
 export function compare(a: Cell, b: Cell, options?: { alpha?: number; driftCv?: number; priorA?: VariancePrior | null; priorB?: VariancePrior | null; equivalence?: number; hostShift?: number; selection?: boolean }): Comparison;
-export function pairedRatio(base: Cell, cell: Cell, prior?: VariancePrior | null, options?: { hostShift?: number }): { ratio: number; low: number; high: number; rme: number; p: number; paired: boolean; pairs: number; method: string; hostShift?: number };
+export function pairedRatio(base: Cell, cell: Cell, prior?: VariancePrior | null, options?: { hostShift?: number; selection?: boolean }): { ratio: number; low: number; high: number; rme: number; p: number; paired: boolean; pairs: number; method: string; hostShift?: number; allProcessesRatio?: number };
 export function geomeanRatio(comparisons: Array<{ ratio: number }>): number;
 export function renderTables(result: Result, options?: { baseline?: string; color?: boolean; width?: number; verbose?: boolean }): string;
 /** every run option with a default (seed, baseline and timeBudgetMin have none) */

@@ -79,7 +79,7 @@ export function diffSummaryLines(rows, { runWarnings = true } = {}) {
   }
   const reselected = compared.filter((c) => c.allProcessesRatio).length;
   if (reselected) {
-    lines.push(`note: ${reselected} comparison(s) rest on a cell that kept fewer than half of its processes (the others set aside as disturbed), and the medians over all processes read the change differently: their intervals hold both readings, so the few processes a busy host left cannot decide a change alone.`);
+    lines.push(`note: ${reselected} comparison(s) rest on a cell that kept half of its processes or fewer (the others set aside as disturbed), and the medians over all processes read the change differently: their intervals hold both readings, so the few processes a busy host left cannot decide a change alone.`);
   }
   if (compared.some((c) => c.singleProcess)) {
     lines.push('note: a cell measured in one process decides nothing (the samples of one process say nothing of the next, which can run 2x apart on a shared host): its ratio is shown without an interval; measure with --processes 3 or more for verdicts.');

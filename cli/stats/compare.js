@@ -32,18 +32,21 @@ export function disturbanceOf(cell) {
   return Math.max(DISTURBED_SLOWDOWN, typical / Math.min(...values));
 }
 
-// Whether a cell kept fewer than half of its processes, the others set aside as disturbed: its
-// figure is then a selection from a busy host more than the cell's usual reading on it.
-const keptMinority = (cell) => keptProcesses(cell).length * 2 < cell.processes.length;
+// Whether a cell kept half of its processes or fewer, the others set aside as disturbed: its figure
+// is then a selection from a busy host more than the cell's usual reading on it. Half counts: in an
+// A/A pair of default matrices on this VM (2026-11-28, pair 3 of docs/precision.md), gc/old-gen-marking
+// on 24.21.0 kept 3 of 6 processes in one file (0.93-1.27 ms, the others 2.08-2.64 ms) and all 7
+// in the other (1.36-3.62 ms), and its ratios to the baseline column had disjoint 95% intervals.
+const keptHalfOrLess = (cell) => keptProcesses(cell).length * 2 <= cell.processes.length;
 
-// Where either side kept a minority of its processes: the log rate ratio B/A between the medians
+// Where either side kept half of its processes or fewer: the log rate ratio B/A between the medians
 // over every process of both cells, those set aside included, less the one over the kept processes
 // (positive: all processes read B faster than the kept ones do); else 0. Medians, so that a cell
 // whose processes were mostly set aside is read at its usual speed on that host. (On the two
 // default matrices of 2026-11-27, with any set-aside process as the trigger, 99 of 140 comparisons
 // were widened, mostly by the noise between two readings of 5-8 processes; with a minority kept, 35.)
 export function selectionShift(a, b, keptLogRatio) {
-  if (!keptMinority(a) && !keptMinority(b)) return 0;
+  if (!keptHalfOrLess(a) && !keptHalfOrLess(b)) return 0;
   const all = (cell) => {
     const perProcess = perProcessOf(cell);
     const logs = cell.processes.map((p) => processValue(p, perProcess)).filter((v) => v > 0).map(Math.log);
@@ -191,8 +194,10 @@ export function pairedPrior(pairs) {
 // other ratios when `prior` (pairedPrior) is given. Falls back to the unpaired comparison when
 // fewer than 3 pairs exist. Returns { ratio, low, high, rme, p, paired, pairs, method }: p is the
 // two-sided p-value of "no change" (for the view's false discovery rate, stats/decision.js).
-// hostShift: as for compareCells, the log of how much slower the host ran for `cell` than for `base`.
-export function pairedRatio(base, cell, prior = null, { hostShift = 0 } = {}) {
+// hostShift: as for compareCells, the log of how much slower the host ran for `cell` than for `base`;
+// selection: as for compareCells (a side that kept half of its processes or fewer also holds the
+// ratio over all of them), false to leave it out.
+export function pairedRatio(base, cell, prior = null, { hostShift = 0, selection = true } = {}) {
   const logs = pairedLogs(base, cell);
   if (logs.length >= MIN_PAIRS) {
     // Each side of a pair keeps its measure's repeatability: √2 of it per paired ratio.
@@ -203,10 +208,18 @@ export function pairedRatio(base, cell, prior = null, { hostShift = 0 } = {}) {
     const paired = { ratio: interval.estimate, low: interval.low, high: interval.high, p, paired: true, pairs: logs.length, method: interval.method };
     const widened = widenForHost({ low: paired.low, high: paired.high, df: interval.df, level: 1 - ALPHA }, hostShift);
     if (widened) Object.assign(paired, { low: widened.low, high: widened.high, p: widened.p, hostShift: widened.shift, method: `${paired.method}; ${widenedNote(widened.shift)}` });
+    // Pairing by round cancels a slow period both sides shared, not which of a cell's processes a
+    // busy host let it keep: the same rule as between files (compareCells).
+    const chosen = selection ? selectionShift(base, cell, Math.log(interval.estimate)) : 0;
+    const reselected = widenForHost({ low: paired.low, high: paired.high, df: interval.df, level: 1 - ALPHA }, chosen);
+    if (reselected) {
+      const allProcessesRatio = Math.exp(Math.log(interval.estimate) + chosen);
+      Object.assign(paired, { low: reselected.low, high: reselected.high, p: reselected.p, allProcessesRatio, method: `${paired.method}; interval widened to hold the ratio over all processes, those set aside included (rate ratio ${allProcessesRatio.toFixed(3)}x against ${interval.estimate.toFixed(3)}x kept)` });
+    }
     return { ...paired, rme: ((paired.high - paired.low) / 2 / paired.ratio) * 100 };
   }
-  const c = compareCells(base, cell, { hostShift });
-  return { ratio: c.ratio, low: c.ci.low, high: c.ci.high, rme: ((c.ci.high - c.ci.low) / 2 / c.ratio) * 100, p: c.p, paired: false, pairs: logs.length, method: c.method, hostShift: c.hostShift };
+  const c = compareCells(base, cell, { hostShift, selection });
+  return { ratio: c.ratio, low: c.ci.low, high: c.ci.high, rme: ((c.ci.high - c.ci.low) / 2 / c.ratio) * 100, p: c.p, paired: false, pairs: logs.length, method: c.method, hostShift: c.hostShift, allProcessesRatio: c.allProcessesRatio };
 }
 
 export function geomeanRatio(comparisons) {
