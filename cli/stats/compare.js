@@ -192,7 +192,8 @@ export function pairedPrior(pairs) {
 // The rate ratio of `cell` to `base` from processes that ran in the same block (same round): each
 // pair's log ratio, then the robust interval over pairs, its variance moderated toward the suite's
 // other ratios when `prior` (pairedPrior) is given. Falls back to the unpaired comparison when
-// fewer than 3 pairs exist. Returns { ratio, low, high, rme, p, paired, pairs, method }: p is the
+// fewer than 3 pairs exist. Returns { ratio, low, high, rme, p, paired, pairs, method, hostShift?,
+// allProcessesRatio? } (the last two where they widened the interval): p is the
 // two-sided p-value of "no change" (for the view's false discovery rate, stats/decision.js).
 // hostShift: as for compareCells, the log of how much slower the host ran for `cell` than for `base`;
 // selection: as for compareCells (a side that kept half of its processes or fewer also holds the
