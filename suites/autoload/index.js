@@ -7,7 +7,6 @@
 var fs = require('fs');
 var path = require('path');
 var tree = require('./tree');
-var childProcess = require('child_process');
 var runDir = require('../lib/run-dir');
 
 // Roots not yet removed by teardown; removed on exit as well, so that a failing cell (which ends
@@ -35,11 +34,6 @@ function dictionary(object) {
   return out;
 }
 
-function buildInChild(root, params) {
-  var out = childProcess.execFileSync(process.execPath, [path.join(__dirname, 'build-tree.js'), root, JSON.stringify(params)], { maxBuffer: 256 * 1024 * 1024 });
-  return JSON.parse(out.toString());
-}
-
 // The tree as the run's directory stores it (JSON), for the process that built it and every other.
 function reused(ctx) {
   return {
@@ -54,18 +48,9 @@ function reused(ctx) {
 function setup(params) {
   var treeParams = ['classes', 'namespaces', 'dirsPerNamespace', 'classesPerRequest', 'modules', 'searchPaths', 'modulesPerRequest', 'seed']
     .map(function (key) { return key + '=' + params[key]; }).join(';');
-  var shared = params.tmpRoot || params.keepTree ? null : runDir.claim('autoload', treeParams);
-  if (shared && shared.data) return reused(shared.data);
-  if (shared) {
-    // Built by a child process and taken as the others read it back, so that the process that
-    // builds holds what the others hold: its own paths were concatenations (the others' flat
-    // strings from JSON) and its heap held the build's garbage, and on Node 4.9.1
-    // module-search-paths counted 5% more instructions per operation in it (2026-11-28); which
-    // process builds is the host's timing. Under valgrind the child runs at native speed.
-    var built = buildInChild(shared.dir, params);
-    shared.complete(built);
-    return reused(built);
-  }
+  // Every process takes the tree the same way, the one that builds it included (run-dir.js obtain).
+  var shared = params.tmpRoot || params.keepTree ? null : runDir.obtain('autoload', treeParams, require.resolve('./build-tree'), params);
+  if (shared) return reused(shared.data);
   var root = tree.makeTempRoot(params.tmpRoot || null, 'nodebench-autoload-');
   liveRoots.push(root);
   try {
