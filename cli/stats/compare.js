@@ -56,6 +56,17 @@ export function selectionShift(a, b, keptLogRatio) {
   return Number.isFinite(shift) ? shift : 0;
 }
 
+// The interval widened to hold the all-process reading (selectionShift) of the log rate ratio
+// `logRatio` of b to a, or null where no side kept half of its processes or fewer (or the readings
+// agree): { low, high, p, se, allProcessesRatio, note }.
+function holdAllProcesses(a, b, logRatio, interval) {
+  const shift = selectionShift(a, b, logRatio);
+  const widened = widenForHost(interval, shift);
+  if (!widened) return null;
+  const allProcessesRatio = Math.exp(logRatio + shift);
+  return { ...widened, allProcessesRatio, note: `interval widened to hold the ratio over all processes, those set aside included (rate ratio ${allProcessesRatio.toFixed(3)}x against ${Math.exp(logRatio).toFixed(3)}x kept)` };
+}
+
 function units(cell) {
   const kept = keptProcesses(cell);
   const perProcess = perProcessOf(cell);
@@ -117,11 +128,10 @@ export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, 
   // (2026-11-28, bench/verdicts.js gate --busy-loops 2, trial 12) the gate failed an unchanged
   // benchmark "32.3% slower, q = 0.044": A kept 3 of 13 processes (148-163 µs), B 4 of 11
   // (200-423 µs); over all processes the two medians were the same 261 µs.
-  const chosen = selection ? selectionShift(a, b, diff) : 0;
-  const reselected = widenForHost({ low, high, df: test.df, level: 1 - alpha }, chosen);
+  const reselected = selection ? holdAllProcesses(a, b, diff, { low, high, df: test.df, level: 1 - alpha }) : null;
   if (reselected) {
     ({ low, high, p, se } = reselected);
-    method += `; interval widened to hold the ratio over all processes, those set aside included (rate ratio ${Math.exp(diff + chosen).toFixed(3)}x against ${ratio.toFixed(3)}x kept)`;
+    method += `; ${reselected.note}`;
   }
   // A side whose every process ran on a disturbed machine (fewer than two quiet ones, so the
   // disturbed ones count) measured the host as much as the code: its interval also holds the ratio
@@ -153,7 +163,7 @@ export function compareCells(a, b, { alpha = ALPHA, driftCv = 0, priorA = null, 
     // How much slower the host ran for B's processes (the reference loop's ratio), when it widened the interval.
     hostShift: widened ? widened.shift : undefined,
     // The rate ratio over all processes, set-aside ones included, where it widened the interval.
-    allProcessesRatio: reselected ? Math.exp(diff + chosen) : undefined,
+    allProcessesRatio: reselected ? reselected.allProcessesRatio : undefined,
     singleProcess: false,
     // How many times slower a side's disturbance may have made it, where all its processes ran disturbed.
     disturbedOnly: Boolean(disturbance.a || disturbance.b) || undefined,
@@ -211,12 +221,8 @@ export function pairedRatio(base, cell, prior = null, { hostShift = 0, selection
     if (widened) Object.assign(paired, { low: widened.low, high: widened.high, p: widened.p, hostShift: widened.shift, method: `${paired.method}; ${widenedNote(widened.shift)}` });
     // Pairing by round cancels a slow period both sides shared, not which of a cell's processes a
     // busy host let it keep: the same rule as between files (compareCells).
-    const chosen = selection ? selectionShift(base, cell, Math.log(interval.estimate)) : 0;
-    const reselected = widenForHost({ low: paired.low, high: paired.high, df: interval.df, level: 1 - ALPHA }, chosen);
-    if (reselected) {
-      const allProcessesRatio = Math.exp(Math.log(interval.estimate) + chosen);
-      Object.assign(paired, { low: reselected.low, high: reselected.high, p: reselected.p, allProcessesRatio, method: `${paired.method}; interval widened to hold the ratio over all processes, those set aside included (rate ratio ${allProcessesRatio.toFixed(3)}x against ${interval.estimate.toFixed(3)}x kept)` });
-    }
+    const reselected = selection ? holdAllProcesses(base, cell, Math.log(interval.estimate), { low: paired.low, high: paired.high, df: interval.df, level: 1 - ALPHA }) : null;
+    if (reselected) Object.assign(paired, { low: reselected.low, high: reselected.high, p: reselected.p, allProcessesRatio: reselected.allProcessesRatio, method: `${paired.method}; ${reselected.note}` });
     return { ...paired, rme: ((paired.high - paired.low) / 2 / paired.ratio) * 100 };
   }
   const c = compareCells(base, cell, { hostShift, selection });
