@@ -1,8 +1,8 @@
 'use strict';
 // The run's shared directory (NODEBENCH_RUN_DIR): the host makes one per run, gives it to every
 // process of the run and removes it when the run ends. What is expensive to build and the same for
-// every process of a run (a generated file tree) is built there once, by the first process that
-// needs it, instead of in every process. Without NODEBENCH_RUN_DIR (a suite run by hand) nothing is
+// every process of a run (a generated file tree) is built there once, by a child of the first
+// process that needs it (obtain), instead of in every process. Without NODEBENCH_RUN_DIR (a suite run by hand) nothing is
 // shared. Node-4-compatible.
 var childProcess = require('child_process');
 var fs = require('fs');
@@ -81,8 +81,8 @@ function pause() {
 // (build a private copy then). Every process takes it the same way, whether it finds it built, builds
 // it or waits for it: one child process (run-dir-prepare.js) does that part, writing nothing back,
 // and this process reads the stored marker (under valgrind the child runs natively: valgrind does
-// not follow children). A process that built it in its own heap, or spawned
-// children to wait, held other garbage than the rest, which moved V8's next collection: on Node
+// not follow children). A process that built it in its own heap, or spawned children to wait, held
+// other garbage than the rest, which moved V8's next collection: on Node
 // 16.20.2 the builder of the autoload tree calibrated its batches to 5 operations where the others
 // took 10, and counted 3% more instructions per operation (A/A of two default matrices,
 // 2026-11-28); on 4.9.1, 5% (a tree built in the process itself).
