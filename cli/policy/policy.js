@@ -9,6 +9,8 @@
 //      round has passed, the processes of the rounds before it that ran on a disturbed machine are
 //      replaced (a replacement right after the process it replaces would land in the same slow
 //      period of the machine, which lasts minutes); then every disturbed process is replaced;
+//      a cell counted in instructions whose processes took different schedules and disagree gets
+//      one more process (tieBreaks);
 //   2. top-up rounds, up to each cell's ceiling (maxProcesses, more for a cell cheaper than the
 //      run's median process: budget.js processCeilings), for cells whose margin is above targetRme and their
 //      row's baseline cell (it keeps the ratio's pairs), each round followed by the replacements
@@ -29,6 +31,7 @@ import { processCostMs, metricsCostMs, topUpPriority, processCeilings, ceilingBo
 import { hasSlot, roundLaunches, arrangeReplacements } from './pairing.js';
 import { pairedRatio, pairedPrior } from '../stats/compare.js';
 import { judgeAll } from '../stats/decision.js';
+import { wantsTieBreak } from '../stats/count-schedules.js';
 
 // How many metrics processes a cell gets: run.metricsProcesses, or more where its suite's findings
 // are its metrics (suite sampler.metricsProcesses, e.g. gc); none for a service cell (it measures
@@ -104,6 +107,14 @@ function replacements(cells, pending, due, options) {
   });
   const launches = taken.map((c) => ({ cellId: c.cell.id, kind: 'timing', round: c.round, rerunOf: c.round, duetWith: c.duetWith }));
   return arrangeReplacements(launches, new Map(cells.map((c) => [c.id, c])), options);
+}
+
+// One more process, once, for each counted cell whose processes took different schedules and
+// disagree with no majority yet (stats/count-schedules.js): the round after the first ones.
+function tieBreaks(pending, options) {
+  const { run } = options;
+  const due = pending.filter((c) => c.measure === 'instructions' && !firstRounds(c).some((p) => p.round >= run.processes) && wantsTieBreak(c.processes));
+  return due.length ? roundLaunches(due, run.processes, options) : [];
 }
 
 // With no room for more processes (--quick), there is no target to miss.
@@ -216,6 +227,8 @@ export function nextStep(cells, options) {
       if (replace.length) return launch('replacements', replace);
       return launch('round', missing.launches);
     }
+    const ties = tieBreaks(pending, options);
+    if (ties.length) return launch('tieBreaks', ties);
     // Once the first rounds are done every disturbed process is due before the first top-up round
     // (which cells need more depends on it); after a top-up round, those of the rounds before it.
     const last = lastRound(pending);

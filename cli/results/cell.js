@@ -9,6 +9,7 @@ import { summarizeService } from '../stats/service.js';
 import { judgeProcess, keptSampleIndexes, quietReferences } from '../stats/disturbance.js';
 import { summarizeMetricRuns } from '../stats/metrics.js';
 import { adjustForHost } from '../stats/covariate.js';
+import { oddSchedules, scheduleReason, scheduleOf } from '../stats/count-schedules.js';
 import { measureOfCell } from '../measure.js';
 import { keptProcesses, perProcessOf, columnKey } from '../cell-identity.js';
 
@@ -198,6 +199,14 @@ export function finalizeCells(cells, options) {
   for (const cell of cells) finalizeCell(cell, { ...options, priors });
 }
 
+// A counted cell's processes that took another schedule than its agreeing majority and counted apart
+// from it (stats/count-schedules.js) are set aside, once their cell has them all.
+function setAsideOddSchedules(cell) {
+  const found = oddSchedules(cell.processes);
+  if (!found) return;
+  for (const record of found.odd) record.setAside = { reason: scheduleReason(record, found), kind: 'schedule' };
+}
+
 // budgetLimited: ids of the cells the run's time budget (run.timeBudgetMin) left short of top-ups.
 export function finalizeCell(cell, { interrupted = false, processesPerCell, targetRme = null, priors, budgetLimited } = {}) {
   if (cell.status !== 'pending') return;
@@ -208,12 +217,17 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell, targ
       : 'not run: the run was interrupted before this cell started';
     return;
   }
+  if (measureOfCell(cell).id === 'instructions') setAsideOddSchedules(cell);
   const kept = keptProcesses(cell);
   cell.status = 'ok';
   cell.summary = currentSummary(cell, priors);
   if (cell.processes[0].service) cell.service = summarizeService(kept);
   cell.warnings = warningsFor(cell.summary, kept);
-  const setAside = cell.processes.filter((p) => p.setAside).length;
+  const otherSchedules = cell.processes.filter((p) => p.setAside?.kind === 'schedule');
+  if (otherSchedules.length) {
+    cell.warnings.push({ code: 'schedule-differs', message: `${otherSchedules.length} of ${cell.processes.length} processes took other decisions than the others (${otherSchedules.map((p) => scheduleOf(p)).join('; ')}, against ${scheduleOf(kept[0])}) and counted apart from them, so they were set aside (their counts stay in the file): a count within parts per million of one of the sampler's thresholds goes either way (docs/instructions.md).` });
+  }
+  const setAside = cell.processes.filter((p) => p.setAside && p.setAside.kind !== 'schedule').length;
   if (setAside) {
     const all = kept.length === cell.processes.length;
     cell.warnings.push({ code: 'disturbed', message: `${setAside} of ${cell.processes.length} processes ran on a disturbed machine and were set aside${all ? ', but fewer than two quiet ones were left, so all of them count' : ''} (their samples stay in the file).` });

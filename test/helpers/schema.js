@@ -9,6 +9,8 @@ const schema = JSON.parse(fs.readFileSync(path.join(root, 'cli', 'results', 'res
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
 const validate = ajv.compile(schema);
+// A process record alone, against the schema's definition of one.
+export const validProcess = ajv.getSchema(`${schema.$id}#/definitions/process`);
 
 export function schemaErrors(result) {
   return validate(result) ? [] : validate.errors.map((e) => `${e.instancePath} ${e.message}`);

@@ -75,3 +75,23 @@ test('instructions: a planted 1% is decided slower, the same work is the same wi
   assert.match(gate.stderr, /instructions-planted\/steps: 24\S*\/baseline -> 24\S*\/plus1 -[01]\.\d% slower \(95% CI/);
   assert.doesNotMatch(gate.stderr, /re-measured|confirming/);
 });
+
+test('instructions: a process that took other decisions than its cell\'s others is caught by one more process and set aside, not averaged in', { timeout: 600_000, skip: !onPath('valgrind') && 'valgrind is not installed' }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-instr-schedule-'));
+  const out = path.join(dir, 'r.json');
+  const firstDiffers = path.join(root, 'test', 'fixtures', 'suites', 'instructions-first-process', 'index.js');
+  const run = await nodebench(['run', firstDiffers, '--node', '24.21.0', '--measure', 'instructions', '--out', out, '--no-color']);
+  assert.equal(run.exitCode, 0, `${run.stdout}\n${run.stderr}`);
+  const [cell] = JSON.parse(fs.readFileSync(out, 'utf8')).cells;
+  // The run's first process made every call five times longer, so it calibrated to other batches.
+  assert.equal(cell.processes.length, 3);
+  const [first, ...others] = cell.processes;
+  assert.notEqual(first.iterationsPerSample, others[0].iterationsPerSample);
+  assert.equal(first.setAside?.kind, 'schedule', JSON.stringify(first.setAside));
+  assert.ok(others.every((p) => !p.setAside && p.iterationsPerSample === others[0].iterationsPerSample));
+  assert.equal(cell.summary.processes, 2);
+  const codes = cell.warnings.map((w) => w.code);
+  assert.ok(codes.includes('schedule-differs') && !codes.includes('count-varies'), JSON.stringify(cell.warnings));
+  assert.match(run.stdout, /took other decisions than the others and counted apart \(set aside; one more process ran/);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
