@@ -225,7 +225,8 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell, targ
   cell.warnings = warningsFor(cell.summary, kept);
   const otherSchedules = cell.processes.filter((p) => p.setAside?.kind === 'schedule');
   if (otherSchedules.length) {
-    cell.warnings.push({ code: 'schedule-differs', message: `${otherSchedules.length} of ${cell.processes.length} processes took other decisions than the others (${otherSchedules.map((p) => scheduleOf(p)).join('; ')}, against ${scheduleOf(kept[0])}) and counted apart from them, so they were set aside (their counts stay in the file): a count within parts per million of one of the sampler's thresholds goes either way (docs/instructions.md).` });
+    const one = otherSchedules.length === 1;
+    cell.warnings.push({ code: 'schedule-differs', message: `${otherSchedules.length} of ${cell.processes.length} processes took other decisions than the others (${otherSchedules.map((p) => scheduleOf(p)).join('; ')}, against ${scheduleOf(kept[0])}) and counted apart from them, so ${one ? 'it was' : 'they were'} set aside (${one ? 'its counts stay' : 'their counts stay'} in the file): a count within parts per million of one of the sampler's thresholds goes either way, or the process did other work (docs/instructions.md).` });
   }
   const setAside = cell.processes.filter((p) => p.setAside && p.setAside.kind !== 'schedule').length;
   if (setAside) {

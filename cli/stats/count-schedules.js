@@ -50,5 +50,5 @@ export function wantsTieBreak(processes) {
 // The reason a set-aside process carries (record.setAside, kind 'schedule').
 export function scheduleReason(process, { kept, reference }) {
   const apart = (processValue(process) / reference - 1) * 100;
-  return `it took other decisions than the cell's agreeing processes (${scheduleOf(process)}, against ${kept}) and counted ${Math.abs(apart).toFixed(2)}% ${apart > 0 ? 'more' : 'fewer'} instructions per operation: a count that lands within parts per million of one of the sampler's thresholds goes either way (docs/instructions.md)`;
+  return `it took other decisions than the cell's agreeing processes (${scheduleOf(process)}, against ${kept}) and counted ${Math.abs(apart).toFixed(2)}% ${apart > 0 ? 'more' : 'fewer'} instructions per operation: a count that lands within parts per million of one of the sampler's thresholds goes either way, or the process did other work (docs/instructions.md)`;
 }
