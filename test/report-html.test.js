@@ -292,3 +292,19 @@ test('the report at 1280 px: nothing but a wide heat map is wider than the windo
     await browser.close();
   }
 });
+
+test('a run counted in instructions is drawn and tabled in instructions per operation, never as a rate under "ops/s"', async () => {
+  const { chartData, renderHtml } = await import('../cli/report/html.js');
+  const counted = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'history', 'counted-16.json'), 'utf8'));
+  const [suite] = chartData(counted);
+  const columns = suite.benchmarks.map((b) => b.columns[0]);
+  assert.deepEqual(columns.map((c) => c.value), counted.cells.map((c) => c.summary.estimate));
+  for (const [i, c] of columns.entries()) {
+    const { summary } = counted.cells[i];
+    assert.deepEqual([c.low, c.high, c.perProcess], [summary.ci.low, summary.ci.high, summary.processMedians]);
+  }
+  const html = renderHtml(counted);
+  assert.match(html, /<th[^>]*>(?:<button[^>]*>)?instr\/op/);
+  assert.match(html, /"unit":"instructions per operation"/);
+  assert.doesNotMatch(html, /ops\/s/);
+});

@@ -15,13 +15,16 @@ import { reportOverview, spreadText, countsText, againstText } from '../render/o
 import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
 import { htmlPage, chartFigure } from '../render/html-page.js';
 import { terminalText } from '../text/escape.js';
-import { measureOfResult } from '../measure.js';
+import { measureOfResult, MEASURES } from '../measure.js';
 import { summarizeMetricRuns, METRICS } from '../stats/metrics.js';
 import { reportWarningLines } from '../render/run-warnings.js';
 
-// Per benchmark: one point per column with the interval and the per-process rates (ops/s).
+// Per benchmark: one point per column with the interval and the per-process values: rates (ops/s),
+// or in a run counted in instructions, instructions per operation (a rate per 10^9 instructions
+// drawn under "ops/s" was a number no one measures).
 export function chartData(result) {
   const columns = columnsOf(result);
+  const counted = measureOfResult(result).id === 'instructions';
   return [...cellsBySuite(result.cells)].map(([suite, cells]) => {
     const suiteColumns = columnsWithCells(columns, cells);
     const { benchmarks, cellAt } = suiteIndex(cells);
@@ -33,15 +36,10 @@ export function chartData(result) {
           const cell = cellAt(benchmark, col);
           if (!cell || cell.status !== 'ok') return { key: col.key, status: cell ? cell.status : 'absent' };
           const s = cell.summary;
-          return {
-            key: col.key,
-            status: 'ok',
-            optimizedAway: isOptimizedAway(cell.warnings),
-            opsPerSec: s.opsPerSec,
-            low: s.ci && s.ci.high > 0 ? 1e9 / s.ci.high : null,
-            high: s.ci && s.ci.low > 0 ? 1e9 / s.ci.low : null,
-            perProcess: processRates(cell)
-          };
+          const shown = counted
+            ? { value: s.estimate, low: s.ci?.low > 0 ? s.ci.low : null, high: s.ci?.high > 0 ? s.ci.high : null, perProcess: s.processMedians ?? [] }
+            : { value: s.opsPerSec, low: s.ci && s.ci.high > 0 ? 1e9 / s.ci.high : null, high: s.ci && s.ci.low > 0 ? 1e9 / s.ci.low : null, perProcess: processRates(cell) };
+          return { key: col.key, status: 'ok', optimizedAway: isOptimizedAway(cell.warnings), ...shown };
         })
       }))
     };
@@ -75,21 +73,21 @@ const ratioUnit = (overview, counted) => [`ratio to ${chartLabel(overview.baseli
   ...(overview.referenceNote ? ['(a flag set: to its runtime\'s baseline)'] : []), counted ? '(above 1 = fewer instructions)' : '(above 1 = faster)'];
 
 const sharedWords = (overview, counted) => ({
-  raw: { unit: 'ops/s', intervalLabel: '95% interval', valueLabel: 'estimate', pointsLabel: 'each process' },
+  raw: { unit: counted ? 'instructions per operation' : 'ops/s', intervalLabel: '95% interval', valueLabel: 'estimate', pointsLabel: 'each process' },
   ratio: { unit: ratioUnit(overview, counted), intervalLabel: '95% interval of the ratio', valueLabel: 'ratio', pointsLabel: 'per-block ratios', referenceLabel: 'no change' },
   metric: { intervalLabel: '95% interval over metrics processes', valueLabel: 'mean', pointsLabel: '' }
 });
 
-// Raw rates of one benchmark: estimate, interval and each process, per column.
+// Raw values of one benchmark (chartData's): estimate, interval and each process, per column.
 function rawView(b) {
   const ok = okColumns(b);
   const labels = new Map(b.columns.map((c) => [c.key, chartLabel(c.key)]));
   return {
     kind: 'raw',
     intervals: ok.filter((c) => c.low !== null && c.high !== null).map((c) => ({ x: labels.get(c.key), y: [round(c.low), round(c.high)] })),
-    values: ok.map((c) => ({ x: labels.get(c.key), y: round(c.opsPerSec) })),
+    values: ok.map((c) => ({ x: labels.get(c.key), y: round(c.value) })),
     points: ok.flatMap((c) => c.perProcess.map((y) => ({ x: labels.get(c.key), y: round(y) }))),
-    log: wideSpan(ok.flatMap((c) => [c.low, c.high, c.opsPerSec]))
+    log: wideSpan(ok.flatMap((c) => [c.low, c.high, c.value]))
   };
 }
 
@@ -111,9 +109,10 @@ function ratioView(row, columns) {
 const number = (value, text) => ({ value, text });
 const VERDICT_CLASS = new Set(['faster', 'slower']);
 
-// One sortable table per suite: a row per cell, every figure the terminal table shows and more.
-function suiteTable(overviewSuite) {
-  const header = ['benchmark', 'column', 'ops/s', '± margin', 'ratio', '95% interval', 'q', 'verdict', 'spread'];
+// One sortable table per suite: a row per cell, every figure the terminal table shows and more;
+// the value's heading is its measure's (ops/s, or instr/op for a counted run).
+function suiteTable(overviewSuite, valueHeader) {
+  const header = ['benchmark', 'column', valueHeader, '± margin', 'ratio', '95% interval', 'q', 'verdict', 'spread'];
   const rows = overviewSuite.rows.flatMap((row) => row.cells.map((cell, i) => {
     const column = overviewSuite.columns[i];
     if (cell.status === 'absent') return null;
@@ -198,6 +197,7 @@ export function renderHtml(result, { baseline } = {}) {
   const bySuite = new Map(overview.suites.map((s) => [s.suite, s]));
   const charts = [];
   const cellsOf = cellsBySuite(result.cells);
+  const counted = measureOfResult(result).id === 'instructions';
   const detail = chartData(result).map((suite) => {
     const shaped = bySuite.get(suite.suite);
     const ids = suite.benchmarks.map((b, r) => {
@@ -223,7 +223,7 @@ export function renderHtml(result, { baseline } = {}) {
     const metrics = metricsSection(suite.suite, cellsOf.get(suite.suite), charts);
     // Two charts a row on a common screen, a table row of ~22 px, the metrics charts and table.
     const height = 100 + Math.ceil(ids.length / 2) * 400 + shaped.rows.length * shaped.columns.length * 22 + (metrics ? 400 : 0);
-    return { title: `${displayName(suite.suite)}: detail`, id: `detail-${shaped.id}`, height, chartIds: ids, html: `<h3>Table</h3>${suiteTable(shaped)}${metrics}` };
+    return { title: `${displayName(suite.suite)}: detail`, id: `detail-${shaped.id}`, height, chartIds: ids, html: `<h3>Table</h3>${suiteTable(shaped, counted ? MEASURES.instructions.valueHeader : 'ops/s')}${metrics}` };
   });
   const service = renderServiceTables(result);
   const commands = renderCommandTables(result);
@@ -234,7 +234,6 @@ export function renderHtml(result, { baseline } = {}) {
     ...(commands ? [{ title: 'Whole commands', html: `<pre>${escapeHtml(commands)}</pre>` }] : []),
     { title: 'Environment', html: environment(result) }
   ];
-  const counted = measureOfResult(result).id === 'instructions';
   return htmlPage({
     title: `nodebench report: ${result.runtimes.map((r) => r.label).join(', ')}`,
     // An instructions run's ratios are of counts (fewer instructions above 1x), never of time.
