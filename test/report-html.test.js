@@ -293,7 +293,7 @@ test('the report at 1280 px: nothing but a wide heat map is wider than the windo
   }
 });
 
-test('a run counted in instructions is drawn and tabled in instructions per operation, never as a rate under "ops/s"', async () => {
+test('a run counted in instructions is drawn and tabled in instructions per operation in every format, never as a rate under "ops/s" or a count under a time column', async () => {
   const { chartData, renderHtml } = await import('../cli/report/html.js');
   const counted = JSON.parse(fs.readFileSync(path.join(root, 'test', 'fixtures', 'history', 'counted-16.json'), 'utf8'));
   const [suite] = chartData(counted);
@@ -307,4 +307,15 @@ test('a run counted in instructions is drawn and tabled in instructions per oper
   assert.match(html, /<th[^>]*>(?:<button[^>]*>)?instr\/op/);
   assert.match(html, /"unit":"instructions per operation"/);
   assert.doesNotMatch(html, /ops\/s/);
+  const file = path.join(root, 'test', 'fixtures', 'history', 'counted-16.json');
+  const markdown = await nodebench(['report', file, '--format', 'markdown']);
+  assert.match(markdown.stdout, /Ratios of instructions per operation to 16\.20\.2\/baseline/);
+  assert.doesNotMatch(markdown.stdout, /ops\/s/);
+  const distribution = await nodebench(['report', file, '--distribution', '--no-color']);
+  assert.match(distribution.stdout, /826 \.\. 826 instructions\/op {2}2 processes/);
+  assert.doesNotMatch(distribution.stdout, /ops\/s/);
+  const [row] = parse((await nodebench(['report', file, '--format', 'csv'])).stdout, { columns: true });
+  assert.equal(row.measure, 'instructions');
+  assert.equal(Number(row.instructionsPerOp), counted.cells[0].summary.estimate);
+  assert.deepEqual([row.nsPerOp, row.opsPerSec, row.ciLowNs, row.medianNs], ['', '', '', '']);
 });

@@ -1,5 +1,6 @@
 // diff's Markdown format, for a pull request or $GITHUB_STEP_SUMMARY (rows.js has the cells and
 // the summary every format shares).
+import { measureOfResult } from '../measure.js';
 import { markdownCode, markdownText, markdownTable } from '../text/escape.js';
 import { displayName } from '../text/format.js';
 import { diffOverview, CHANGE_GROUPS } from '../render/overview.js';
@@ -52,7 +53,7 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
   }
   const overview = diffOverview(rows);
   if (overview.suites.some((suite) => suite.columns.length > 1)) {
-    blocks.push({ name: 'the overview', head: ['### Overview', '', markdownText(overviewLegend), ''] }, ...overviewBlocks(overview));
+    blocks.push({ name: 'the overview', head: ['### Overview', '', markdownText(overviewLegend(resultA ? measureOfResult(resultA).id === 'instructions' : false)), ''] }, ...overviewBlocks(overview));
   }
   if (rows.metrics?.length) {
     const decided = metricRows(rows.metrics);

@@ -76,7 +76,8 @@ function overviewCell(cell) {
   return cell.verdict === 'faster' || cell.verdict === 'slower' ? `**${ratio}**` : ratio;
 }
 
-export const overviewLegend = 'Ratios of ops/s (above 1x faster); bold: decided faster or slower; = same within the band; ? undecided; ! optimized away (the value measures the loop, not the operation).';
+// counted: a run counted in instructions, whose ratios are of counts, never of time.
+export const overviewLegend = (counted = false) => `${counted ? 'Ratios of instructions per operation (above 1x fewer instructions)' : 'Ratios of ops/s (above 1x faster)'}; bold: decided faster or slower; = same within the band; ? undecided; ! optimized away (the value measures the loop, not the operation).`;
 
 // Per suite: benchmarks x columns of ratio and mark (report and diff share it).
 export function overviewBlocks(overview, { heading = '####' } = {}) {

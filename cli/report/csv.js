@@ -5,13 +5,21 @@ import { csvField } from '../render/csv-field.js';
 import { grid } from '../results/grid.js';
 import { cellKey } from '../cell-identity.js';
 
+// A cell counted in instructions fills the instructions columns and leaves the ones named in ns
+// empty: a count under "nsPerOp" reads as time in a spreadsheet.
+const counted = (c) => c.measure === 'instructions';
+const timed = (value) => (c, ...rest) => (counted(c) ? null : value(c, ...rest));
+const count = (value) => (c, ...rest) => (counted(c) ? value(c, ...rest) : null);
+
 const COLUMNS = [
   ['suite', (c) => c.suite], ['benchmark', (c) => c.benchmark], ['runtime', (c) => c.runtime], ['v8', (c, v8) => v8.get(c.runtimeLabel)],
-  ['flagSet', (c) => c.flagSet], ['flags', (c) => c.flags.join(' ')], ['status', (c) => c.status],
-  ['opsPerSec', (c, _, s) => s.opsPerSec], ['nsPerOp', (c, _, s) => s.estimate], ['medianNs', (c, _, s) => s.median], ['meanNs', (c, _, s) => s.mean],
-  ['sdNs', (c, _, s) => s.sd], ['minNs', (c, _, s) => s.min], ['p75Ns', (c, _, s) => s.p75], ['p99Ns', (c, _, s) => s.p99],
-  ['rmePercent', (c, _, s) => s.rme], ['ciLowNs', (c, _, s) => s.ci?.low], ['ciHighNs', (c, _, s) => s.ci?.high],
-  ['rerunLowNs', (c, _, s) => s.rerun?.low], ['rerunHighNs', (c, _, s) => s.rerun?.high], ['processes', (c, _, s) => s.processes], ['samples', (c, _, s) => s.samples], ['emptyNsPerOp', (c, _, s) => s.emptyNsPerOp],
+  ['flagSet', (c) => c.flagSet], ['flags', (c) => c.flags.join(' ')], ['status', (c) => c.status], ['measure', (c) => (counted(c) ? 'instructions' : 'time')],
+  ['opsPerSec', timed((c, _, s) => s.opsPerSec)], ['nsPerOp', timed((c, _, s) => s.estimate)], ['medianNs', timed((c, _, s) => s.median)], ['meanNs', timed((c, _, s) => s.mean)],
+  ['sdNs', timed((c, _, s) => s.sd)], ['minNs', timed((c, _, s) => s.min)], ['p75Ns', timed((c, _, s) => s.p75)], ['p99Ns', timed((c, _, s) => s.p99)],
+  ['rmePercent', (c, _, s) => s.rme], ['ciLowNs', timed((c, _, s) => s.ci?.low)], ['ciHighNs', timed((c, _, s) => s.ci?.high)],
+  ['rerunLowNs', timed((c, _, s) => s.rerun?.low)], ['rerunHighNs', timed((c, _, s) => s.rerun?.high)],
+  ['instructionsPerOp', count((c, _, s) => s.estimate)], ['instructionsCiLow', count((c, _, s) => s.ci?.low)], ['instructionsCiHigh', count((c, _, s) => s.ci?.high)],
+  ['processes', (c, _, s) => s.processes], ['samples', (c, _, s) => s.samples], ['emptyNsPerOp', timed((c, _, s) => s.emptyNsPerOp)],
   ['cpuNsPerOp', (c, _, s, m) => m.cpuNsPerOp ?? s.cpuNsPerOp], ['wallNsPerOp', (c, _, s, m) => m.wallNsPerOp],
   ['gcShare', (c, _, s, m) => m.gc?.gcShare], ['scavenges', (c, _, s, m) => m.gc?.scavenges], ['scavengeMs', (c, _, s, m) => m.gc?.scavengeMs],
   ['markCompacts', (c, _, s, m) => m.gc?.markCompacts], ['markCompactMs', (c, _, s, m) => m.gc?.markCompactMs],

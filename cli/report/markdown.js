@@ -4,6 +4,7 @@
 // of the terminal tables; then, folded, the full tables (ops/s ±margin and ratios), the metrics and
 // the service latencies. Within GitHub's comment limit (render/markdown-parts.js). The overview is
 // render/overview.js's, as in the HTML report; every name goes through escape.js.
+import { measureOfResult } from '../measure.js';
 import { grid } from '../results/grid.js';
 import { formatRate, formatRatio, displayName } from '../text/format.js';
 import { renderServiceTables } from './service-table.js';
@@ -81,16 +82,18 @@ export function renderMarkdown(result, { baseline, source, limit = GITHUB_COMMEN
   const tables = grid(result, { baseline });
   const overview = reportOverview(result, { baseline, tables });
   const warned = reportWarningLines(result).map((line) => `${markdownText(line)}  `);
+  const counted = measureOfResult(result).id === 'instructions';
+  const valueWords = counted ? 'instructions per operation' : 'ops/s';
   const header = [
     `## nodebench report: ${markdownText(result.runtimes.map((r) => displayName(r.label)).join(', '))}`, '',
-    markdownText(`Runtimes: ${result.runtimes.map((r) => `${displayName(r.label)} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. Ratios of ops/s to ${againstText(overview)}.`), '',
+    markdownText(`Runtimes: ${result.runtimes.map((r) => `${displayName(r.label)} (V8 ${r.v8})`).join(', ')}. Host: ${result.host.cpuModel}, ${result.host.cores} cores. Ratios of ${valueWords} to ${againstText(overview)}${counted ? ', counted under valgrind (above 1x is fewer instructions; instructions are not time)' : ''}.`), '',
     ...summaryLines(overview),
     ...(warned.length ? [...warned, ''] : [])
   ];
   const blocks = [{ name: 'the summary', head: header }, ...changeBlocks(overview),
-    { name: 'the overview', head: ['### Overview', '', `${markdownText(overviewLegend)}`, ''] }, ...overviewBlocks(overview)];
-  // The full tables, folded: ops/s ±margin and ratio ±margin per cell, as on a terminal.
-  blocks.push({ name: 'the full tables', head: ['<details>', '<summary>Full tables: ops/s ±95% margin, ratio to the baseline [95% interval]</summary>', ''] });
+    { name: 'the overview', head: ['### Overview', '', `${markdownText(overviewLegend(counted))}`, ''] }, ...overviewBlocks(overview)];
+  // The full tables, folded: the value ±margin and ratio ±margin per cell, as on a terminal.
+  blocks.push({ name: 'the full tables', head: ['<details>', `<summary>Full tables: ${valueWords} ±95% margin, ratio to the baseline [95% interval]</summary>`, ''] });
   for (const table of tables) {
     const form = suiteFormLabel(result, table.suite);
     const baseIndex = table.columns.findIndex((c) => c.key === table.baseline.key);
