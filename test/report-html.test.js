@@ -318,4 +318,7 @@ test('a run counted in instructions is drawn and tabled in instructions per oper
   assert.equal(row.measure, 'instructions');
   assert.equal(Number(row.instructionsPerOp), counted.cells[0].summary.estimate);
   assert.deepEqual([row.nsPerOp, row.opsPerSec, row.ciLowNs, row.medianNs], ['', '', '', '']);
+  const diffHtml = await nodebench(['diff', file, file, '--format', 'html']);
+  assert.match(diffHtml.stdout, /ratio of instructions per operation, B over A/);
+  assert.doesNotMatch(diffHtml.stdout, /ops\/s|operations per second/);
 });
