@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCells } from '../cli/policy/run-loop.js';
 import { createBudget } from '../cli/policy/budget.js';
-import { createCell } from '../cli/results/cell.js';
+import { createCell, finalizeCell, currentSummary } from '../cli/results/cell.js';
 import { completeRun, INSTRUCTIONS_RUN } from '../cli/options.js';
 import { oddSchedules, wantsTieBreak } from '../cli/stats/count-schedules.js';
 import { validProcess } from './helpers/schema.js';
@@ -26,11 +26,14 @@ function outcomeOf(record) {
   return { status: 'ok', result: { benchmarkType: 'sync', memory, measurement }, wallMs, startedAt: Date.parse(startedAt) };
 }
 
-// Runs one counted cell through the run loop; `records` are what its launches return, in order.
+const countedCell = () => createCell({ id: 0, runtime: { version: '6.17.1', label: '6.17.1' }, flagSet: { name: 'baseline', flags: [] }, suite: { name: 'gc' }, benchmark: { name: 'old-gen-marking' }, perProcess: 'throughput', measure: 'instructions' });
+
+// Runs one counted cell through the run loop; `records` are what its launches return, in order (an
+// outcome as it is where a record has a status).
 async function runCounted(records) {
-  const cell = createCell({ id: 0, runtime: { version: '6.17.1', label: '6.17.1' }, flagSet: { name: 'baseline', flags: [] }, suite: { name: 'gc' }, benchmark: { name: 'old-gen-marking' }, perProcess: 'throughput', measure: 'instructions' });
+  const cell = countedCell();
   const launches = [];
-  const launcher = { async launch(launch) { launches.push(launch); return outcomeOf(records[launches.length - 1]); } };
+  const launcher = { async launch(launch) { launches.push(launch); const next = records[launches.length - 1]; return next.status ? next : outcomeOf(next); } };
   const run = completeRun({ ...INSTRUCTIONS_RUN, measure: 'instructions' });
   await runCells([cell], { run, suites: new Map([['gc', { name: 'gc' }]]), sampler: {}, baselineKey: '6.17.1/baseline', launcher, budget: createBudget(undefined), save: async () => {} });
   return { cell, launches };
@@ -79,4 +82,36 @@ test('processes that disagree with the same schedule (time-dependent work) run n
   const { cell, launches } = await runCounted([copy(threeA), drifting]);
   assert.equal(launches.length, 2);
   assert.ok(cell.warnings.some((w) => w.code === 'count-varies'));
+});
+
+test('an extra process that fails leaves the cell its processes, said in the warning, and is not run again', async () => {
+  const { cell, launches } = await runCounted([copy(two), copy(threeA), { status: 'failed', error: 'exited with code 1', wallMs: 10, startedAt: Date.now() }]);
+  assert.equal(launches.length, 3);
+  assert.equal(cell.status, 'ok');
+  assert.deepEqual(cell.tieBreak, { status: 'failed', error: 'exited with code 1' });
+  assert.equal(cell.processes.length, 2);
+  assert.ok(cell.warnings.some((w) => w.code === 'schedule-differs' && /failed \(exited with code 1\), so all of them count/.test(w.message)), JSON.stringify(cell.warnings));
+});
+
+test('judged afresh at every finalize: a resumed cell whose new processes made the other schedule the majority sets the others aside; an interrupted cell owed its extra process says so', () => {
+  const cell = countedCell();
+  cell.processes.push(copy(two), copy(threeA), copy(threeB));
+  finalizeCell(cell, { processesPerCell: 3 });
+  assert.equal(cell.processes[0].setAside?.kind, 'schedule');
+  // Resumed (results/resume.js keeps the records) with two more processes of the first one's schedule.
+  cell.status = 'pending';
+  cell.processes.push({ ...copy(two), round: 3 }, { ...copy(two), round: 4 });
+  finalizeCell(cell, { processesPerCell: 5 });
+  assert.deepEqual(cell.processes.map((p) => p.setAside?.kind ?? null), [null, 'schedule', 'schedule', null, null]);
+  assert.ok(Math.abs(cell.summary.estimate / 43.94e6 - 1) < 1e-3, String(cell.summary.estimate));
+  // While the run goes on, what chooses top-ups leaves the odd process out as well.
+  const running = countedCell();
+  running.processes.push(copy(two), copy(threeA), copy(threeB));
+  assert.equal(currentSummary(running).processes, 2);
+  const owed = countedCell();
+  owed.processes.push(copy(two), copy(threeA));
+  finalizeCell(owed, { interrupted: true, processesPerCell: 2 });
+  assert.ok(owed.warnings.some((w) => w.code === 'interrupted' && /--resume runs it/.test(w.message)), JSON.stringify(owed.warnings));
+  // A crafted record without counts makes no extra process.
+  assert.equal(wantsTieBreak([threeA, { ...copy(two), instructionsPerOp: [] }]), false);
 });

@@ -113,8 +113,8 @@ function replacements(cells, pending, due, options) {
 // disagree with no majority yet (stats/count-schedules.js): the round after the first ones.
 function tieBreaks(pending, options) {
   const { run } = options;
-  const due = pending.filter((c) => c.measure === 'instructions' && !firstRounds(c).some((p) => p.round >= run.processes) && wantsTieBreak(c.processes));
-  return due.length ? roundLaunches(due, run.processes, options) : [];
+  const due = pending.filter((c) => c.measure === 'instructions' && !c.tieBreak && !firstRounds(c).some((p) => p.round >= run.processes) && wantsTieBreak(c.processes));
+  return due.length ? roundLaunches(due, run.processes, options).map((launch) => ({ ...launch, tieBreak: true })) : [];
 }
 
 // With no room for more processes (--quick), there is no target to miss.

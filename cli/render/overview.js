@@ -121,7 +121,9 @@ export function reportOverview(result, { baseline, tables = grid(result, { basel
             const reference = table.references[i];
             const refCell = cellAt(row.benchmark, reference);
             const folded = foldedCell(cell) || (!isBaseline && foldedCell(refCell));
-            const out = { status: 'ok', isBaseline, opsPerSec: value.opsPerSec, valueText: value.valueText, counted: measureOfCell(cell).id === 'instructions', rme: value.rme, folded, spread: [processSpread(cell)].filter(Boolean) };
+            const counted = measureOfCell(cell).id === 'instructions';
+            // sortValue: what a table sorts the value by (a count has no rate).
+            const out = { status: 'ok', isBaseline, opsPerSec: value.opsPerSec, valueText: value.valueText, counted, sortValue: counted ? cell.summary.estimate : value.opsPerSec, rme: value.rme, folded, spread: [processSpread(cell)].filter(Boolean) };
             if (isBaseline || !Number.isFinite(value.ratio)) return out;
             const c = value.ratioComparison;
             const spread = [c.paired ? pairSpread(refCell, cell) : null, ...out.spread].filter(Boolean);

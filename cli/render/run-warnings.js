@@ -29,7 +29,7 @@ export const WARNING_LABELS = {
   'count-unsettled': 'reached the counted warm-up\'s instruction cap with the count still moving (counted as compiled by then; see --warnings)',
   'processes-disagree': 'had processes disagreeing by more than 5% (noisy machine: use more processes)',
   'count-varies': 'counted different instructions in different processes (work that depends on I/O, randomness or threads: not exact; see --warnings)',
-  'schedule-differs': 'had a counted process that took other decisions than the others and counted apart (set aside; one more process ran; see --warnings)',
+  'schedule-differs': 'had a counted process that took other decisions than the others and counted apart (set aside; see --warnings)',
   'batches-vary': 'had batches that counted far more instructions than the others (a GC or a compilation fell in them; the process totals count)',
   interrupted: 'were interrupted before all their processes ran',
   'target-missed': 'stayed above the targetRme margin after maxProcesses processes',

@@ -120,7 +120,7 @@ function suiteTable(overviewSuite, valueHeader) {
     if (cell.status !== 'ok') return [name, column.key, { text: cell.status }, '', '', '', '', { text: terminalText(cell.note || cell.status) }, ''];
     const ratio = Number.isFinite(cell.ratio);
     return [name, column.key + (column.isBaseline ? ' (baseline)' : ''),
-      number(cell.opsPerSec, `${cell.valueText ?? formatRate(cell.opsPerSec)}${cell.folded && !ratio ? FOLDED_MARK : ''}`),
+      number(cell.sortValue, `${cell.valueText ?? formatRate(cell.opsPerSec)}${cell.folded && !ratio ? FOLDED_MARK : ''}`),
       number(cell.rme, hasEstimate(cell.rme) ? formatPct(cell.rme) : NO_ESTIMATE),
       ratio ? number(cell.ratio, `${formatRatio(cell.ratio)}${cell.mark}`) : '',
       ratio ? number(cell.high / cell.low, ratioInterval(cell.low, cell.high, formatRatio)) : '',

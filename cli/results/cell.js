@@ -9,7 +9,7 @@ import { summarizeService } from '../stats/service.js';
 import { judgeProcess, keptSampleIndexes, quietReferences } from '../stats/disturbance.js';
 import { summarizeMetricRuns } from '../stats/metrics.js';
 import { adjustForHost } from '../stats/covariate.js';
-import { oddSchedules, scheduleReason, scheduleOf } from '../stats/count-schedules.js';
+import { oddSchedules, scheduleOutliers, scheduleReason, scheduleOf, wantsTieBreak } from '../stats/count-schedules.js';
 import { measureOfCell } from '../measure.js';
 import { keptProcesses, perProcessOf, columnKey } from '../cell-identity.js';
 
@@ -122,6 +122,12 @@ export function recordOutcome(cell, launch, outcome) {
   }
   if (outcome.survivors?.length) (cell.survivors ||= []).push(...outcome.survivors);
   if (outcome.holders?.length) (cell.holders ||= []).push(...outcome.holders);
+  // The extra process of a counted cell (policy/policy.js tieBreaks) only tells which of its
+  // processes' schedules is the cell's: when it fails, the cell keeps the processes it has.
+  if (launch.tieBreak && outcome.status !== 'ok') {
+    cell.tieBreak = { status: outcome.status, error: outcome.error };
+    return;
+  }
   // One hang in a cell whose other processes finished is taken for a hiccup of the machine or the
   // runtime, as a disturbed process is: kept in the file and run again (the policy sees its round
   // missing); a second hang fails the cell.
@@ -187,8 +193,12 @@ export function variancePriors(cells) {
 }
 
 // priors: from variancePriors over the run's cells (none: each cell on its own).
+// A counted process that took another schedule than its cell's agreeing majority counts for nothing
+// while the run goes on either (what top-ups are chosen by), before finalize sets it aside.
 export function currentSummary(cell, priors) {
-  return summarize(keptProcesses(cell), { perProcess: perProcessOf(cell), prior: priors?.get(cell.suite) ?? null, measure: measureOfCell(cell) });
+  const measure = measureOfCell(cell);
+  const odd = measure.id === 'instructions' ? scheduleOutliers(cell.processes) : [];
+  return summarize(keptProcesses(cell).filter((p) => !odd.includes(p)), { perProcess: perProcessOf(cell), prior: priors?.get(cell.suite) ?? null, measure });
 }
 
 // Finalizes every pending cell, with the priors of all cells that have processes, after the host
@@ -202,6 +212,8 @@ export function finalizeCells(cells, options) {
 // A counted cell's processes that took another schedule than its agreeing majority and counted apart
 // from it (stats/count-schedules.js) are set aside, once their cell has them all.
 function setAsideOddSchedules(cell) {
+  // Judged afresh each time: a resumed cell's new processes may have made another schedule the majority.
+  for (const record of cell.processes) if (record.setAside?.kind === 'schedule') record.setAside = undefined;
   const found = oddSchedules(cell.processes);
   if (!found) return;
   for (const record of found.odd) record.setAside = { reason: scheduleReason(record, found), kind: 'schedule' };
@@ -253,7 +265,14 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell, targ
       : 'run.maxProcesses; the machine is noisy or the benchmark varies from process to process';
     cell.warnings.push({ code: 'target-missed', message: `the ±${cell.summary.rme.toFixed(1)}% margin is above the ${targetRme}% target after ${kept.length} processes (${why}).` });
   }
-  if (interrupted && kept.length < processesPerCell) {
+  if (cell.tieBreak) {
+    cell.warnings.push({ code: 'schedule-differs', message: `its processes took other decisions and counted apart, and the process run to tell which is the cell's ${cell.tieBreak.status === 'timeout' ? 'timed out' : 'failed'} (${cell.tieBreak.error}), so all of them count.` });
+  }
+  // Processes set aside for their schedule ran to the end: not missing.
+  const finished = kept.length + cell.processes.filter((p) => p.setAside?.kind === 'schedule').length;
+  if (interrupted && finished < processesPerCell) {
     cell.warnings.push({ code: 'interrupted', message: `interrupted after ${kept.length} of ${processesPerCell} processes; the interval is wider than a full run's.` });
+  } else if (interrupted && !cell.tieBreak && wantsTieBreak(cell.processes)) {
+    cell.warnings.push({ code: 'interrupted', message: 'interrupted before the extra process that tells which of its processes\' schedules is the cell\'s (--resume runs it).' });
   }
 }

@@ -16,7 +16,11 @@ import { processValue, COUNT_VARIES } from './summary.js';
 export const scheduleOf = (p) => `${p.iterationsPerSample} per batch, ${p.calibrationBatches ?? 0} calibration and ${p.warmup?.batches ?? 0} warm-up batches`;
 
 const spread = (values) => Math.max(...values) / Math.min(...values) - 1;
-const counted = (processes) => processes.filter((p) => p.measure === 'instructions' && !p.setAside);
+// The processes the rule weighs: counted ones not set aside as disturbed (one set aside for its
+// schedule is weighed again, as a resumed cell's majority may have changed).
+const counted = (processes) => processes.filter((p) => p.measure === 'instructions' && (!p.setAside || p.setAside.kind === 'schedule'));
+// A value the rule can compare (a crafted file may hold a process without counts).
+const comparable = (processes) => processes.every((p) => processValue(p) > 0 && Number.isFinite(processValue(p)));
 
 function bySchedule(processes) {
   const groups = new Map();
@@ -30,7 +34,7 @@ function bySchedule(processes) {
 export function oddSchedules(processes) {
   const live = counted(processes);
   const groups = bySchedule(live);
-  if (groups.length < 2 || groups[0].length < 2 || groups[0].length * 2 <= live.length) return null;
+  if (groups.length < 2 || groups[0].length < 2 || groups[0].length * 2 <= live.length || !comparable(live)) return null;
   const values = groups[0].map((p) => processValue(p));
   if (spread(values) > COUNT_VARIES) return null;
   const reference = values.reduce((a, b) => a + b, 0) / values.length;
@@ -40,12 +44,16 @@ export function oddSchedules(processes) {
 
 // Whether one more process would tell which schedule is the cell's: its counted processes disagree
 // by more than COUNT_VARIES, took more than one schedule, and none has a majority yet.
+// (The policy asks once per cell: a cell whose extra process failed keeps what it has.)
 export function wantsTieBreak(processes) {
   const live = counted(processes);
-  if (live.length < 2 || live.length !== processes.length) return false;
+  if (live.length < 2 || live.length !== processes.length || !comparable(live)) return false;
   if (spread(live.map((p) => processValue(p))) <= COUNT_VARIES) return false;
   return bySchedule(live).length > 1 && !oddSchedules(live);
 }
+
+// The processes oddSchedules would set aside, none where it would not.
+export const scheduleOutliers = (processes) => oddSchedules(processes)?.odd ?? [];
 
 // The reason a set-aside process carries (record.setAside, kind 'schedule').
 export function scheduleReason(process, { kept, reference }) {
