@@ -4,10 +4,11 @@
 import { csvField } from '../render/csv-field.js';
 import { grid } from '../results/grid.js';
 import { cellKey } from '../cell-identity.js';
+import { measureOfCell } from '../measure.js';
 
 // A cell counted in instructions fills the instructions columns and leaves the ones named in ns
 // empty: a count under "nsPerOp" reads as time in a spreadsheet.
-const counted = (c) => c.measure === 'instructions';
+const counted = (c) => measureOfCell(c).id === 'instructions';
 const timed = (value) => (c, ...rest) => (counted(c) ? null : value(c, ...rest));
 const count = (value) => (c, ...rest) => (counted(c) ? value(c, ...rest) : null);
 
