@@ -26,7 +26,8 @@ export function renderDiffHtml(rows, { fileA, fileB }) {
   const labels = compared.map((r) => chartLabel(columns.length > 1 ? `${r.label} ${r.column}` : r.label));
   const ratios = compared.flatMap((r) => [r.comparison.ci.low, r.comparison.ci.high]).filter((x) => x > 0);
   // Counted files compare instruction counts, which must never read as time.
-  const what = countedRows(rows) ? 'ratio of instructions per operation' : 'ratio of ops/s';
+  const counted = countedRows(rows);
+  const what = counted ? 'ratio of instructions per operation' : 'ratio of ops/s';
   const chart = {
     id: 'chart-0',
     title: `${what}, B over A${columns.length === 1 ? `, ${displayName(columns[0])}` : ''}${compared.length < all.length ? `: the ${compared.length} largest decided changes of ${all.length} comparisons (every one is in the table)` : ''}`,
@@ -34,7 +35,7 @@ export function renderDiffHtml(rows, { fileA, fileB }) {
     view: 'raw',
     views: {
       raw: {
-        unit: [`${what}, B over A`, countedRows(rows) ? '(above 1 = fewer instructions)' : '(above 1 = faster)'],
+        unit: [`${what}, B over A`, counted ? '(above 1 = fewer instructions)' : '(above 1 = faster)'],
         intervalLabel: '95% interval of the ratio',
         valueLabel: 'estimated ratio',
         pointsLabel: 'decided faster or slower',
@@ -84,15 +85,16 @@ export function renderDiffPage(rows, context) {
   const summary = [...diffSummaryLines(rows, { runWarnings: false }), ...(gate?.confirm?.lines || [])];
   const metrics = rows.metrics?.length ? [{ title: 'Runtime metrics', html: `<p>${escapeHtml(metricSummary(rows.metrics))}</p>${metricRows(rows.metrics).length ? sortableTable(METRIC_HEADER, metricRows(rows.metrics)) : ''}` }] : [];
   const environment = environmentRows({ file: fileA, result: resultA }, { file: fileB, result: resultB });
+  const counted = countedRows(rows);
   return htmlPage({
     title: page.title,
-    intro: countedRows(rows)
+    intro: counted
       ? `Ratios of instruction counts per operation (counted under valgrind; above 1x is fewer instructions), B over A: ${countsText(overview)}.`
       : `Ratios of operations per second, B over A: ${countsText(overview)}.`,
     charts: page.charts,
     sections: [
       { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against: 'A', runWarnings: diffWarningLines(rows) }) },
-      { title: 'Changes', lead: `<p class="note">Dot: estimated ratio of ${countedRows(rows) ? 'instructions per operation (above 1 fewer)' : 'operations per second'}, B over A; bar: its 95% interval; orange: changes decided faster or slower${rows.verdicts ? ` (${escapeHtml(rows.verdicts.text)})` : ''}.</p>`, chartIds: page.charts.map((c) => c.id) },
+      { title: 'Changes', lead: `<p class="note">Dot: estimated ratio of ${counted ? 'instructions per operation (above 1 fewer)' : 'operations per second'}, B over A; bar: its 95% interval; orange: changes decided faster or slower${rows.verdicts ? ` (${escapeHtml(rows.verdicts.text)})` : ''}.</p>`, chartIds: page.charts.map((c) => c.id) },
       { title: 'Table', height: 200 + tableRows.length * 22, html: `${summary.map((line) => `<p class="note">${escapeHtml(line)}</p>`).join('')}${sortableTable(diffHeader(rows), tableRows, { className: 'cells' })}` },
       ...metrics,
       { title: 'Environment of A and B', html: sortableTable(['', 'A', 'B'], environment) }

@@ -269,7 +269,7 @@ export function finalizeCell(cell, { interrupted = false, processesPerCell, targ
     cell.warnings.push({ code: 'schedule-differs', message: `its processes took other decisions and counted apart, and the process run to tell which is the cell's ${cell.tieBreak.status === 'timeout' ? 'timed out' : 'failed'} (${cell.tieBreak.error}), so all of them count.` });
   }
   // Processes set aside for their schedule ran to the end: not missing.
-  const finished = kept.length + cell.processes.filter((p) => p.setAside?.kind === 'schedule').length;
+  const finished = kept.length + otherSchedules.length;
   if (interrupted && finished < processesPerCell) {
     cell.warnings.push({ code: 'interrupted', message: `interrupted after ${kept.length} of ${processesPerCell} processes; the interval is wider than a full run's.` });
   } else if (interrupted && !cell.tieBreak && wantsTieBreak(cell.processes)) {

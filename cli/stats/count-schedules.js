@@ -11,6 +11,7 @@
 // in the file. Processes that disagree with the same schedule (time-dependent work) are left as
 // they are, with count-varies.
 import { processValue, COUNT_VARIES } from './summary.js';
+import { mean } from './basic.js';
 
 // The decisions a counted process took before its samples, as its record keeps them.
 export const scheduleOf = (p) => `${p.iterationsPerSample} per batch, ${p.calibrationBatches ?? 0} calibration and ${p.warmup?.batches ?? 0} warm-up batches`;
@@ -37,7 +38,7 @@ export function oddSchedules(processes) {
   if (groups.length < 2 || groups[0].length < 2 || groups[0].length * 2 <= live.length || !comparable(live)) return null;
   const values = groups[0].map((p) => processValue(p));
   if (spread(values) > COUNT_VARIES) return null;
-  const reference = values.reduce((a, b) => a + b, 0) / values.length;
+  const reference = mean(values);
   const odd = groups.slice(1).flat().filter((p) => Math.abs(processValue(p) / reference - 1) > COUNT_VARIES);
   return odd.length ? { odd, kept: scheduleOf(groups[0][0]), reference } : null;
 }
