@@ -232,7 +232,7 @@ async function gateMode(options) {
     const s = await invoke(dir, slowerName(i), runtimes, MARK.slower(slowdown), 1002 + 3 * i, reread);
     slow.push(slowTrial(await gateDiff(dir, slowerName(i), a, s, options), options.threshold));
   }
-  return gateFigures({ ...options, aa, slow, runtimes, started, dir });
+  return { ...gateFigures({ ...options, aa, slow, runtimes, started, dir }), loads: invocationLoads(dir) };
 }
 
 // Without --confirm: the sides are the same runtimes and flags (the slowdown set through the
@@ -261,7 +261,7 @@ async function firstGateMode(options, { dir, started, slowerName }) {
 // The 1-minute load averages each invocation's result file recorded at its start and end: how busy
 // the machine was while the trials measured (other work included).
 function invocationLoads(dir) {
-  const loads = fs.readdirSync(dir).filter((name) => /^(p\d+|t\d+-slower\d*)\.json$/.test(name)).flatMap((name) => {
+  const loads = fs.readdirSync(dir).filter((name) => /^(p\d+|t\d+-(a|aa|slower\d*))\.json$/.test(name)).flatMap((name) => {
     const { host } = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
     return [host.loadAverageStart?.[0], host.loadAverageEnd?.[0]].filter(Number.isFinite);
   });
