@@ -35,6 +35,7 @@ import { execa } from 'execa';
 import YAML from 'yaml';
 import { readResult } from '../cli/results/file.js';
 import { pairCells, diffResults } from '../cli/diff/compare.js';
+import { confirmedBeyond } from '../cli/diff/gate.js';
 import { judgeAll } from '../cli/stats/decision.js';
 import { INVOCATION_DRIFT } from '../cli/stats/compare.js';
 import { median } from '../cli/stats/basic.js';
@@ -284,7 +285,7 @@ function slowTrial(slower, threshold) {
     caught: failedLabels(slower.diff).includes(SLOWED),
     columns: chainRows.length,
     firstColumns: firstFailures(slower.diff, threshold).filter((r) => r.label === SLOWED).length,
-    confirmedColumns: candidates.filter((c) => c.confirmation && c.confirmation.verdict === 'slower' && (1 - c.confirmation.ratio) * 100 > threshold).length,
+    confirmedColumns: candidates.filter((c) => c.confirmation && confirmedBeyond(c.confirmation, threshold)).length,
     screened: candidates.length,
     others: failedLabels(slower.diff).filter((l) => l !== SLOWED),
     ratios: chainRows.map((r) => r.comparison.ratio),

@@ -35,7 +35,7 @@ import { hostInfo } from '../results/host.js';
 import { ResumeMismatch } from '../results/resume.js';
 import { describeSuite, suiteFile } from '../matrix/discover-suites.js';
 import { COMMAND_SUITE } from '../matrix/commands.js';
-import { suspicious, beyond } from './gate.js';
+import { suspicious, beyond, confirmedBeyond } from './gate.js';
 import { columnKey, benchmarkName } from '../cell-identity.js';
 import { rerunSpec, namedBinaries } from '../runtimes/recorded.js';
 import { shellWord } from '../text/escape.js';
@@ -496,6 +496,11 @@ export function judgeConfirmation(runs, { alpha, equivalence, left = [], leftOut
 const range = (c) => `${formatChange(c.ci.low)} .. ${formatChange(c.ci.high)}`;
 const qText = (q) => (q < 0.001 ? 'q < 0.001' : `q = ${q.toFixed(3)}`);
 
+function confirmedOutcome(again, limit) {
+  if (confirmedBeyond(again, limit)) return ', confirmed';
+  return beyond(again, limit) ? `, not confirmed: its 95% interval reaches within ${limit}%` : ', not confirmed';
+}
+
 // The lines diff prints about a confirmation (text and Markdown), for `limit` in percent.
 export function confirmationLines(confirmation, { limit, processes, files }) {
   if (!confirmation.candidates.length) return [`confirm: every comparison is cleared (faster, same, or a slowdown beyond ${limit}% ruled out): nothing to re-measure.`];
@@ -512,7 +517,7 @@ export function confirmationLines(confirmation, { limit, processes, files }) {
   for (const c of confirmation.candidates) {
     const again = c.confirmation;
     const outcome = !again ? `${c.problem}; ${c.kept ? `the first comparison stands (${c.first.verdict})` : 'not confirmed'}`
-      : `re-measured ${formatChange(again.ratio)} (${range(again)}, ${qText(again.q)}): ${again.verdict === 'undecided' && again.ci.low > 1 ? 'not slower' : again.verdict}${again.verdict === 'slower' && (1 - again.ratio) * 100 > limit ? ', confirmed' : ', not confirmed'}`;
+      : `re-measured ${formatChange(again.ratio)} (${range(again)}, ${qText(again.q)}): ${again.verdict === 'undecided' && again.ci.low > 1 ? 'not slower' : again.verdict}${confirmedOutcome(again, limit)}`;
     lines.push(`  ${displayName(c.label)} ${displayName(c.column)}: first ${formatChange(c.first.ratio)} (${range(c.first)}), ${outcome}`);
   }
   return lines;

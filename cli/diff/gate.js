@@ -3,7 +3,8 @@
 // stopped working (ok in A, then failed, timed out, unsupported, unfinished or gone in B). A
 // benchmark that no longer runs must never pass as "no regression".
 // With --confirm (diff/confirm.js), a comparison fails only when its re-measurement decides it
-// slower by more than the threshold: `confirmed` maps such rows to their confirmation.
+// slower by more than the threshold over its whole 95% interval: `confirmed` maps such rows to
+// their confirmation.
 import { formatChange, displayName } from '../text/format.js';
 
 // Statuses in B that mean "not measured" rather than "broken": --allow-missing waives them.
@@ -11,6 +12,12 @@ const MISSING = new Set(['missing', 'unfinished', 'skipped']);
 const WORDS = { missing: 'missing from B', unfinished: 'unfinished in B', timeout: 'timed out', failed: 'failed', unsupported: 'unsupported', skipped: 'skipped in B' };
 
 export const beyond = (c, limit) => c.verdict === 'slower' && (1 - c.ratio) * 100 > limit;
+// A re-measured comparison fails only when its whole 95% interval lies beyond the threshold. The
+// sides ran interleaved, yet a burst of other work can still fall on one side's processes more than
+// the other's: in an A/A pair on this 2-core VM (2026-11-28 23:20 UTC, as a test run started beside
+// it) promises/fanout-bluebird re-measured 7.0% slower (95% CI -10.9% .. -3.0%, q = 0.003) with 30
+// processes a side. Planted 20% slowdowns re-measured with intervals ending 12-20% slower: caught.
+export const confirmedBeyond = (c, limit) => c.verdict === 'slower' && (1 - c.ci.high) * 100 > limit;
 const qText = (q) => (q < 0.001 ? 'q < 0.001' : `q = ${q.toFixed(3)}`);
 export const slowerText = (c, what = '95% CI') => `${formatChange(c.ratio)} slower (${what} ${formatChange(c.ci.low)} .. ${formatChange(c.ci.high)}, ${qText(c.q)})`;
 
@@ -18,7 +25,7 @@ function problem(row, limit, allowMissing, confirmed) {
   if (row.comparison) {
     if (confirmed) {
       const again = confirmed.get(row);
-      if (!again || !beyond(again, limit)) return null;
+      if (!again || !(again.notRemeasured ? beyond(again, limit) : confirmedBeyond(again, limit))) return null;
       return again.notRemeasured ? `${slowerText(again)} (${again.notRemeasured})` : `${slowerText(again, 're-measured, 95% CI')}; first ${formatChange(row.comparison.ratio)}`;
     }
     return beyond(row.comparison, limit) ? slowerText(row.comparison) : null;
@@ -55,7 +62,7 @@ export function suspicious(rows, { limit = 0 } = {}) {
 }
 
 export function gateMessage(failures, { limit, confirm = false }) {
-  const how = confirm ? 'decided slower by more than ' + limit + '% when re-measured' : `decided slower by more than ${limit}%`;
+  const how = confirm ? `re-measured slower by more than ${limit}% over the whole 95% interval` : `decided slower by more than ${limit}%`;
   const lines = [`${failures.length} benchmark(s) fail the gate (${how}, or no longer ok; --allow-missing waives missing and unfinished ones):`];
   for (const f of failures) lines.push(`  ${displayName(f.label)}: ${f.columns.map((c) => `${displayName(c.column)} ${c.problem}`).join('; ')}`);
   return lines.join('\n');
