@@ -23,7 +23,7 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
   const cells = (r) => diffRowCells(r, { equivalence });
   const out = [`## nodebench diff: ${markdownCode(fileA)} → ${markdownCode(fileB)}`, ''];
   if (failures) {
-    const confirmed = gate?.confirm ? ' (confirmed by re-measuring)' : '';
+    const confirmed = gate?.confirm ? ' (re-measured, over the whole 95% interval)' : '';
     out.push(failures.length
       ? `**Gate failed**: ${failures.length} benchmark(s) slower by more than ${limit}%${confirmed} or no longer ok:`
       : `**Gate passed**: no benchmark decided slower by more than ${limit}%${confirmed}, none stopped working.`, '');
