@@ -73,6 +73,14 @@ test('diff prints verdicts and a geomean, and --fail-on-regression fails CI on a
   assert.match(run.stderr, /1 benchmark\(s\) fail the gate .*\n {2}s\/regressed: 16\.20\.2\/baseline -(19|20)\.\d% slower \(95% CI/);
   const lenient = await nodebench(['diff', before, after, '--fail-on-regression', '30']);
   assert.equal(lenient.exitCode, 0);
+  // The HTML page heads with the gate, as the Markdown does, before the verdict counts.
+  const page = await nodebench(['diff', before, after, '--fail-on-regression', '5', '--format', 'html']);
+  assert.equal(page.exitCode, 1);
+  assert.match(page.stdout, /<div class="run-warning" id="gate"><p><strong>Gate failed<\/strong>: 1 benchmark\(s\) slower by more than 5% or no longer ok:<\/p><p>s\/regressed: 16\.20\.2\/baseline -(19|20)\.\d% slower \(95% CI/);
+  assert.ok(page.stdout.indexOf('id="gate"') < page.stdout.indexOf('id="overview"'));
+  const passed = await nodebench(['diff', before, after, '--fail-on-regression', '30', '--format', 'html']);
+  assert.match(passed.stdout, /<strong>Gate passed<\/strong>: no benchmark decided slower by more than 30%, none stopped working\./);
+  assert.doesNotMatch((await nodebench(['diff', before, after, '--format', 'html'])).stdout, /id="gate"/);
 });
 
 test('two single-runtime files of different versions pair by benchmark and flag set', async () => {

@@ -61,6 +61,15 @@ export function suspicious(rows, { limit = 0 } = {}) {
   });
 }
 
+// The gate's outcome as a page heads it (Markdown and HTML): a label and one sentence.
+// confirmation: --confirm's (null without it; between files of counts the first comparison decides).
+export function gateHeadline(failures, { limit, confirmation = null }) {
+  const how = confirmation && !confirmation.counted ? ' (re-measured, over the whole 95% interval)' : '';
+  return failures.length
+    ? { passed: false, label: 'Gate failed', text: `${failures.length} benchmark(s) slower by more than ${limit}%${how} or no longer ok:` }
+    : { passed: true, label: 'Gate passed', text: `no benchmark decided slower by more than ${limit}%${how}, none stopped working.` };
+}
+
 export function gateMessage(failures, { limit, confirm = false }) {
   const how = confirm ? `re-measured slower by more than ${limit}% over the whole 95% interval` : `decided slower by more than ${limit}%`;
   const lines = [`${failures.length} benchmark(s) fail the gate (${how}, or no longer ok; --allow-missing waives missing and unfinished ones):`];

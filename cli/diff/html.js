@@ -9,6 +9,7 @@ import { rateOf, measureOfCell } from '../measure.js';
 import { displayName } from '../text/format.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { diffHeader, diffRowCells, diffSummaryLines, diffWarningLines, environmentRows, isDecidedChange, changeSize, folded } from './rows.js';
+import { gateHeadline } from './gate.js';
 
 // The ratios with their intervals as one chart (B over A, 1 = no change), the table underneath.
 // A chart of more comparisons than this is unreadable: it shows the decided ones, largest first.
@@ -59,8 +60,17 @@ export function renderDiffHtml(rows, { fileA, fileB }) {
 // B/A per suite), the chart of every change with its interval, the rows as a sortable table, the
 // runtime metrics and the environments. context: diff/compare.js's (fileA, fileB, resultA,
 // resultB, gate).
+// The gate, when diff gated, above everything: whether the job fails and on what, before the verdict
+// counts (with --confirm those are the first comparison's, which the gate does not take as they are).
+function gateHtml(failures, { limit, gate }) {
+  if (!failures) return '';
+  const headline = gateHeadline(failures, { limit, confirmation: gate?.confirm });
+  const lines = failures.map((f) => `<p>${escapeHtml(displayName(f.label))}: ${escapeHtml(f.columns.map((c) => `${displayName(c.column)} ${c.problem}`).join('; '))}</p>`);
+  return `<div class="${headline.passed ? 'summary' : 'run-warning'}" id="gate"><p><strong>${headline.label}</strong>: ${escapeHtml(headline.text)}</p>${lines.join('')}</div>`;
+}
+
 export function renderDiffPage(rows, context) {
-  const { fileA, fileB, resultA, resultB, gate } = context;
+  const { fileA, fileB, resultA, resultB, gate, failures, limit } = context;
   const page = renderDiffHtml(rows, context);
   const overview = diffOverview(rows);
   const equivalence = rows.verdicts?.equivalence;
@@ -91,6 +101,7 @@ export function renderDiffPage(rows, context) {
     intro: counted
       ? `Ratios of instruction counts per operation (counted under valgrind; above 1x is fewer instructions), B over A: ${countsText(overview)}.`
       : `Ratios of operations per second, B over A: ${countsText(overview)}.`,
+    introHtml: gateHtml(failures, { limit, gate }),
     charts: page.charts,
     sections: [
       { title: 'Overview', id: 'overview', html: overviewHtml(overview, { against: 'A', runWarnings: diffWarningLines(rows) }) },

@@ -7,6 +7,7 @@ import { diffOverview, CHANGE_GROUPS } from '../render/overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend, MARKDOWN_CHANGES_SHOWN } from '../render/markdown-parts.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { diffHeader, diffRowCells, diffSummaryLines, environmentRows, isDecidedChange, changeSize } from './rows.js';
+import { gateHeadline } from './gate.js';
 
 // Benchmarks that stopped working (or started) first, then the changes decided slower, then faster,
 // each largest first (the first MARKDOWN_CHANGES_SHOWN of each in view, the rest of each folded after
@@ -23,10 +24,8 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
   const cells = (r) => diffRowCells(r, { equivalence });
   const out = [`## nodebench diff: ${markdownCode(fileA)} → ${markdownCode(fileB)}`, ''];
   if (failures) {
-    const confirmed = gate?.confirm ? ' (re-measured, over the whole 95% interval)' : '';
-    out.push(failures.length
-      ? `**Gate failed**: ${failures.length} benchmark(s) slower by more than ${limit}%${confirmed} or no longer ok:`
-      : `**Gate passed**: no benchmark decided slower by more than ${limit}%${confirmed}, none stopped working.`, '');
+    const headline = gateHeadline(failures, { limit, confirmation: gate?.confirm });
+    out.push(`**${headline.label}**: ${headline.text}`, '');
     for (const f of failures) out.push(`- ${markdownCode(displayName(f.label))}: ${markdownText(f.columns.map((c) => `${displayName(c.column)} ${c.problem}`).join('; '))}`);
     if (failures.length) out.push('');
     if (gate?.confirm) out.push(...gate.confirm.lines.map((line) => `${markdownText(line)}  `), '');
