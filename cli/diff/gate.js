@@ -61,6 +61,9 @@ export function suspicious(rows, { limit = 0 } = {}) {
   });
 }
 
+// A failing benchmark's columns and what each failed on, as every format lists them.
+export const failureColumns = (f) => f.columns.map((c) => `${displayName(c.column)} ${c.problem}`).join('; ');
+
 // The gate's outcome as a page heads it (Markdown and HTML): a label and one sentence.
 // confirmation: --confirm's (null without it; between files of counts the first comparison decides).
 export function gateHeadline(failures, { limit, confirmation = null }) {
@@ -73,6 +76,6 @@ export function gateHeadline(failures, { limit, confirmation = null }) {
 export function gateMessage(failures, { limit, confirm = false }) {
   const how = confirm ? `re-measured slower by more than ${limit}% over the whole 95% interval` : `decided slower by more than ${limit}%`;
   const lines = [`${failures.length} benchmark(s) fail the gate (${how}, or no longer ok; --allow-missing waives missing and unfinished ones):`];
-  for (const f of failures) lines.push(`  ${displayName(f.label)}: ${f.columns.map((c) => `${displayName(c.column)} ${c.problem}`).join('; ')}`);
+  for (const f of failures) lines.push(`  ${displayName(f.label)}: ${failureColumns(f)}`);
   return lines.join('\n');
 }

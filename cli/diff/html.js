@@ -9,7 +9,7 @@ import { rateOf, measureOfCell } from '../measure.js';
 import { displayName } from '../text/format.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { diffHeader, diffRowCells, diffSummaryLines, diffWarningLines, environmentRows, isDecidedChange, changeSize, folded } from './rows.js';
-import { gateHeadline } from './gate.js';
+import { gateHeadline, failureColumns } from './gate.js';
 
 // The ratios with their intervals as one chart (B over A, 1 = no change), the table underneath.
 // A chart of more comparisons than this is unreadable: it shows the decided ones, largest first.
@@ -56,19 +56,19 @@ export function renderDiffHtml(rows, { fileA, fileB }) {
   return { title: `nodebench diff: ${fileA} → ${fileB}`, charts: compared.length ? [chart] : [] };
 }
 
-// The whole diff page: the overview (verdict counts, decided changes slower then faster, each largest first, a heat map of
-// B/A per suite), the chart of every change with its interval, the rows as a sortable table, the
-// runtime metrics and the environments. context: diff/compare.js's (fileA, fileB, resultA,
-// resultB, gate).
 // The gate, when diff gated, above everything: whether the job fails and on what, before the verdict
 // counts (with --confirm those are the first comparison's, which the gate does not take as they are).
 function gateHtml(failures, { limit, gate }) {
   if (!failures) return '';
   const headline = gateHeadline(failures, { limit, confirmation: gate?.confirm });
-  const lines = failures.map((f) => `<p>${escapeHtml(displayName(f.label))}: ${escapeHtml(f.columns.map((c) => `${displayName(c.column)} ${c.problem}`).join('; '))}</p>`);
+  const lines = failures.map((f) => `<p>${escapeHtml(displayName(f.label))}: ${escapeHtml(failureColumns(f))}</p>`);
   return `<div class="${headline.passed ? 'summary' : 'run-warning'}" id="gate"><p><strong>${headline.label}</strong>: ${escapeHtml(headline.text)}</p>${lines.join('')}</div>`;
 }
 
+// The whole diff page: the overview (verdict counts, decided changes slower then faster, each largest first, a heat map of
+// B/A per suite), the chart of every change with its interval, the rows as a sortable table, the
+// runtime metrics and the environments; the gate above them all when diff gated. context:
+// commands/diff.js's (fileA, fileB, resultA, resultB, failures, limit, gate).
 export function renderDiffPage(rows, context) {
   const { fileA, fileB, resultA, resultB, gate, failures, limit } = context;
   const page = renderDiffHtml(rows, context);

@@ -7,7 +7,7 @@ import { diffOverview, CHANGE_GROUPS } from '../render/overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend, MARKDOWN_CHANGES_SHOWN } from '../render/markdown-parts.js';
 import { metricRows, metricSummary, METRIC_HEADER } from './metrics.js';
 import { diffHeader, diffRowCells, diffSummaryLines, environmentRows, isDecidedChange, changeSize } from './rows.js';
-import { gateHeadline } from './gate.js';
+import { gateHeadline, failureColumns } from './gate.js';
 
 // Benchmarks that stopped working (or started) first, then the changes decided slower, then faster,
 // each largest first (the first MARKDOWN_CHANGES_SHOWN of each in view, the rest of each folded after
@@ -26,7 +26,7 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
   if (failures) {
     const headline = gateHeadline(failures, { limit, confirmation: gate?.confirm });
     out.push(`**${headline.label}**: ${headline.text}`, '');
-    for (const f of failures) out.push(`- ${markdownCode(displayName(f.label))}: ${markdownText(f.columns.map((c) => `${displayName(c.column)} ${c.problem}`).join('; '))}`);
+    for (const f of failures) out.push(`- ${markdownCode(displayName(f.label))}: ${markdownText(failureColumns(f))}`);
     if (failures.length) out.push('');
     if (gate?.confirm) out.push(...gate.confirm.lines.map((line) => `${markdownText(line)}  `), '');
   }
