@@ -39,7 +39,7 @@ import { confirmedBeyond } from '../cli/diff/gate.js';
 import { judgeAll } from '../cli/stats/decision.js';
 import { INVOCATION_DRIFT } from '../cli/stats/compare.js';
 import { median } from '../cli/stats/basic.js';
-import { FOLDED_RATIO } from '../cli/stats/folding.js';
+import { FOLDED_RATIO, looksFolded } from '../cli/stats/folding.js';
 import { keptProcesses } from '../cli/cell-identity.js';
 import { keptSamples } from '../cli/stats/summary.js';
 import { prng } from '../cli/stats/random.js';
@@ -397,7 +397,9 @@ async function foldingMode({ runtimes = DEFAULT_FOLDING_RUNTIMES, keep, reread, 
   }
   const result = await readResult(out);
   const cells = result.cells.filter((c) => c.status === 'ok').map((c) => ({
-    benchmark: c.benchmark, runtime: c.runtime, kind: CLASSES[c.benchmark] || 'unknown', flagged: flagged(c),
+    benchmark: c.benchmark, runtime: c.runtime, kind: CLASSES[c.benchmark] || 'unknown',
+    // A file read again is judged by today's line, not the one its run applied.
+    flagged: reread ? looksFolded({ ratio: median(processRatios(c)) }) : flagged(c),
     ratio: median(processRatios(c)), ns: c.summary.estimate, emptyNs: c.summary.emptyNsPerOp
   }));
   const shipped = [];

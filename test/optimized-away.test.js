@@ -37,7 +37,7 @@ test('every timing process times an empty benchmark of its type, on Node 4.9.1 a
 test('folded benchmarks are flagged on the runtimes that fold them, real work of a few ns is not, and every output says so', { timeout: 300_000 }, async () => {
   const out = path.join(tmp, 'folding.json');
   // Five processes a cell: the decision is on the median process, and with two busy loops beside it
-  // one process of constant-math on 4.9.1 read 2.01x the empty loop (the line is 1.6x) while the rest
+  // one process of constant-math on 4.9.1 read 2.01x the empty loop (the line is 1.8x) while the rest
   // read 1.0-1.4x; with three processes two such readings would flip the cell, with five it takes three.
   const run = await nodebench(['run', suite, '--node', RUNTIMES.join(','), '--benchmarks', [...FOLDED, ...REAL].join(','), '--processes', '5', '--max-processes', '5', '--samples', '5', '--out', out]);
   assert.equal(run.exitCode, 0, run.stderr);
