@@ -3,7 +3,7 @@
 import { diffOverview, countsText } from '../render/overview.js';
 import { htmlPage } from '../render/html-page.js';
 import { escapeHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
-import { FOLDED_MARK } from '../render/marks.js';
+import { FOLDED_MARK, FOLDED_PHRASE } from '../render/marks.js';
 import { rowKey } from '../cell-identity.js';
 import { rateOf, measureOfCell } from '../measure.js';
 import { displayName } from '../text/format.js';
@@ -51,7 +51,7 @@ export function renderDiffHtml(rows, { fileA, fileB }) {
       }
     },
     note: [...rows.filter((r) => !r.comparison).map((r) => `${displayName(r.label)} ${displayName(r.column)}: ${r.note}.`),
-      ...compared.filter((r) => folded(r.a) || folded(r.b)).map((r) => `${displayName(r.label)} ${displayName(r.column)}: optimized away (${FOLDED_MARK}), ran no slower than an empty benchmark.`)].join(' ')
+      ...compared.filter((r) => folded(r.a) || folded(r.b)).map((r) => `${displayName(r.label)} ${displayName(r.column)}: optimized away (${FOLDED_MARK}), ${FOLDED_PHRASE}.`)].join(' ')
   };
   return { title: `nodebench diff: ${fileA} → ${fileB}`, charts: compared.length ? [chart] : [] };
 }

@@ -4,10 +4,14 @@
 // not the operation, and foldedNote says so under the table; after a ratio, its verdict's mark
 // (stats/decision.js): "=" same within the band, "?" undecided, none for faster or slower (the ratio
 // says which).
+import { FOLDED_RATIO } from '../stats/folding.js';
+
 export const OPTIMIZED_AWAY = 'optimized-away';
+// What every output says of such a cell: the line, not "no slower", since folded work may cost a store.
+export const FOLDED_PHRASE = `ran within ${FOLDED_RATIO}x of an empty benchmark`;
 export const FOLDED_MARK = '!';
 export const isOptimizedAway = (warnings) => (warnings || []).some((w) => (typeof w === 'string' ? w : w.code) === OPTIMIZED_AWAY);
-export const foldedNote = (count) => `${FOLDED_MARK} optimized away: ${count} cell${count === 1 ? '' : 's'} ran no slower than an empty benchmark in the same processes (the runtime folded or removed the work): the value and every ratio marked ${FOLDED_MARK} measure the loop, not the operation; see --warnings, and suites/README.md to keep the work alive.`;
+export const foldedNote = (count) => `${FOLDED_MARK} optimized away: ${count} cell${count === 1 ? '' : 's'} ${FOLDED_PHRASE} in the same processes (the runtime folded or removed the work): the value and every ratio marked ${FOLDED_MARK} measure the loop, not the operation; see --warnings, and suites/README.md to keep the work alive.`;
 
 export const VERDICT_MARKS = { same: '=', undecided: '?', faster: '', slower: '' };
 

@@ -6,7 +6,7 @@
 // item 2: the terminal said "16 cells had processes disagreeing by more than 5%" and the smallest
 // change the run detects, the Markdown for a PR and the HTML report only the load average): the
 // cells' warnings counted, the smallest detectable change, how the host ran.
-import { OPTIMIZED_AWAY } from './marks.js';
+import { OPTIMIZED_AWAY, FOLDED_PHRASE } from './marks.js';
 import { describeDetectable } from '../stats/detectable.js';
 import { describeHostOfRun, hostFingerprint } from '../stats/host-speed.js';
 
@@ -23,7 +23,7 @@ export function diffRunWarningLines({ resultA, resultB, fileA, fileB }) {
 
 // A cell's warnings by code (results/cell.js, stats/summary.js): what "N cells ..." says of each.
 export const WARNING_LABELS = {
-  [OPTIMIZED_AWAY]: 'ran no slower than an empty benchmark (optimized away, marked !)',
+  [OPTIMIZED_AWAY]: `${FOLDED_PHRASE} (optimized away, marked !)`,
   outliers: 'had far-outlier samples (other programs competing for the CPU)',
   'warmup-unstable': 'never settled during warm-up (raise run.warmupMaxMs)',
   'count-unsettled': 'reached the counted warm-up\'s instruction cap with the count still moving (counted as compiled by then; see --warnings)',

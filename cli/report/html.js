@@ -9,7 +9,7 @@ import { columnsWithCells, cellsBySuite, suiteIndex, processRates } from '../res
 import { columnsOf, columnKey } from '../cell-identity.js';
 import { renderServiceTables } from './service-table.js';
 import { renderCommandTables } from './command-table.js';
-import { isOptimizedAway, FOLDED_MARK, hasEstimate, NO_ESTIMATE, ratioInterval, excludesOne } from '../render/marks.js';
+import { isOptimizedAway, FOLDED_MARK, FOLDED_PHRASE, hasEstimate, NO_ESTIMATE, ratioInterval, excludesOne } from '../render/marks.js';
 import { formatRate, formatPct, formatRatio, formatFraction, displayName } from '../text/format.js';
 import { reportOverview, spreadText, countsText, againstText } from '../render/overview.js';
 import { escapeHtml, nameHtml, chartLabel, overviewHtml, sortableTable } from '../render/html-parts.js';
@@ -216,7 +216,7 @@ export function renderHtml(result, { baseline } = {}) {
         views: ratio ? { ratio, raw } : { raw },
         note: [missing.length ? `No value: ${missing.map((c) => `${displayName(c.key)} ${c.status}`).join(', ')}.` : '',
           ...ok.filter((c) => c.high === null).map((c) => `${displayName(c.key)}: the interval has no upper bound (margin over 100%); measure with more processes.`),
-          ...ok.filter((c) => c.optimizedAway).map((c) => `${displayName(c.key)} ${FOLDED_MARK} optimized away: ran no slower than an empty benchmark, so its rate and ratios measure the loop, not the operation.`)].filter(Boolean).join(' ')
+          ...ok.filter((c) => c.optimizedAway).map((c) => `${displayName(c.key)} ${FOLDED_MARK} optimized away: ${FOLDED_PHRASE}, so its rate and ratios measure the loop, not the operation.`)].filter(Boolean).join(' ')
       });
       return id;
     });
