@@ -8,7 +8,8 @@ import { UserError } from './errors.js';
 export function parseThreshold(value, { option, below = Infinity } = {}) {
   if (value === undefined) return undefined;
   const text = value === true ? '0' : String(value).trim().replace(/%$/, '');
-  const percent = text === '' ? NaN : Number(text);
+  // Decimal only: Number() would also take 0x10 (16) and 1e3.
+  const percent = /^(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
   const bounded = below !== Infinity;
   if (Number.isFinite(percent) && (bounded ? percent > 0 && percent < below : percent >= 0)) return percent;
   throw new UserError(bounded

@@ -8,8 +8,9 @@ import { tTwoSidedP, incompleteBeta } from '../cli/stats/distributions.js';
 import { nodebench } from './helpers/cli.js';
 import { prng } from '../cli/stats/random.js';
 import { writeResultFile, runtimeRecord } from './helpers/result-file.js';
-import { gateFailures } from '../cli/diff/gate.js';
-import { confirmationLines } from '../cli/diff/confirm.js';
+import { gateFailures, gateHeadline, gateMessage, mergeFailures } from '../cli/diff/gate.js';
+import { confirmationLines, planDifference } from '../cli/diff/confirm.js';
+import { NODEBENCH_VERSION } from '../cli/results/document.js';
 
 const random = prng(7);
 const noisy = (center, spread) => center * (1 + (random() - 0.5) * spread);
@@ -73,6 +74,8 @@ test('diff prints verdicts and a geomean, and --fail-on-regression fails CI on a
   assert.match(run.stderr, /1 benchmark\(s\) fail the gate .*\n {2}s\/regressed: 16\.20\.2\/baseline -(19|20)\.\d% slower \(95% CI/);
   const lenient = await nodebench(['diff', before, after, '--fail-on-regression', '30']);
   assert.equal(lenient.exitCode, 0);
+  // A CI log says the gate ran and passed.
+  assert.match(lenient.stderr, /^nodebench: gate passed: no benchmark decided slower by more than 30%, none stopped working\.$/m);
   // The HTML page heads with the gate, as the Markdown does, before the verdict counts.
   const page = await nodebench(['diff', before, after, '--fail-on-regression', '5', '--format', 'html']);
   assert.equal(page.exitCode, 1);
@@ -125,4 +128,55 @@ test('with --confirm the gate fails only where the whole re-measured 95% interva
     verdicts: { alpha: 0.05, method: 'weighted Benjamini-Hochberg' }, minutes: 10
   }, { limit: 5, processes: 30, files: ['x.confirm.json'] });
   assert.match(lines.at(-1), /re-measured -7\.0% \(-10\.9% \.\. -3\.0%, q = 0\.003\): slower, not confirmed: its 95% interval reaches within 5%$/);
+});
+
+// Found by a hostile review (2026-11-29): with hundreds of failures the Markdown page was cut to
+// GitHub's limit from its first block, the gate's own headline included; a newline in a benchmark's
+// name printed a forged line under the gate's message on stderr; a gated metric's failure was a
+// second entry for the same benchmark, under a headline that said "slower".
+test('the gate: its headline survives a page cut to the comment limit, names cannot forge its lines, one entry per benchmark', async () => {
+  const name = (i) => `a-benchmark-with-a-long-descriptive-name-of-its-own-${i}`;
+  const before = resultFile(Array.from({ length: 600 }, (_, i) => cell(100, { benchmark: name(i) })));
+  const after = resultFile(Array.from({ length: 600 }, (_, i) => cell(130, { benchmark: name(i) })));
+  // Every benchmark of the suite slower alike would pass as drift between the files: a fixed allowance.
+  const md = await nodebench(['diff', before, after, '--fail-on-regression', '5', '--drift', '1', '--format', 'markdown']);
+  assert.equal(md.exitCode, 1);
+  assert.ok(md.stdout.length <= 65_536);
+  assert.match(md.stdout, /^## nodebench diff: .*\n\n\*\*Gate failed\*\*: 600 benchmark\(s\) slower by more than 5% or no longer ok:\n\n- `s\/a-benchmark/);
+  assert.match(md.stdout, /\*\*Cut to fit GitHub's 65,536-character comment limit\*\*: \d+ of the 600 rows of the failing benchmarks; the summary;/);
+
+  const forged = { label: 's/evil\nnodebench: 0 benchmark(s) fail the gate', columns: [{ column: '16.20.2/baseline\n  x', problem: '-20.0% slower' }] };
+  const message = gateMessage([forged], { limit: 5 });
+  assert.equal(message.split('\n').length, 2, message);
+  assert.match(message, /^ {2}s\/evil\\nnodebench: 0 benchmark\(s\) fail the gate: 16\.20\.2\/baseline\\n {2}x -20\.0% slower$/m);
+
+  const time = [{ label: 's/b', columns: [{ column: 'c', problem: '-9.0% slower' }] }];
+  const metric = [{ label: 's/b', columns: [{ column: 'c', problem: 'gc-share +40.0% higher' }] }, { label: 's/d', columns: [{ column: 'c', problem: 'gc-share +9.0% higher' }] }];
+  const merged = mergeFailures(time, metric);
+  assert.deepEqual(merged.map((f) => [f.label, f.columns.length]), [['s/b', 2], ['s/d', 1]]);
+  assert.equal(gateHeadline(merged, { limit: 5, metrics: ['gc-share'] }).text, '2 benchmark(s) slower by more than 5%, gc-share higher by more than 5%, or no longer ok:');
+  // "Over the whole 95% interval" only where something was re-measured.
+  assert.equal(gateHeadline([], { limit: 5, confirmation: { candidates: [] } }).text, 'no benchmark decided slower by more than 5%, none stopped working.');
+  assert.match(gateHeadline([], { limit: 5, confirmation: { candidates: [{ file: 'x.confirm.json' }] } }).text, /slower by more than 5% \(where re-measured, over the whole 95% interval\)/);
+});
+
+test('the gate: a change of exactly the threshold is judged alike with and without --confirm; thresholds are decimal percentages below 100', async () => {
+  const exactly = (ratio) => ({ label: 's/b', column: 'c', before: 'ok', after: 'ok', comparison: { ratio, ci: { level: 0.95, low: ratio, high: ratio }, q: 0.001, verdict: 'slower' } });
+  for (const [ratio, limit] of [[0.95, 5], [0.97, 3], [0.9, 10], [0.8, 20]]) {
+    assert.deepEqual(gateFailures([exactly(ratio)], { limit }), [], `${ratio} at ${limit}%`);
+  }
+  const a = resultFile([cell(100)]);
+  for (const value of ['0x10', '1e3', '100', '150']) {
+    const run = await nodebench(['diff', a, a, '--fail-on-regression', value]);
+    assert.equal(run.exitCode, 2, value);
+    assert.match(run.stderr, /^nodebench: --fail-on-regression (takes a percentage like 5|\S+ can never fail: a benchmark's rate falls by at most 100%)/, value);
+  }
+});
+
+test('--confirm keeps a confirmation started before A or B was finished: it confirms other files, perhaps other code', () => {
+  const previous = { nodebench: { version: NODEBENCH_VERSION, command: ['diff', '--confirm'] }, createdAt: '2026-11-28T21:26:35.258Z', host: {}, run: {} };
+  const compared = [{ file: 'A.json', result: { createdAt: '2026-11-28T21:20:00.000Z', finishedAt: '2026-11-28T21:21:00.000Z' } }, { file: 'B.json', result: { createdAt: '2026-11-28T21:30:00.000Z', finishedAt: '2026-11-28T21:32:34.440Z' } }];
+  assert.equal(planDifference(previous, { matrix: {} }, {}, compared), 'it was started at 2026-11-28T21:26:35.258Z, before B.json was finished (2026-11-28T21:32:34.440Z): it confirms other files');
+  // Started after both: the time does not keep it (what else differs does; here the host).
+  assert.match(planDifference({ ...previous, createdAt: '2026-11-28T21:40:00.000Z' }, { matrix: {} }, { hostname: 'h' }, compared), /^it was measured on /);
 });

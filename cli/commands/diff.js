@@ -10,7 +10,7 @@ import { AUTO_MIN_CELLS } from '../stats/drift-estimate.js';
 import { compareResults } from '../diff/compare.js';
 import { DIFF_FORMATS } from '../diff/formats.js';
 import { chooseFormat, emit, wantsColor } from '../output/emit.js';
-import { gateFailures, gateMessage } from '../diff/gate.js';
+import { gateFailures, gateHeadline, gateMessage, mergeFailures } from '../diff/gate.js';
 import { confirmRows, givenSuiteFile, givenFolder, DEFAULT_CONFIRM_MINUTES } from '../diff/confirm.js';
 import { metricGateFailures } from '../diff/metrics.js';
 import { parseThreshold } from '../threshold.js';
@@ -37,7 +37,7 @@ export function register(program) {
     .argument('[command...]', 'with --confirm, after --: the whole command (nodebench exec) to re-measure, as the files measured it; nodebench never runs one a result file names')
     .option('--from <column>', 'column of A to compare from, e.g. 14.21.3/baseline')
     .option('--to <column>', 'column of B to compare to, e.g. 16.20.2/baseline')
-    .option('--fail-on-regression [percent]', 'exit 1 if a benchmark is decided slower by more than percent (default 0; at a 5% false discovery rate over all the comparisons), or was ok in A and failed, timed out or is missing in B')
+    .option('--fail-on-regression [percent]', 'exit 1 if a benchmark is decided slower by more than percent (a decimal below 100, default 0; at a 5% false discovery rate over all the comparisons), or was ok in A and failed, timed out or is missing in B; a passing gate says so on stderr')
     .option('--allow-missing', 'with --fail-on-regression: do not fail for benchmarks missing or unfinished in B')
     .option('--metric <id>', `with --fail-on-regression: also fail when this runtime metric is decided higher by more than the threshold (repeatable; ${METRIC_IDS.join(', ')}); needs two or more metrics processes per cell on each side`, (value, previous = []) => [...previous, value])
     .option('--confirm', 'with --fail-on-regression: re-measure the comparisons the first measurement cannot clear of a slowdown beyond the threshold (both sides interleaved on this machine: two runtimes or flag sets, or, between two files of one runtime and flags, each side\'s own suite file or command) and fail only on what that run decides slower by more than the threshold over its whole 95% interval')
@@ -61,6 +61,8 @@ export function register(program) {
       // Every option is checked before any file is read, so a typo fails fast with exit 2.
       const [fileA, fileB, named] = splitOperands([first, second, ...rest].filter((x) => x !== undefined), command.parent?.rawArgs || []);
       const limit = parseThreshold(opts.failOnRegression, { option: '--fail-on-regression' });
+      // A rate falls by at most 100%; only a gated metric (--metric) can rise by more.
+      if (limit >= 100 && !opts.metric?.length) throw new UserError(`--fail-on-regression ${opts.failOnRegression} can never fail: a benchmark's rate falls by at most 100%; give a percentage below 100, like 5.`);
       const render = chooseFormat(DIFF_FORMATS, opts.json ? 'json' : opts.format);
       if (opts.explain && render !== DIFF_FORMATS.table && render !== DIFF_FORMATS.markdown) throw new UserError('--explain goes with --format table or markdown; for an HTML or JSON explanation run nodebench explain on the benchmark with --format html or json.');
       if (opts.profileDir !== undefined && !opts.explain) throw new UserError('--profile-dir goes with --explain; add it, or leave --profile-dir out.');
@@ -103,10 +105,10 @@ export function register(program) {
       if (opts.profileDir !== undefined && measureOfResult(resultA).id === 'instructions') throw new UserError('--profile-dir keeps the profiles of explain in time, and these files hold instruction counts, which --explain explains in counts without profiles; leave out --profile-dir.');
       const rows = compareResults(resultA, resultB, { from: opts.from, to: opts.to, fileA, fileB: fileB || fileA, driftCv, equivalence });
       const confirmation = opts.confirm ? await confirmRows(rows, { resultA, resultB, fileA, fileB: fileB || fileA, nodes, limit, alpha: ALPHA, equivalence, processes: confirmProcesses, minutes: confirmMinutes, given, out: opts.confirmOut, command: ['diff', '--confirm', ...process.argv.slice(2)] }) : null;
-      const failures = limit === undefined ? null : [
-        ...gateFailures(rows, { limit, allowMissing: Boolean(opts.allowMissing), confirmed: confirmation ? confirmation.byRow : null }),
-        ...metricGateFailures(rows.metrics, { metrics: opts.metric || [], limit })
-      ];
+      const failures = limit === undefined ? null : mergeFailures(
+        gateFailures(rows, { limit, allowMissing: Boolean(opts.allowMissing), confirmed: confirmation ? confirmation.byRow : null }),
+        metricGateFailures(rows.metrics, { metrics: opts.metric || [], limit })
+      );
       const gate = failures ? { confirm: confirmation, metrics: opts.metric || [] } : null;
       const context = { fileA, fileB: fileB || fileA, resultA, resultB, failures, limit, gate };
       // The explanations run extra processes first, then print under the diff in its format.
@@ -118,9 +120,12 @@ export function register(program) {
         summary: process.env.GITHUB_STEP_SUMMARY ? (document) => `${DIFF_FORMATS.markdown(document)}\n` : undefined
       });
       if (failures?.length) {
-        // Benchmark and column names come from suite files: shown escaped (text/escape.js).
-        process.stderr.write(`nodebench: ${terminalText(gateMessage(failures, { limit, confirm: Boolean(confirmation && !confirmation.counted) }), { keepNewlines: true })}\n`);
+        // Benchmark and column names come from suite files: gateMessage escapes each.
+        process.stderr.write(`nodebench: ${gateMessage(failures, { limit, confirmation, metrics: opts.metric || [] })}\n`);
         process.exitCode = 1;
+      } else if (failures) {
+        // A CI log says that the gate ran and passed, not only nothing.
+        process.stderr.write(`nodebench: gate passed: ${gateHeadline(failures, { limit, confirmation, metrics: opts.metric || [] }).text}\n`);
       }
     });
 }

@@ -38,7 +38,7 @@ import { COMMAND_SUITE } from '../matrix/commands.js';
 import { suspicious, beyond, confirmedBeyond } from './gate.js';
 import { columnKey, benchmarkName } from '../cell-identity.js';
 import { rerunSpec, namedBinaries } from '../runtimes/recorded.js';
-import { shellWord } from '../text/escape.js';
+import { shellWord, terminalText } from '../text/escape.js';
 import { MEASURES, measureOfResult } from '../measure.js';
 
 // What --format json records of the rule (gate.confirm), so the decision reads from the files.
@@ -301,8 +301,14 @@ async function rerunSpecs(candidates, resultA, resultB, { fileA, fileB, nodes })
 
 // What a file must hold to be the confirmation `plan` writes: null when it is, else why not.
 const listed = (names) => (names.length > 3 ? `${names.slice(0, 3).join(', ')}, …` : names.join(', '));
-function planDifference(previous, plan, host) {
+export function planDifference(previous, plan, host, compared = []) {
   if (previous.nodebench?.command?.[0] !== 'diff') return 'it is not a confirmation but the result of another command';
+  // A confirmation answers for files that existed when it started: one older than A or B was made
+  // for other files, perhaps of other code (a --confirm-out kept between CI jobs), and must not
+  // decide this gate.
+  const started = Date.parse(previous.createdAt);
+  const later = compared.find(({ result }) => !(Date.parse(result.finishedAt || result.createdAt) <= started));
+  if (later) return `it was started at ${previous.createdAt}, before ${shown(later.file)} was finished (${later.result.finishedAt || later.result.createdAt}): it confirms other files`;
   if (previous.nodebench.version !== NODEBENCH_VERSION) return `it was written by nodebench ${previous.nodebench.version}, this is ${NODEBENCH_VERSION}`;
   const was = previous.host || {};
   if (was.hostname !== host.hostname || was.cpuModel !== host.cpuModel || was.cores !== host.cores) return `it was measured on ${was.hostname} (${was.cpuModel}, ${was.cores} cores)`;
@@ -334,7 +340,7 @@ function planDifference(previous, plan, host) {
 const MAX_BESIDE = 100;
 const nameFor = (base, k) => (k === 1 ? base : base.replace(/(\.json)?$/i, `.${k}.json`));
 
-async function placeFor(base, plan, { log, after = 0 }) {
+async function placeFor(base, plan, { log, after = 0, compared = [] }) {
   const host = hostInfo();
   const kept = [];
   for (let k = after + 1; k <= MAX_BESIDE; k++) {
@@ -348,7 +354,7 @@ async function placeFor(base, plan, { log, after = 0 }) {
     try {
       checkOutput(file, { resume: true, option: '--confirm-out' });
       previous = await readResult(file);
-      why = planDifference(previous, plan, host);
+      why = planDifference(previous, plan, host, compared);
     } catch (err) {
       if (!(err instanceof UserError)) throw err;
       why = 'it is not a nodebench result file';
@@ -381,8 +387,12 @@ const roundsOf = (result) => result.cells.reduce((n, c) => n + roundsDone(c), 0)
 
 // Runs the plans one after the other (a plan beyond the first writes `out` with -2, -3 before .json),
 // each resuming or reusing what an earlier diff measured of it. Returns [{ plan, file, result, measured }].
-export async function runConfirmation(plans, { out, minutes = null, progress = createProgress(), command = ['diff', '--confirm'], log = (m) => process.stderr.write(`${m}\n`) }) {
+// compared: [{ file, result }] of A and B, whose confirmation an earlier one must be younger than.
+// announce(file): called once, before the first process runs (not when every plan is reused).
+// Names, versions and hosts in the messages come from files: escaped, newlines too.
+export async function runConfirmation(plans, { out, minutes = null, progress = createProgress(), command = ['diff', '--confirm'], log = (m) => process.stderr.write(`${terminalText(m)}\n`), compared = [], announce = () => {} }) {
   const runs = [];
+  let announced = false;
   const startedAt = Date.now();
   for (const [i, plan] of plans.entries()) {
     // The plans share the bound: a later one gets what the earlier ones left.
@@ -391,7 +401,7 @@ export async function runConfirmation(plans, { out, minutes = null, progress = c
     // A resumed run keeps the run options it was started with (results/resume.js), the budget too.
     const matrixFor = (previous) => ({ ...plan.matrix, run: { ...plan.matrix.run, timeBudgetMin: previous ? previous.run.timeBudgetMin : stopAfterMin ?? undefined } });
     const base = i === 0 ? out : out.replace(/(\.json)?$/i, `-${i + 1}.json`);
-    let place = await placeFor(base, plan, { log });
+    let place = await placeFor(base, plan, { log, compared });
     let measured = place.previous ? (place.previous.status === 'complete' ? 'reused' : 'resumed') : 'new';
     let result;
     let interrupted;
@@ -400,6 +410,8 @@ export async function runConfirmation(plans, { out, minutes = null, progress = c
       result = place.previous;
       log(`nodebench: ${shown(place.file)} holds this confirmation, complete (${processesOf(result)} processes): judged as it is (delete it, or give another --confirm-out, to measure again)`);
     } else {
+      if (!announced) announce(place.file);
+      announced = true;
       if (measured === 'resumed') {
         const perProcess = plan.estimateMs / (2 * plan.cellsPerSide * plan.matrix.run.processes);
         const toRun = place.previous.cells.reduce((n, c) => n + Math.max(0, plan.matrix.run.processes - roundsDone(c)), 0);
@@ -411,7 +423,7 @@ export async function runConfirmation(plans, { out, minutes = null, progress = c
         // Planned otherwise in a way the check above does not see (a suite file edited since): kept.
         if (!(err instanceof ResumeMismatch)) throw err;
         log(`nodebench: ${shown(place.file)} is kept (${err.difference})`);
-        place = await placeFor(base, plan, { log, after: place.k });
+        place = await placeFor(base, plan, { log, after: place.k, compared });
         measured = 'new';
         ({ result, interrupted, timeUp } = await runEngine(matrixFor(null), { out: place.file, progress: bounded(), command, stopAfterMin }));
       }
@@ -552,8 +564,9 @@ export async function confirmRows(rows, { resultA, resultB, fileA, fileB, nodes,
     const estimateMs = plans.reduce((ms, p) => ms + p.estimateMs, 0);
     const chosen = candidates.length - left.length;
     const rest = left.length ? `; the ${left.length} other(s), which the first measurement made look less slow, keep their first comparison (re-measuring them too would take about ${formatSeconds(leftMs / 1000)} more)` : '';
-    process.stderr.write(`nodebench: confirming ${chosen} comparison(s) the first measurement cannot clear${left.length ? ` (of ${candidates.length})` : ''}: re-measuring both sides, ${processes} processes per cell, ${planned} processes in all, about ${formatSeconds(estimateMs / 1000)} by the files' process times (--confirm-minutes ${minutes}), into ${shown(file)}${rest}\n`);
-    const runs = await runConfirmation(plans, { out: file, command, minutes });
+    const announce = (into) => process.stderr.write(`${terminalText(`nodebench: confirming ${chosen} comparison(s) the first measurement cannot clear${left.length ? ` (of ${candidates.length})` : ''}: re-measuring both sides, ${processes} processes per cell, ${planned} processes in all, about ${formatSeconds(estimateMs / 1000)} by the files' process times (--confirm-minutes ${minutes}), into ${shown(into)}${rest}`)}\n`);
+    const compared = [{ file: fileA, result: resultA }, { file: fileB, result: resultB }];
+    const runs = await runConfirmation(plans, { out: file, command, minutes, compared, announce });
     const leftOut = `not re-measured: beyond --confirm-minutes ${minutes}`;
     confirmation = {
       ...judgeConfirmation(runs, { alpha, equivalence, left, leftOut }),

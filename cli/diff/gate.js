@@ -6,18 +6,22 @@
 // slower by more than the threshold over its whole 95% interval: `confirmed` maps such rows to
 // their confirmation.
 import { formatChange, displayName } from '../text/format.js';
+import { terminalText } from '../text/escape.js';
 
 // Statuses in B that mean "not measured" rather than "broken": --allow-missing waives them.
 const MISSING = new Set(['missing', 'unfinished', 'skipped']);
 const WORDS = { missing: 'missing from B', unfinished: 'unfinished in B', timeout: 'timed out', failed: 'failed', unsupported: 'unsupported', skipped: 'skipped in B' };
 
-export const beyond = (c, limit) => c.verdict === 'slower' && (1 - c.ratio) * 100 > limit;
+// "Slower by more than limit%": a ratio of rates below 1 - limit/100, written once so that a change of
+// exactly the threshold is judged alike everywhere (suspicious below too).
+const belowLine = (ratio, limit) => ratio < 1 - limit / 100;
+export const beyond = (c, limit) => c.verdict === 'slower' && belowLine(c.ratio, limit);
 // A re-measured comparison fails only when its whole 95% interval lies beyond the threshold. The
 // sides ran interleaved, yet a burst of other work can still fall on one side's processes more than
 // the other's: in an A/A pair on this 2-core VM (2026-11-28 23:20 UTC, as a test run started beside
 // it) promises/fanout-bluebird re-measured 7.0% slower (95% CI -10.9% .. -3.0%, q = 0.003) with 30
 // processes a side. Planted 20% slowdowns re-measured with intervals ending 12-20% slower: caught.
-export const confirmedBeyond = (c, limit) => c.verdict === 'slower' && (1 - c.ci.high) * 100 > limit;
+export const confirmedBeyond = (c, limit) => c.verdict === 'slower' && belowLine(c.ci.high, limit);
 const qText = (q) => (q < 0.001 ? 'q < 0.001' : `q = ${q.toFixed(3)}`);
 export const slowerText = (c, what = '95% CI') => `${formatChange(c.ratio)} slower (${what} ${formatChange(c.ci.low)} .. ${formatChange(c.ci.high)}, ${qText(c.q)})`;
 
@@ -57,25 +61,49 @@ export function gateFailures(rows, { limit = 0, allowMissing = false, confirmed 
 export function suspicious(rows, { limit = 0 } = {}) {
   return rows.filter((row) => {
     const c = row.comparison;
-    return c && c.verdict !== 'same' && c.verdict !== 'faster' && c.ci.low < 1 - limit / 100;
+    return c && c.verdict !== 'same' && c.verdict !== 'faster' && belowLine(c.ci.low, limit);
   });
 }
 
 // A failing benchmark's columns and what each failed on, as every format lists them.
 export const failureColumns = (f) => f.columns.map((c) => `${displayName(c.column)} ${c.problem}`).join('; ');
 
-// The gate's outcome as a page heads it (Markdown and HTML): a label and one sentence.
-// confirmation: --confirm's (null without it; between files of counts the first comparison decides).
-export function gateHeadline(failures, { limit, confirmation = null }) {
-  const how = confirmation && !confirmation.counted ? ' (re-measured, over the whole 95% interval)' : '';
-  return failures.length
-    ? { passed: false, label: 'Gate failed', text: `${failures.length} benchmark(s) slower by more than ${limit}%${how} or no longer ok:` }
-    : { passed: true, label: 'Gate passed', text: `no benchmark decided slower by more than ${limit}%${how}, none stopped working.` };
+// One list of failing benchmarks: a benchmark failing on time and on a gated metric (diff/metrics.js
+// metricGateFailures) is one benchmark with its columns' problems together.
+export function mergeFailures(...lists) {
+  const byBenchmark = new Map();
+  for (const f of lists.flat()) {
+    if (!byBenchmark.has(f.label)) byBenchmark.set(f.label, { label: f.label, columns: [] });
+    byBenchmark.get(f.label).columns.push(...f.columns);
+  }
+  return [...byBenchmark.values()];
 }
 
-export function gateMessage(failures, { limit, confirm = false }) {
-  const how = confirm ? `re-measured slower by more than ${limit}% over the whole 95% interval` : `decided slower by more than ${limit}%`;
-  const lines = [`${failures.length} benchmark(s) fail the gate (${how}, or no longer ok; --allow-missing waives missing and unfinished ones):`];
-  for (const f of failures) lines.push(`  ${displayName(f.label)}: ${failureColumns(f)}`);
+// What fails the gate, as every format words it. "Over the whole 95% interval" only where a
+// comparison was re-measured: files of counts, a confirmation with nothing to re-measure, or one
+// whose candidates the time bound left out are judged by the first comparison.
+function criteria({ limit, confirmation = null, metrics = [] }) {
+  const remeasured = Boolean(confirmation && !confirmation.counted && confirmation.candidates?.some((c) => c.file));
+  return {
+    slower: `slower by more than ${limit}%${remeasured ? ' (where re-measured, over the whole 95% interval)' : ''}`,
+    metrics: metrics.length ? `${metrics.join(', ')} higher by more than ${limit}%` : null
+  };
+}
+
+// The gate's outcome as a page heads it (Markdown and HTML): a label and one sentence.
+// confirmation: --confirm's (null without it); metrics: the --metric names gated.
+export function gateHeadline(failures, { limit, confirmation = null, metrics = [] }) {
+  const c = criteria({ limit, confirmation, metrics });
+  return failures.length
+    ? { passed: false, label: 'Gate failed', text: `${failures.length} benchmark(s) ${c.slower}${c.metrics ? `, ${c.metrics},` : ''} or no longer ok:` }
+    : { passed: true, label: 'Gate passed', text: `no benchmark decided ${c.slower}${c.metrics ? `, no ${c.metrics.replace(' higher', ' decided higher')}` : ''}, none stopped working.` };
+}
+
+// The gate's lines on stderr. Names come from suite files: each is escaped on its own, a newline in
+// one included, so that a name cannot print a line of its own.
+export function gateMessage(failures, { limit, confirmation = null, metrics = [] }) {
+  const c = criteria({ limit, confirmation, metrics });
+  const lines = [`${failures.length} benchmark(s) fail the gate (${c.slower}${c.metrics ? `, ${c.metrics}` : ''}, or no longer ok; --allow-missing waives missing and unfinished ones):`];
+  for (const f of failures) lines.push(`  ${terminalText(displayName(f.label))}: ${terminalText(failureColumns(f))}`);
   return lines.join('\n');
 }

@@ -22,17 +22,22 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
   const rest = rows.filter((r) => !notableSet.has(r));
   const equivalence = rows.verdicts?.equivalence;
   const cells = (r) => diffRowCells(r, { equivalence });
-  const out = [`## nodebench diff: ${markdownCode(fileA)} → ${markdownCode(fileB)}`, ''];
+  // The title and the gate's headline come first and are never cut; a long list of failures or of
+  // confirmation lines is cut row by row like a table (with 360 failures the page once said nothing
+  // of the gate at all).
+  const head = [`## nodebench diff: ${markdownCode(fileA)} → ${markdownCode(fileB)}`, ''];
+  const blocks = [];
   if (failures) {
-    const headline = gateHeadline(failures, { limit, confirmation: gate?.confirm });
-    out.push(`**${headline.label}**: ${headline.text}`, '');
-    for (const f of failures) out.push(`- ${markdownCode(displayName(f.label))}: ${markdownText(failureColumns(f))}`);
-    if (failures.length) out.push('');
-    if (gate?.confirm) out.push(...gate.confirm.lines.map((line) => `${markdownText(line)}  `), '');
+    const headline = gateHeadline(failures, { limit, confirmation: gate?.confirm, metrics: gate?.metrics });
+    head.push(`**${headline.label}**: ${headline.text}`, '');
+    blocks.push({ name: 'the title and the gate', head });
+    if (failures.length) blocks.push({ name: 'the failing benchmarks', rows: failures.map((f) => `- ${markdownCode(displayName(f.label))}: ${markdownText(failureColumns(f))}`), tail: [''] });
+    if (gate?.confirm) blocks.push({ name: "the confirmation's lines", rows: gate.confirm.lines.map((line) => `${markdownText(line)}  `), tail: [''] });
+  } else {
+    blocks.push({ name: 'the title', head });
   }
-  out.push(...diffSummaryLines(rows).map((line) => `${markdownText(line)}  `), '');
+  blocks.push({ name: 'the summary', head: [...diffSummaryLines(rows).map((line) => `${markdownText(line)}  `), ''] });
   const table = (name, list, before, after) => tableBlock(name, diffHeader(rows), list.map(cells), { before, after });
-  const blocks = [{ name: 'the gate and the summary', head: out }];
   if (statusChanges.length) blocks.push(table('the status changes', statusChanges, [`### Stopped or started working (${statusChanges.length})`, ''], ['']));
   const shown = MARKDOWN_CHANGES_SHOWN;
   const title = (g) => `${g.verdict[0].toUpperCase()}${g.verdict.slice(1)}`;
