@@ -63,12 +63,12 @@ test('a real slowdown is confirmed and fails the gate; the decision and its reas
   assert.deepEqual([...new Set(again.cells.map((c) => `${c.runtimeLabel}/${c.flagSet}`))].sort(), [from, to].sort());
   assert.ok(again.cells.every((c) => c.processes.length >= 8 && confirm.candidates.some((k) => k.label === `marked/${c.benchmark}`)));
   assert.match(gate.stderr, /nodebench: confirming \d comparison\(s\) the first measurement cannot clear/);
-  assert.match(gate.stderr, /1 benchmark\(s\) fail the gate \(re-measured slower by more than 60% over the whole 95% interval/);
+  assert.match(gate.stderr, /1 benchmark\(s\) fail the gate \(slower by more than 60% \(where re-measured, over the whole 95% interval\)/);
 
   const md = await nodebench(['diff', out, '--from', from, '--to', to, '--fail-on-regression', '60', '--confirm', '--confirm-processes', '8', '--confirm-out', path.join(tmp, 'md-confirm.json'), '--format', 'markdown']);
   if (/too busy to re-measure it/.test(md.stdout)) return;
   assert.equal(md.exitCode, 1);
-  assert.match(md.stdout, /\*\*Gate failed\*\*: 1 benchmark\(s\) slower by more than 60% \(re-measured, over the whole 95% interval\)/);
+  assert.match(md.stdout, /\*\*Gate failed\*\*: 1 benchmark\(s\) slower by more than 60% \(where re-measured, over the whole 95% interval\)/);
   assert.match(md.stdout, /confirm: \d comparison\(s\) could not be cleared [^\n]*\n(?: {2}[^\n]*\n)*? {2}marked\/slows [^\n]*re-measured -\d+\.\d% [^\n]*: slower, confirmed/);
 });
 
