@@ -12,7 +12,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { nodebench } from './helpers/cli.js';
 import { assertUserError } from './helpers/history.js';
-import { resultObject, okCell, writeResultFile } from './helpers/result-file.js';
+import { resultObject, okCell, writeResultFile, runtimeRecord } from './helpers/result-file.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-crafted-'));
 const good = writeResultFile([okCell('b')]);
@@ -83,19 +83,26 @@ test('keptSamples that point past a process\'s samples are refused, so no gate p
 
 // An instruction count is above 0 (cli/process/valgrind.js refuses any other), as a time is: a file
 // counting 0 instructions per operation made diff print "+Infinity%" and pass a gate with exit 0.
+// A result file of counts as `nodebench matrix --measure instructions` writes one: the run's measure,
+// each cell's and each process's.
+function countedResult(count, options) {
+  const data = resultObject([okCell('b'), okCell('c')], options);
+  data.run.measure = 'instructions';
+  for (const cell of data.cells) {
+    cell.measure = 'instructions';
+    for (const record of cell.processes) {
+      record.measure = 'instructions';
+      record.instructionsPerOp = record.samplesNsPerOp.map(() => count);
+      delete record.samplesNsPerOp;
+    }
+  }
+  return data;
+}
+
 test('an instructions result counting 0 instructions per operation is refused, as a time of 0 is', { timeout: 300_000 }, async () => {
   const counted = (count) => {
-    const data = resultObject([okCell('b'), okCell('c')]);
-    for (const cell of data.cells) {
-      cell.measure = 'instructions';
-      for (const record of cell.processes) {
-        record.measure = 'instructions';
-        record.instructionsPerOp = record.samplesNsPerOp.map(() => count);
-        delete record.samplesNsPerOp;
-      }
-    }
     const file = path.join(dir, `instructions-${count}.json`);
-    fs.writeFileSync(file, JSON.stringify(data));
+    fs.writeFileSync(file, JSON.stringify(countedResult(count)));
     return file;
   };
   assert.equal((await run(['report', counted(925)])).exitCode, 0, 'a count above 0 is read');
@@ -103,6 +110,41 @@ test('an instructions result counting 0 instructions per operation is refused, a
   for (const args of [...readers(file), ['diff', counted(925), file, '--fail-on-regression', '5']]) {
     refused(await run(args), args, /instructions-0\.json does not match the nodebench result schema: cells\.0\.processes\.0\.instructionsPerOp\.0 must be > 0; pass a file written by nodebench matrix, run or merge\.$/);
   }
+});
+
+// Found by a hostile review (2026-11-29): a file whose run said instructions while some cells held
+// times (or the other way round) was diffed as counts against nanoseconds, and decided; a count
+// written 1e400 parsed as Infinity and passed the schema's "number"; counts of an arm64 build were
+// merged with, and diffed against, counts of the x64 one.
+test('a file whose cells are not of its run\'s measure, of an unknown measure, or with an infinite count is refused by every reader', { timeout: 300_000 }, async () => {
+  const write = (name, data) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data));
+    return file;
+  };
+  const mixed = countedResult(925);
+  const timed = okCell('c');
+  mixed.cells[1] = { ...timed, id: 1 };
+  const unmarked = countedResult(925);
+  delete unmarked.run.measure;
+  const cycles = countedResult(925);
+  cycles.run.measure = 'cycles';
+  const cases = [
+    [write('mixed.json', mixed), /mixed\.json: cells\[1\] \(s\/c on 16\.20\.2\/baseline\) is measured in time, its run in instructions; nodebench writes no such file/],
+    [write('unmarked.json', unmarked), /unmarked\.json: cells\[0\] \(s\/b on 16\.20\.2\/baseline\) is measured in instructions, its run in time; nodebench writes no such file/],
+    [write('cycles.json', cycles), /cycles\.json has run\.measure "cycles", which nodebench does not measure \(time or instructions\); nodebench writes no such file/],
+    [write('infinite.json', JSON.stringify(countedResult(925)).replace('"instructionsPerOp":[925', '"instructionsPerOp":[1e400')), /infinite\.json does not match the nodebench result schema: cells\.0\.processes\.0\.instructionsPerOp\.0 must be number/]
+  ];
+  for (const [file, pattern] of cases) {
+    for (const args of readers(file)) refused(await run(args), args, pattern);
+  }
+  const x64 = write('x64.json', countedResult(925));
+  const arm64 = write('arm64.json', countedResult(925, { runtimes: [{ ...runtimeRecord('16.20.2'), arch: 'arm64', sha256: 'f'.repeat(64) }] }));
+  const diff = ['diff', x64, arm64, '--fail-on-regression', '5'];
+  refused(await run(diff), diff, /x64\.json counted instructions of x64 binaries and .*arm64\.json of arm64 ones; counts of different architectures do not compare/);
+  const merge = ['merge', x64, arm64, '--allow-partial', '--out', path.join(dir, 'arches.json')];
+  refused(await run(merge), merge, /arm64\.json counted Node 16\.20\.2 built for arm64 \(sha256 ffffffffffff…\) but .*x64\.json counted x64 \(sha256 000000000000…\); instruction counts of different binaries do not pool/);
+  assert.equal((await run(['diff', x64, x64, '--fail-on-regression', '5'])).exitCode, 0, 'the same binary compares');
 });
 
 // What the deep file did to explain underneath: the request the worker waits for on stdin could

@@ -155,6 +155,8 @@ test('the gate: its headline survives a page cut to the comment limit, names can
   const merged = mergeFailures(time, metric);
   assert.deepEqual(merged.map((f) => [f.label, f.columns.length]), [['s/b', 2], ['s/d', 1]]);
   assert.equal(gateHeadline(merged, { limit: 5, metrics: ['gc-share'] }).text, '2 benchmark(s) slower by more than 5%, gc-share higher by more than 5%, or no longer ok:');
+  // Files of counts say so: a CI log must not read a count's change as time.
+  assert.equal(gateHeadline([], { limit: 1, measure: 'instructions' }).text, 'no benchmark decided slower by more than 1% in instructions counted per operation, none stopped working.');
   // "Over the whole 95% interval" only where something was re-measured.
   assert.equal(gateHeadline([], { limit: 5, confirmation: { candidates: [] } }).text, 'no benchmark decided slower by more than 5%, none stopped working.');
   assert.match(gateHeadline([], { limit: 5, confirmation: { candidates: [{ file: 'x.confirm.json' }] } }).text, /slower by more than 5% \(where re-measured, over the whole 95% interval\)/);
@@ -166,6 +168,10 @@ test('the gate: a change of exactly the threshold is judged alike with and witho
     assert.deepEqual(gateFailures([exactly(ratio)], { limit }), [], `${ratio} at ${limit}%`);
   }
   const a = resultFile([cell(100)]);
+  // A metric gate on files that measured no metrics would pass on nothing.
+  const metric = await nodebench(['diff', a, a, '--fail-on-regression', '5', '--metric', 'gc-share']);
+  assert.equal(metric.exitCode, 2);
+  assert.match(metric.stderr, /^nodebench: --metric gc-share has nothing to gate: no benchmark has it measured on both sides/);
   for (const value of ['0x10', '1e3', '100', '150']) {
     const run = await nodebench(['diff', a, a, '--fail-on-regression', value]);
     assert.equal(run.exitCode, 2, value);

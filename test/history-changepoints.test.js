@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { changePoints, extraSpread } from '../cli/history/changepoints.js';
 import { poolRuns } from '../cli/history/series.js';
+import { bisectHint } from '../cli/history/analysis.js';
 import { INVOCATION_DRIFT } from '../cli/stats/drift.js';
 
 const runs = Number(process.env.FUZZ_RUNS || 40);
@@ -87,4 +88,13 @@ test('a level below what the simulated draws resolve (1 / 200) still finds a cha
   }
   // Two points that do not differ beyond their intervals stay one segment at any level.
   assert.equal(changePoints([{ y: 0, v: 0.0125 ** 2 }, { y: 0.01, v: 0.0125 ** 2 }], { alpha: 0.0024, minSegment: 1, extra: 0 }).changes.length, 0);
+});
+
+// A change found in counts is searched in counts: bisect's default, time, can move the other way
+// (gc cells, docs/instructions.md).
+test('the bisect command a change point suggests measures what found it', () => {
+  const series = (measure) => ({ measure, flags: [], suite: 'gc', benchmark: 'old-gen-marking' });
+  const hint = (measure) => bisectHint(series(measure), { runtimes: ['4.9.1'] }, { runtimes: ['6.17.1'] }, null).command;
+  assert.equal(hint('instructions'), 'nodebench bisect --good 4.9.1 --bad 6.17.1 --suite gc --benchmark old-gen-marking --measure instructions');
+  assert.equal(hint('time'), 'nodebench bisect --good 4.9.1 --bad 6.17.1 --suite gc --benchmark old-gen-marking');
 });

@@ -106,12 +106,20 @@ export function diffResults(pairs, { alpha = ALPHA, driftCv = 0, equivalence = E
 // where both sides ran two or more metrics processes per cell, the runtime metrics compared.
 // A file's measure (cli/measure.js) decides the defaults: instruction counts do not drift between
 // runs (their repeatability stays in every interval) and "same" is ±1%; time and counts never compare.
+const article = (word) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
+
 export function compareResults(resultA, resultB, { from, to, fileA, fileB, driftCv, equivalence }) {
   const [measureA, measureB] = [measureOfResult(resultA), measureOfResult(resultB)];
   if (measureA !== measureB) {
-    throw new UserError(`${fileA} measured ${measureA.id} and ${fileB} measured ${measureB.id}; a ${measureA.unit} value cannot be compared with a ${measureB.unit} one: diff two files of the same measure (run both with --measure ${measureA.id}).`);
+    throw new UserError(`${fileA} measured ${measureA.id} and ${fileB} measured ${measureB.id}; ${article(measureA.unit)} ${measureA.unit} value cannot be compared with ${article(measureB.unit)} ${measureB.unit} one: diff two files of the same measure (run both with --measure ${measureA.id}).`);
   }
   const counted = measureA.id === 'instructions';
+  // Instructions of one architecture are not those of another: two files counted on different ones
+  // compare nothing (time does, and says which host ran what).
+  const arches = (r) => [...new Set(r.runtimes.map((x) => x.arch).filter(Boolean))].sort().join(', ');
+  if (counted && arches(resultA) !== arches(resultB)) {
+    throw new UserError(`${fileA} counted instructions of ${arches(resultA) || 'no recorded'} binaries and ${fileB} of ${arches(resultB) || 'no recorded'} ones; counts of different architectures do not compare: diff files counted on one architecture, or compare them in time.`);
+  }
   const rows = diffResults(pairCells(resultA, resultB, { from, to, fileA, fileB }), {
     driftCv: counted && driftCv === 'auto' ? 0 : driftCv,
     equivalence: equivalence ?? measureA.equivalence
@@ -138,6 +146,8 @@ export function diffJson(rows, { fileA, fileB, failures, limit, gate }) {
     // its re-measurement (from the confirmation result file named in `files`).
     gate: failures ? {
       threshold: limit,
+      // time (rates of operations) or instructions (counts per operation): what the threshold is of.
+      measure: gate?.measure || 'time',
       passed: failures.length === 0,
       failures,
       confirm: confirmation ? {

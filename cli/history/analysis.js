@@ -27,7 +27,7 @@ function alsoChanged(from, to, by) {
 // The bisect that finds the release between the two sides, when they ran different releases with
 // others in between. releases: the known Node releases, or null (then the command is given
 // whenever the versions differ, as bisect itself says when there is nothing between).
-function bisectHint(series, from, to, releases) {
+export function bisectHint(series, from, to, releases) {
   const good = from.runtimes.at(-1);
   const bad = to.runtimes[0];
   if (!semver.valid(good) || !semver.valid(bad) || good === bad) return null;
@@ -36,7 +36,9 @@ function bisectHint(series, from, to, releases) {
   const flags = series.flags.length ? ` --flags ${shellWord(series.flags.join(' '))}` : '';
   // bisect takes a shipped suite by name, any other by its file.
   const suite = builtInSuites().includes(series.suite) || !series.suiteFile ? series.suite : series.suiteFile;
-  return { between, command: `nodebench bisect --good ${good} --bad ${bad} --suite ${shellWord(suite)} --benchmark ${shellWord(series.benchmark)}${flags}` };
+  // A change found in counts is searched in counts: time and counts can move apart (gc cells).
+  const measure = series.measure === 'instructions' ? ' --measure instructions' : '';
+  return { between, command: `nodebench bisect --good ${good} --bad ${bad} --suite ${shellWord(suite)} --benchmark ${shellWord(series.benchmark)}${flags}${measure}` };
 }
 
 // Whether two change points of one series are the same: their "after" points at most one point

@@ -155,7 +155,7 @@ export function renderHistoryHtml(analysis, { store, text }) {
   const changes = allChanges(analysis);
   return htmlPage({
     title: `nodebench history: ${analysis.entries.length} run(s), by ${analysis.by}`,
-    intro: `Store ${terminalText(store)}. Each chart: operations per second of one benchmark (instructions per operation, fewer is faster, where it was counted in instructions), one line per flag set${analysis.by === 'date' ? ' and runtime' : ''}; bars: each point's 95% interval across runs; dashed lines: change points (red slower, green faster) with the shift and its 95% interval.`,
+    intro: `Store ${terminalText(store)}. Each chart: operations per second of one benchmark (instructions per operation where it was counted in instructions), one line per flag set${analysis.by === 'date' ? ' and runtime' : ''}; bars: each point's 95% interval across runs; dashed lines: change points (red slower, green faster) with the shift and its 95% interval.`,
     charts,
     script: TREND_SCRIPT,
     sections: [

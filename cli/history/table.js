@@ -75,7 +75,7 @@ export function headline(analysis, store) {
     // A store of counts alone has no time series to describe.
     ...(analysis.series.length && analysis.series.every(counted) ? [] : ['values: ops/s with a 95% interval across runs (each run\'s own interval, widened for the host\'s speed where its processes ran in a slow mode, and by the drift between runs)']),
     ...describeStoreDrift(analysis.drift).split('\n').map(terminalText),
-    ...(analysis.series.some(counted) ? [`series "in instructions": instructions per operation counted under valgrind (instr/op, fewer is faster), never pooled with time; a 95% interval across runs with the count's own repeatability (${MEASURES.instructions.repeatability * 100}% per side) as its floor, no drift (no host moves a count)`] : []),
+    ...(analysis.series.some(counted) ? [`series "in instructions": instructions per operation counted under valgrind (instr/op, fewer is less work, not less time), never pooled with time; a 95% interval across runs with the count's own repeatability (${MEASURES.instructions.repeatability * 100}% per side) as its floor, no drift (no host moves a count)`] : []),
     searchLine(analysis.search)];
 }
 

@@ -11,7 +11,7 @@ export const OPTIMIZED_AWAY = 'optimized-away';
 export const FOLDED_PHRASE = `ran within ${FOLDED_RATIO}x of an empty benchmark`;
 export const FOLDED_MARK = '!';
 export const isOptimizedAway = (warnings) => (warnings || []).some((w) => (typeof w === 'string' ? w : w.code) === OPTIMIZED_AWAY);
-export const foldedNote = (count) => `${FOLDED_MARK} optimized away: ${count} cell${count === 1 ? '' : 's'} ${FOLDED_PHRASE} in the same processes (the runtime folded or removed the work): the value and every ratio marked ${FOLDED_MARK} measure the loop, not the operation; see --warnings, and suites/README.md to keep the work alive.`;
+export const foldedNote = (count) => `${FOLDED_MARK} optimized away: ${count} cell${count === 1 ? '' : 's'} ${FOLDED_PHRASE} in the same processes (the runtime folded or removed the work): the value and every ratio marked ${FOLDED_MARK} measure the loop, not the operation; nodebench report FILE --warnings says which, and suites/README.md how to keep the work alive.`;
 
 export const VERDICT_MARKS = { same: '=', undecided: '?', faster: '', slower: '' };
 

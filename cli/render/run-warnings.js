@@ -26,15 +26,15 @@ export const WARNING_LABELS = {
   [OPTIMIZED_AWAY]: `${FOLDED_PHRASE} (optimized away, marked !)`,
   outliers: 'had far-outlier samples (other programs competing for the CPU)',
   'warmup-unstable': 'never settled during warm-up (raise run.warmupMaxMs)',
-  'count-unsettled': 'reached the counted warm-up\'s instruction cap with the count still moving (counted as compiled by then; see --warnings)',
+  'count-unsettled': 'reached the counted warm-up\'s instruction cap with the count still moving (counted as compiled by then; details: nodebench report FILE --warnings)',
   'processes-disagree': 'had processes disagreeing by more than 5% (noisy machine: use more processes)',
-  'count-varies': 'counted different instructions in different processes (work that depends on I/O, randomness or threads: not exact; see --warnings)',
-  'schedule-differs': 'had a counted process that took other decisions than the others and counted apart (set aside; see --warnings)',
+  'count-varies': 'counted different instructions in different processes (work that depends on I/O, randomness or threads: not exact; details: nodebench report FILE --warnings)',
+  'schedule-differs': 'had a counted process that took other decisions than the others and counted apart (set aside; details: nodebench report FILE --warnings)',
   'batches-vary': 'had batches that counted far more instructions than the others (a GC or a compilation fell in them; the process totals count)',
   interrupted: 'were interrupted before all their processes ran',
   'target-missed': 'stayed above the targetRme margin after maxProcesses processes',
   disturbed: 'had processes set aside because the machine was disturbed while they ran (replaced)',
-  survivors: 'started processes that outlived their worker (killed by nodebench; see --warnings)'
+  survivors: 'started processes that outlived their worker (killed by nodebench; details: nodebench report FILE --warnings)'
 };
 
 // Files of schema version 1 kept plain strings, which count under their own text.

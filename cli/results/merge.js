@@ -32,6 +32,13 @@ function checkSameMatrix(results, files) {
     if (runtimeKey(r) !== runtimeKey(first)) {
       throw new UserError(`${files[i]} has runtimes ${runtimeKey(r)} but ${files[0]} has ${runtimeKey(first)}; merge only shards of one matrix (pin exact versions in matrix.yaml so every runner resolves the same).`);
     }
+    // Counts are of one binary's instructions: the same version built for another architecture (or
+    // another build of it) runs other instructions, whatever host counted them.
+    const build = measureA.id === 'instructions' && r.runtimes.find((x, k) => x.arch !== first.runtimes[k].arch || x.sha256 !== first.runtimes[k].sha256);
+    if (build) {
+      const k = r.runtimes.indexOf(build);
+      throw new UserError(`${files[i]} counted Node ${build.version} built for ${build.arch} (sha256 ${String(build.sha256).slice(0, 12)}…) but ${files[0]} counted ${first.runtimes[k].arch} (sha256 ${String(first.runtimes[k].sha256).slice(0, 12)}…); instruction counts of different binaries do not pool: merge shards that ran the same binaries (one architecture).`);
+    }
     if (flagKey(r) !== flagKey(first)) throw new UserError(`${files[i]} has different flag sets from ${files[0]}; merge only shards of one matrix.`);
     const runA = measuredOptions(first.run);
     const runB = measuredOptions(r.run);

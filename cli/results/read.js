@@ -17,6 +17,7 @@ import { formatBytes, displayName } from '../text/format.js';
 import { openRegularFile, readRegularFile, kindOf } from '../fs-atomic.js';
 import { perOpSamples } from '../stats/summary.js';
 import { benchmarkName, columnKey } from '../cell-identity.js';
+import { MEASURES, measureOfResult, measureOfCell } from '../measure.js';
 
 const require = createRequire(import.meta.url);
 let validator;
@@ -24,7 +25,8 @@ let validator;
 // Compiled on first use: commands that never read a result file do not pay for it.
 function schemaValidator() {
   if (!validator) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
+    // strictNumbers: a number in JSON can be 1e400, which parses as Infinity and would pass "number".
+    const ajv = new Ajv({ allErrors: true, strict: false, strictNumbers: true });
     addFormats(ajv);
     validator = ajv.compile(require('./result.schema.json'));
   }
@@ -117,6 +119,22 @@ export function tooDeep(value, limit = MAX_NESTING) {
 
 // What the schema cannot say: each process's keptSamples name samples it has, once each. An index
 // past the samples made every figure NaN, and a gate judged NaN as no change.
+// One measure per file: the run's (run.measure) is every cell's and every process's. diff and report
+// go by the run's to choose what to compare and by the cell's to read its values, so a file whose
+// cells hold times under a run of counts (or counts under a run of times) would compare nanoseconds
+// with instructions.
+function checkMeasures(result, file) {
+  const named = result.run?.measure;
+  if (named !== undefined && !Object.hasOwn(MEASURES, named)) throw crafted(file, ` has run.measure ${JSON.stringify(String(named)).slice(0, 40)}, which nodebench does not measure (${Object.keys(MEASURES).join(' or ')})`);
+  const measure = measureOfResult(result).id;
+  for (const [i, cell] of result.cells.entries()) {
+    const which = `: cells[${i}] (${displayName(benchmarkName(cell))} on ${displayName(columnKey(cell))})`;
+    if (measureOfCell(cell).id !== measure) throw crafted(file, `${which} is measured in ${measureOfCell(cell).id}, its run in ${measure}`);
+    const j = (cell.processes || []).findIndex((p) => (p.measure === 'instructions' ? 'instructions' : 'time') !== measure);
+    if (j >= 0) throw crafted(file, `${which}, process ${j + 1}, is measured in ${measure === 'time' ? 'instructions' : 'time'}, its run in ${measure}`);
+  }
+}
+
 function checkKeptSamples(result, file) {
   for (const [i, cell] of result.cells.entries()) {
     for (const [j, record] of (cell.processes || []).entries()) {
@@ -190,6 +208,7 @@ function checkedResult(data, file) {
   const deep = tooDeep(data);
   if (deep) throw crafted(file, ` nests its values more than ${MAX_NESTING} deep (at ${deep})`);
   const result = validateResult(migrate(data, SCHEMA_VERSION, file), file);
+  checkMeasures(result, file);
   checkKeptSamples(result, file);
   return result;
 }

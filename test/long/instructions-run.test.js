@@ -92,6 +92,6 @@ test('instructions: a process that took other decisions than its cell\'s others 
   assert.equal(cell.summary.processes, 2);
   const codes = cell.warnings.map((w) => w.code);
   assert.ok(codes.includes('schedule-differs') && !codes.includes('count-varies'), JSON.stringify(cell.warnings));
-  assert.match(run.stdout, /took other decisions than the others and counted apart \(set aside; see --warnings\)/);
+  assert.match(run.stdout, /took other decisions than the others and counted apart \(set aside; details: nodebench report FILE --warnings\)/);
   fs.rmSync(dir, { recursive: true, force: true });
 });
