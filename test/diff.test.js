@@ -158,8 +158,8 @@ test('the gate: its headline survives a page cut to the comment limit, names can
   // Files of counts say so: a CI log must not read a count's change as time.
   assert.equal(gateHeadline([], { limit: 1, measure: 'instructions' }).text, 'no benchmark decided slower by more than 1% in instructions counted per operation, none stopped working.');
   // "Over the whole 95% interval" only where something was re-measured.
-  assert.equal(gateHeadline([], { limit: 5, confirmation: { candidates: [] } }).text, 'no benchmark decided slower by more than 5%, none stopped working.');
-  assert.match(gateHeadline([], { limit: 5, confirmation: { candidates: [{ file: 'x.confirm.json' }] } }).text, /slower by more than 5% \(where re-measured, over the whole 95% interval\)/);
+  assert.equal(gateHeadline([], { limit: 5, confirm: { candidates: [] } }).text, 'no benchmark decided slower by more than 5%, none stopped working.');
+  assert.match(gateHeadline([], { limit: 5, confirm: { candidates: [{ file: 'x.confirm.json' }] } }).text, /slower by more than 5% \(where re-measured, over the whole 95% interval\)/);
 });
 
 test('the gate: a change of exactly the threshold is judged alike with and without --confirm; thresholds are decimal percentages below 100', async () => {

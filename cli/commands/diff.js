@@ -102,12 +102,13 @@ export function register(program) {
       if (equivalence !== undefined && (!Number.isFinite(equivalence) || equivalence < 0 || equivalence >= 1 || String(opts.equivalence).trim() === '')) throw new UserError(`--equivalence takes a percentage from 0 to below 100, like 2, not "${opts.equivalence}".`);
       const resultA = await readResult(fileA);
       const resultB = fileB ? await readResult(fileB) : resultA;
-      if (opts.profileDir !== undefined && measureOfResult(resultA).id === 'instructions') throw new UserError('--profile-dir keeps the profiles of explain in time, and these files hold instruction counts, which --explain explains in counts without profiles; leave out --profile-dir.');
+      const measure = measureOfResult(resultA).id;
+      if (opts.profileDir !== undefined && measure === 'instructions') throw new UserError('--profile-dir keeps the profiles of explain in time, and these files hold instruction counts, which --explain explains in counts without profiles; leave out --profile-dir.');
       const rows = compareResults(resultA, resultB, { from: opts.from, to: opts.to, fileA, fileB: fileB || fileA, driftCv, equivalence });
       // A gate on a metric no benchmark measured on both sides would pass on nothing.
       const unmeasured = (opts.metric || []).filter((id) => !(rows.metrics || []).some((c) => c.metric === id));
       if (unmeasured.length) {
-        const why = measureOfResult(resultA).id === 'instructions' ? 'files of instruction counts run no metrics processes' : 'metrics processes need run.metricsMs above 0 and two or more per cell';
+        const why = measure === 'instructions' ? 'files of instruction counts run no metrics processes' : 'metrics processes need run.metricsMs above 0 and two or more per cell';
         throw new UserError(`--metric ${unmeasured.join(', ')} has nothing to gate: no benchmark has it measured on both sides (${why}); leave it out, or compare files of runs that measured it.`);
       }
       const confirmation = opts.confirm ? await confirmRows(rows, { resultA, resultB, fileA, fileB: fileB || fileA, nodes, limit, alpha: ALPHA, equivalence, processes: confirmProcesses, minutes: confirmMinutes, given, out: opts.confirmOut, command: ['diff', '--confirm', ...process.argv.slice(2)] }) : null;
@@ -115,11 +116,11 @@ export function register(program) {
         gateFailures(rows, { limit, allowMissing: Boolean(opts.allowMissing), confirmed: confirmation ? confirmation.byRow : null }),
         metricGateFailures(rows.metrics, { metrics: opts.metric || [], limit })
       );
-      const gate = failures ? { confirm: confirmation, metrics: opts.metric || [], measure: measureOfResult(resultA).id } : null;
+      const gate = failures ? { confirm: confirmation, metrics: opts.metric || [], measure } : null;
       const context = { fileA, fileB: fileB || fileA, resultA, resultB, failures, limit, gate };
       // The explanations run extra processes first, then print under the diff in its format.
       // Files of counts are explained in counts, as `explain` explains them.
-      const explanation = opts.explain ? await explainSlower(rows, { fileA, fileB: fileB || fileA, nodes, markdown: render === DIFF_FORMATS.markdown, profileDir: opts.profileDir, measure: measureOfResult(resultA).id }) : '';
+      const explanation = opts.explain ? await explainSlower(rows, { fileA, fileB: fileB || fileA, nodes, markdown: render === DIFF_FORMATS.markdown, profileDir: opts.profileDir, measure }) : '';
       await emit((document, options) => `${render(document, options)}${explanation}`, { rows, context }, {
         out: opts.out,
         options: { color: wantsColor({ color: opts.color, out: opts.out }) },
@@ -127,11 +128,11 @@ export function register(program) {
       });
       if (failures?.length) {
         // Benchmark and column names come from suite files: gateMessage escapes each.
-        process.stderr.write(`nodebench: ${gateMessage(failures, { limit, confirmation, metrics: opts.metric || [], measure: measureOfResult(resultA).id })}\n`);
+        process.stderr.write(`nodebench: ${gateMessage(failures, { limit, ...gate })}\n`);
         process.exitCode = 1;
       } else if (failures) {
         // A CI log says that the gate ran and passed, not only nothing.
-        process.stderr.write(`nodebench: gate passed: ${gateHeadline(failures, { limit, confirmation, metrics: opts.metric || [], measure: measureOfResult(resultA).id }).text}\n`);
+        process.stderr.write(`nodebench: gate passed: ${gateHeadline(failures, { limit, ...gate }).text}\n`);
       }
     });
 }

@@ -83,8 +83,8 @@ export function mergeFailures(...lists) {
 // comparison was re-measured: files of counts, a confirmation with nothing to re-measure, or one
 // whose candidates the time bound left out are judged by the first comparison.
 // Files of counts say so: a CI log must not read a count's change as time.
-function criteria({ limit, confirmation = null, metrics = [], measure = 'time' }) {
-  const remeasured = Boolean(confirmation && !confirmation.counted && confirmation.candidates?.some((c) => c.file));
+function criteria({ limit, confirm = null, metrics = [], measure = 'time' }) {
+  const remeasured = Boolean(confirm && !confirm.counted && confirm.candidates?.some((c) => c.file));
   const counted = measure === 'instructions' ? ' in instructions counted per operation' : '';
   return {
     slower: `slower by more than ${limit}%${counted}${remeasured ? ' (where re-measured, over the whole 95% interval)' : ''}`,
@@ -92,10 +92,11 @@ function criteria({ limit, confirmation = null, metrics = [], measure = 'time' }
   };
 }
 
-// The gate's outcome as a page heads it (Markdown and HTML): a label and one sentence.
-// confirmation: --confirm's (null without it); metrics: the --metric names gated; measure: the files'.
-export function gateHeadline(failures, { limit, confirmation = null, metrics = [], measure = 'time' }) {
-  const c = criteria({ limit, confirmation, metrics, measure });
+// The gate's outcome as a page heads it (Markdown and HTML): a label and one sentence. The options
+// are diff's gate context and its limit: confirm (--confirm's confirmation, or null), metrics (the
+// --metric names gated), measure (the files').
+export function gateHeadline(failures, gate) {
+  const c = criteria(gate);
   return failures.length
     ? { passed: false, label: 'Gate failed', text: `${failures.length} benchmark(s) ${c.slower}${c.metrics ? `, ${c.metrics},` : ''} or no longer ok:` }
     : { passed: true, label: 'Gate passed', text: `no benchmark decided ${c.slower}${c.metrics ? `, no ${c.metrics.replace(' higher', ' decided higher')}` : ''}, none stopped working.` };
@@ -103,8 +104,8 @@ export function gateHeadline(failures, { limit, confirmation = null, metrics = [
 
 // The gate's lines on stderr. Names come from suite files: each is escaped on its own, a newline in
 // one included, so that a name cannot print a line of its own.
-export function gateMessage(failures, { limit, confirmation = null, metrics = [], measure = 'time' }) {
-  const c = criteria({ limit, confirmation, metrics, measure });
+export function gateMessage(failures, gate) {
+  const c = criteria(gate);
   const lines = [`${failures.length} benchmark(s) fail the gate (${c.slower}${c.metrics ? `, ${c.metrics}` : ''}, or no longer ok; --allow-missing waives missing and unfinished ones):`];
   for (const f of failures) lines.push(`  ${terminalText(displayName(f.label))}: ${terminalText(failureColumns(f))}`);
   return lines.join('\n');

@@ -60,7 +60,7 @@ export function renderDiffHtml(rows, { fileA, fileB }) {
 // counts (with --confirm those are the first comparison's, which the gate does not take as they are).
 function gateHtml(failures, { limit, gate }) {
   if (!failures) return '';
-  const headline = gateHeadline(failures, { limit, confirmation: gate?.confirm, metrics: gate?.metrics, measure: gate?.measure });
+  const headline = gateHeadline(failures, { limit, ...gate });
   const lines = failures.map((f) => `<p>${escapeHtml(displayName(f.label))}: ${escapeHtml(failureColumns(f))}</p>`);
   return `<div class="${headline.passed ? 'summary' : 'run-warning'}" id="gate"><p><strong>${headline.label}</strong>: ${escapeHtml(headline.text)}</p>${lines.join('')}</div>`;
 }

@@ -28,7 +28,7 @@ export function renderDiffMarkdown(rows, { fileA, fileB, resultA, resultB, failu
   const head = [`## nodebench diff: ${markdownCode(fileA)} → ${markdownCode(fileB)}`, ''];
   const blocks = [];
   if (failures) {
-    const headline = gateHeadline(failures, { limit, confirmation: gate?.confirm, metrics: gate?.metrics, measure: gate?.measure });
+    const headline = gateHeadline(failures, { limit, ...gate });
     head.push(`**${headline.label}**: ${headline.text}`, '');
     blocks.push({ name: 'the title and the gate', head });
     if (failures.length) blocks.push({ name: 'the failing benchmarks', rows: failures.map((f) => `- ${markdownCode(displayName(f.label))}: ${markdownText(failureColumns(f))}`), tail: [''] });
