@@ -117,8 +117,6 @@ export function tooDeep(value, limit = MAX_NESTING) {
   }
 }
 
-// What the schema cannot say: each process's keptSamples name samples it has, once each. An index
-// past the samples made every figure NaN, and a gate judged NaN as no change.
 // One measure per file: the run's (run.measure) is every cell's and every process's. diff and report
 // go by the run's to choose what to compare and by the cell's to read its values, so a file whose
 // cells hold times under a run of counts (or counts under a run of times) would compare nanoseconds
@@ -130,11 +128,13 @@ function checkMeasures(result, file) {
   for (const [i, cell] of result.cells.entries()) {
     const which = `: cells[${i}] (${displayName(benchmarkName(cell))} on ${displayName(columnKey(cell))})`;
     if (measureOfCell(cell).id !== measure) throw crafted(file, `${which} is measured in ${measureOfCell(cell).id}, its run in ${measure}`);
-    const j = (cell.processes || []).findIndex((p) => (p.measure === 'instructions' ? 'instructions' : 'time') !== measure);
-    if (j >= 0) throw crafted(file, `${which}, process ${j + 1}, is measured in ${measure === 'time' ? 'instructions' : 'time'}, its run in ${measure}`);
+    const j = (cell.processes || []).findIndex((p) => measureOfCell(p).id !== measure);
+    if (j >= 0) throw crafted(file, `${which}, process ${j + 1}, is measured in ${measureOfCell(cell.processes[j]).id}, its run in ${measure}`);
   }
 }
 
+// What the schema cannot say: each process's keptSamples name samples it has, once each. An index
+// past the samples made every figure NaN, and a gate judged NaN as no change.
 function checkKeptSamples(result, file) {
   for (const [i, cell] of result.cells.entries()) {
     for (const [j, record] of (cell.processes || []).entries()) {
