@@ -38,3 +38,19 @@ export function writeResultFile(cells, options) {
   fs.writeFileSync(file, JSON.stringify(resultObject(cells, options)));
   return file;
 }
+
+// A counted result (`--measure instructions`) as a time run would have written the same cells: the
+// run's, cells' and processes' measure gone, each process's counts as its samples. For tests whose
+// point is what readers do with a time file beside a count file.
+export function asTimed(data) {
+  const timedProcess = ({ measure, instructionsPerOp, instructionsPerSample, markerInstructions, valgrind, ...process }) => ({ ...process, samplesNsPerOp: instructionsPerOp });
+  return {
+    ...data,
+    run: { ...data.run, measure: 'time' },
+    cells: data.cells.map(({ measure, ...cell }) => ({
+      ...cell,
+      processes: (cell.processes || []).map(timedProcess),
+      ...(cell.summary ? { summary: { ...cell.summary, unit: 'ns/op', opsPerSec: 1e9 / cell.summary.estimate } } : {})
+    }))
+  };
+}

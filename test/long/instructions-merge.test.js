@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { nodebench, root } from '../helpers/cli.js';
 import { schemaErrors } from '../helpers/schema.js';
+import { asTimed } from '../helpers/result-file.js';
 import { onPath } from '../../cli/process/host-tools.js';
 
 const suite = path.join(root, 'test', 'fixtures', 'suites', 'counted');
@@ -66,8 +67,7 @@ run: {measure: instructions, pairing: sequential, seed: 3}
   const split = write('split-row.json', otherHost({ ...s2, cells: [...s2.cells, { ...moved, flagSet: 'extra' }] }));
   const splitRun = await nodebench(['merge', shards[0], split, '--out', path.join(dir, 'split-merged.json')]);
   assert.equal(splitRun.exitCode, 0, splitRun.stderr);
-  const timed = (data) => ({ ...data, run: { ...data.run, measure: 'time' }, cells: data.cells.map(({ measure, ...cell }) => cell) });
-  const timeSplit = await nodebench(['merge', write('t1.json', timed(s1)), write('t2.json', timed(read(split))), '--out', path.join(dir, 'refused.json')]);
+  const timeSplit = await nodebench(['merge', write('t1.json', asTimed(s1)), write('t2.json', asTimed(read(split))), '--out', path.join(dir, 'refused.json')]);
   assert.equal(timeSplit.exitCode, 2, timeSplit.stderr);
   assert.match(timeSplit.stderr, /counted\/loop-100 has cells from host \S+ \(.*t1\.json\) and host other-runner \(.*t2\.json\); a benchmark's columns must be timed on one machine, so rerun it there, or count instructions \(--measure instructions\), which no host moves\.$/);
 

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { nodebench, root } from '../helpers/cli.js';
+import { asTimed } from '../helpers/result-file.js';
 import { onPath } from '../../cli/process/host-tools.js';
 
 const suite = path.join(root, 'test', 'fixtures', 'suites', 'instructions-planted', 'index.js');
@@ -63,7 +64,7 @@ test('instructions: a planted 1% is decided slower, the same work is the same wi
   assert.equal(banded.verdict, 'slower', JSON.stringify(banded));
   // A time file and a count file are never compared.
   const timeFile = path.join(dir, 't.json');
-  fs.writeFileSync(timeFile, JSON.stringify({ ...result, run: { ...result.run, measure: 'time' } }));
+  fs.writeFileSync(timeFile, JSON.stringify(asTimed(result)));
   const mixed = await nodebench(['diff', timeFile, out]);
   assert.equal(mixed.exitCode, 2);
   assert.match(mixed.stderr, /measured time and .* measured instructions/);
