@@ -396,12 +396,15 @@ async function foldingMode({ runtimes = DEFAULT_FOLDING_RUNTIMES, keep, reread, 
     if (run.exitCode !== 0) throw new Error(`nodebench run exited ${run.exitCode}`);
   }
   const result = await readResult(out);
-  const cells = result.cells.filter((c) => c.status === 'ok').map((c) => ({
-    benchmark: c.benchmark, runtime: c.runtime, kind: CLASSES[c.benchmark] || 'unknown',
-    // A file read again is judged by today's line, not the one its run applied.
-    flagged: reread ? looksFolded({ ratio: median(processRatios(c)) }) : flagged(c),
-    ratio: median(processRatios(c)), ns: c.summary.estimate, emptyNs: c.summary.emptyNsPerOp
-  }));
+  const cells = result.cells.filter((c) => c.status === 'ok').map((c) => {
+    const ratio = median(processRatios(c));
+    return {
+      benchmark: c.benchmark, runtime: c.runtime, kind: CLASSES[c.benchmark] || 'unknown',
+      // A file read again is judged by today's line, not the one its run applied.
+      flagged: reread ? looksFolded({ ratio }) : flagged(c),
+      ratio, ns: c.summary.estimate, emptyNs: c.summary.emptyNsPerOp
+    };
+  });
   const shipped = [];
   for (const file of files) {
     const r = await readResult(file);

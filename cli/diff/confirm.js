@@ -306,9 +306,9 @@ export function planDifference(previous, plan, host, compared = []) {
   // A confirmation answers for files that existed when it started: one older than A or B was made
   // for other files, perhaps of other code (a --confirm-out kept between CI jobs), and must not
   // decide this gate.
-  const started = Date.parse(previous.createdAt);
-  const later = compared.find(({ result }) => !(Date.parse(result.finishedAt || result.createdAt) <= started));
-  if (later) return `it was started at ${previous.createdAt}, before ${shown(later.file)} was finished (${later.result.finishedAt || later.result.createdAt}): it confirms other files`;
+  const finished = (result) => result.finishedAt || result.createdAt;
+  const later = compared.find(({ result }) => !(Date.parse(finished(result)) <= Date.parse(previous.createdAt)));
+  if (later) return `it was started at ${previous.createdAt}, before ${shown(later.file)} was finished (${finished(later.result)}): it confirms other files`;
   if (previous.nodebench.version !== NODEBENCH_VERSION) return `it was written by nodebench ${previous.nodebench.version}, this is ${NODEBENCH_VERSION}`;
   const was = previous.host || {};
   if (was.hostname !== host.hostname || was.cpuModel !== host.cpuModel || was.cores !== host.cores) return `it was measured on ${was.hostname} (${was.cpuModel}, ${was.cores} cores)`;
