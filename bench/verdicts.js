@@ -10,6 +10,7 @@
 //       and with --drift auto; and how many it calls same within ±2% or undecided.
 //   node bench/verdicts.js gate [--trials 20] [--runtimes 16.20.2,24.21.0] [--threshold 2] [--keep DIR | --reread DIR]
 //                               [--confirm-processes N] [--only aa|slower] [--slowdown 5] [--no-confirm] [--busy-loops N]
+//                               [--from-trial K]
 //       `trials` A/A pairs of invocations of the promises suite (bench/fixtures/promises-marked.js) at
 //       the shipped run options, and as many invocations with chain-native `slowdown`% slower: the real
 //       CLI, `nodebench diff A B --fail-on-regression threshold --confirm --json`, counted with and
@@ -17,7 +18,9 @@
 //       runs the gate as a CI job between two files does by default (no re-measuring), on two files of
 //       the same runtimes and flags (the slowdown set through the environment, see firstGateMode),
 //       e.g. issue 36's `--slowdown 20 --threshold 5 --no-confirm`. --busy-loops N keeps N busy loops
-//       (`while :; do :; done`) running beside for the whole run, issue 36's hostile host.
+//       (`while :; do :; done`) running beside for the whole run, issue 36's hostile host. --from-trial K
+//       starts at trial K (counted from 0): a second stream of trials, beside the first in the same
+//       --keep DIR, takes its own trials (e.g. `--trials 12` and `--from-trial 12 --trials 20`).
 //   node bench/verdicts.js folding [--runtimes 4.9.1,...] [--keep DIR | --reread DIR] [SHIPPED.json ...]
 //       the folding fixture (test/fixtures/suites/folding) on the given runtimes (default: the
 //       default matrix's and 18, 20, 22): per benchmark and runtime, the fastest sample over the
@@ -56,14 +59,15 @@ const decided = (verdict) => verdict === 'faster' || verdict === 'slower';
 
 function parseArgs(argv) {
   const value = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
-  const options = new Set(['--trials', '--runtimes', '--threshold', '--keep', '--reread', '--confirm-processes', '--only', '--slowdown', '--busy-loops']);
+  const options = new Set(['--trials', '--runtimes', '--threshold', '--keep', '--reread', '--confirm-processes', '--only', '--slowdown', '--busy-loops', '--from-trial']);
   const files = argv.slice(1).filter((a, i, all) => !a.startsWith('--') && !options.has(all[i - 1]));
   return {
     mode: argv[0], files, json: argv.includes('--json'),
     trials: Number(value('--trials', 20)), threshold: Number(value('--threshold', 2)),
     runtimes: value('--runtimes', null)?.split(','), keep: value('--keep', null), reread: value('--reread', null),
     confirmProcesses: value('--confirm-processes', null), only: value('--only', null),
-    slowdown: Number(value('--slowdown', 5)), confirm: !argv.includes('--no-confirm'), busyLoops: Number(value('--busy-loops', 0))
+    slowdown: Number(value('--slowdown', 5)), confirm: !argv.includes('--no-confirm'), busyLoops: Number(value('--busy-loops', 0)),
+    fromTrial: Number(value('--from-trial', 0))
   };
 }
 
@@ -224,15 +228,16 @@ function failedLabels(diff, threshold) {
 
 // only: 'aa' or 'slower' to run one kind of trial (e.g. the slowdown again with more processes).
 async function gateMode(options) {
-  const { trials, runtimes = ['16.20.2', '24.21.0'], keep, reread, only, slowdown } = options;
+  const { trials, runtimes = ['16.20.2', '24.21.0'], keep, reread, only, slowdown, fromTrial = 0 } = options;
   const dir = reread || keep || fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-verdicts-'));
   fs.mkdirSync(dir, { recursive: true });
   const started = Date.now();
   const aa = [];
   const slow = [];
   const slowerName = (i) => (slowdown === 5 ? `t${i}-slower` : `t${i}-slower${slowdown}`);
+  if (!options.confirm && fromTrial) throw new Error('--from-trial goes with --confirm trials only: the trials without it chain each file to the next');
   if (!options.confirm) return firstGateMode(options, { dir, started, slowerName });
-  for (let i = 0; i < trials; i++) {
+  for (let i = fromTrial; i < trials; i++) {
     log(`trial ${i + 1} of ${trials} (${dir})`);
     const a = await invoke(dir, `t${i}-a`, runtimes, [], 1000 + 3 * i, reread);
     if (only !== 'slower') {
