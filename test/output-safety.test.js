@@ -43,7 +43,9 @@ const SGR = /\u001b\[[0-9;]*m/g;
 // Names: arbitrary code points, weighted towards the ones that do harm.
 const hostile = fc.constantFrom('\u001b]0;owned\u0007', '\u001b[2J', '\u009b31m', '\u202e', '|', '\n', '\r\n', '\\', '`', '```', '<details>', '</details>', '=1+1', '-2', '+x', '@SUM(A1)', '\t', '"', ',',
   // Markup a Markdown or HTML reader would act on (issue 40: a run warning reached Markdown as a tag).
-  '<img src=x onerror=alert(1)>', '<script>alert(1)</script>', '</summary>', '<sub>', '<!--', '<http://e.example/x>', '[x](javascript:alert(1))', '![p](http://e.example/p.png)', '&lt;b&gt;', '\\<b>');
+  '<img src=x onerror=alert(1)>', '<script>alert(1)</script>', '</summary>', '<sub>', '<!--', '<http://e.example/x>', '[x](javascript:alert(1))', '![p](http://e.example/p.png)', '&lt;b&gt;', '\\<b>',
+  // Emphasis: a name such as __proto__ shows as it is, neither bold nor struck through.
+  '**', '__proto__', '*', '_', '~~');
 const name = fc.array(fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), hostile), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
 const names = (n) => fc.uniqueArray(name, { minLength: n, maxLength: n });
 
@@ -322,6 +324,8 @@ function renderAll(result) {
   return out;
 }
 
+// nodebench's own bold (a decided ratio, a headline) and nothing a name adds.
+const emphasis = (markdown) => ['strong', 'em', 'del'].map((tag) => (marked.parse(markdown).match(new RegExp(`<${tag}>`, 'g')) || []).length).join(' ');
 const markdownTables = (markdown) => marked.lexer(markdown).filter((t) => t.type === 'table').map((t) => `${t.header.length}x${t.rows.length}`);
 const plainOutputs = renderAll(parseResult(JSON.stringify(crafted), 'crafted.json'));
 
@@ -341,6 +345,7 @@ test('every string a result file carries (names, warnings, errors, runtime label
       } else if (/markdown/.test(what)) {
         assertInertMarkdown(text, what);
         assert.deepEqual(markdownTables(text), markdownTables(plainOutputs[what]), `${what}: a string changed a table`);
+        assert.deepEqual(emphasis(text), emphasis(plainOutputs[what]), `${what}: a string added emphasis`);
         const lines = text.split('\n');
         assert.equal(lines.filter((l) => l === '</details>').length, lines.filter((l) => l === '<details>').length, what);
       } else if (/html/.test(what)) {

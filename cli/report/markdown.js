@@ -10,7 +10,7 @@ import { formatRate, formatRatio, displayName } from '../text/format.js';
 import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
-import { markdownText, markdownFence, markdownCode } from '../text/escape.js';
+import { markdownText, markdownFence, markdownCode, markdownMarkup } from '../text/escape.js';
 import { valueMarks, valueFigures, markNotes, referenceFolded } from './suite-tables.js';
 import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText, changeGroups } from '../render/overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend, MARKDOWN_CHANGES_SHOWN } from '../render/markdown-parts.js';
@@ -24,7 +24,12 @@ function text(value, isBaseline, baseFolded) {
   if (value.status !== 'ok') return `${value.status}${value.error ? `: ${value.error}` : ''}`;
   const marks = valueMarks(value, baseFolded);
   const { margin, interval } = valueFigures(value);
-  return `${value.valueText ?? formatRate(value.opsPerSec)}${marks.rate}${margin}${isBaseline ? ' (base)' : value.ratio ? ` ${DECIDED.has(value.ratioVerdict) ? `**${formatRatio(value.ratio)}**` : formatRatio(value.ratio)}${marks.ratio}${interval}` : ''}`;
+  const head = `${value.valueText ?? formatRate(value.opsPerSec)}${marks.rate}${margin}`;
+  if (isBaseline) return `${head} (base)`;
+  if (!value.ratio) return head;
+  const tail = `${marks.ratio}${interval}`;
+  if (!DECIDED.has(value.ratioVerdict)) return `${head} ${formatRatio(value.ratio)}${tail}`;
+  return markdownMarkup(`${markdownText(head)} **${markdownText(formatRatio(value.ratio))}**${markdownText(tail)}`);
 }
 
 const DECIDED = new Set(['faster', 'slower']);

@@ -32,14 +32,21 @@ export function terminalText(text, { keepNewlines = false } = {}) {
 // starts with, which a "]" just before it could take. "<" becomes an entity, which every Markdown
 // renderer shows as text: a backslash before it is an escape for CommonMark only, and others pass
 // "\<img onerror=...>" on as a tag; "&" too, so that an entity in the text stays the text it was.
+// "*", "_" and "~" are escaped so that a name such as __proto__ or a*b*c shows as it is, not bold,
+// italic or struck through: nodebench's own emphasis is added around escaped text (markdownMarkup).
 export function markdownText(text) {
-  return terminalText(text).replace(/[\\|`]/g, (c) => `\\${c}`).replace(/(^|\])\(/g, '$1\\(')
+  return terminalText(text).replace(/[\\|`*_~]/g, (c) => `\\${c}`).replace(/(^|\])\(/g, '$1\\(')
     .replace(/[&<]/g, (c) => (c === '&' ? '&amp;' : '&lt;'));
 }
 
-// A Markdown table; every cell escaped, so a name can never add a column or a row.
+// A table cell that is Markdown already, its text escaped by markdownText and its emphasis
+// nodebench's own (a decided ratio in bold): markdownTable passes it on as it is.
+export const markdownMarkup = (markdown) => ({ markdown });
+
+// A Markdown table; every cell escaped (but those markdownMarkup made), so a name can never add a
+// column, a row or emphasis.
 export function markdownTable(header, rows, { align = header.map(() => '---') } = {}) {
-  const line = (cells) => `| ${cells.map(markdownText).join(' | ')} |`;
+  const line = (cells) => `| ${cells.map((cell) => (cell && typeof cell === 'object' ? cell.markdown : markdownText(cell))).join(' | ')} |`;
   return [line(header), `|${align.join('|')}|`, ...rows.map(line)];
 }
 
