@@ -124,3 +124,26 @@ run: {processes: 3, maxProcesses: 3, samples: 3, minSampleMs: 2, warmupMinMs: 5,
   assert.match(html, /"unit":"instructions\/op"/);
   assert.match(html, /"unit":"ops\/s"/);
 });
+
+// Found by a hostile review (2026-11-29): counts of an arm64 build were pooled with the x64 build's
+// in one series, as if one binary. The arm64 file is the real x64 run relabelled (its counts are
+// not arm64's): what is checked is that the store keeps the two apart and names each.
+test('history keeps counts of different architectures in series of their own, each named by it', { timeout: 60_000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodebench-history-arch-'));
+  const store = path.join(dir, 'store');
+  const x64 = variant(COUNTED, dir, 'x64.json', () => {});
+  const arm64 = variant(COUNTED, dir, 'arm64.json', (data) => {
+    data.createdAt = new Date(Date.parse(data.createdAt) + 3600e3).toISOString();
+    data.finishedAt = new Date(Date.parse(data.finishedAt) + 3600e3).toISOString();
+    for (const runtime of data.runtimes) Object.assign(runtime, { arch: 'arm64', sha256: 'f'.repeat(64) });
+  });
+  const added = await history(['add', x64, arm64, '--store', store]);
+  assert.equal(added.exitCode, 0, added.stderr);
+  const json = JSON.parse((await history(['show', '--store', store, '--format', 'json'])).stdout);
+  const loop = json.series.filter((s) => s.benchmark === 'loop-100');
+  assert.deepEqual(loop.map((s) => s.arch).sort(), ['arm64', 'x64']);
+  for (const s of loop) assert.deepEqual(s.points.map((p) => p.runs.length), [1], `${s.arch}: one run per series`);
+  const show = await history(['show', '--store', store]);
+  assert.match(show.stdout, /^counted\/loop-100 \[baseline\] in instructions on arm64$/m);
+  assert.match(show.stdout, /^counted\/loop-100 \[baseline\] in instructions on x64$/m);
+});

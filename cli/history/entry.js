@@ -17,7 +17,9 @@ import { measureOfCell, measureOfResult, rateOf } from '../measure.js';
 //    nanoseconds).
 // 4: a time cell whose processes all ran on a disturbed machine keeps its `disturbance` (series.js
 //    widens its point by it, drift.js leaves it out of the estimate).
-export const ENTRY_VERSION = 4;
+// 5: a counted cell keeps its build's architecture (`arch`): counts of an arm64 build and of the x64
+//    one are of different binaries, never one series.
+export const ENTRY_VERSION = 5;
 
 // JSON with object keys sorted, so that equal parameters give equal text.
 export function canonicalJson(value) {
@@ -74,11 +76,12 @@ export function entryFrom(result, meta) {
   // How slow the host ran for each cell's processes against its runtime's fast mode in this run
   // (stats/host-speed.js): series.js widens the cell's interval by it, as diff does.
   const fasts = fastReferences(result.cells.filter((cell) => cell.status === 'ok'));
+  const archOf = new Map(result.runtimes.map((r) => [r.label, r.arch ?? null]));
   const cells = result.cells.map((cell) => {
     const host = hostOf(cell);
     hosts.set(host.id, host);
     const counted = measureOfCell(cell).id === 'instructions';
-    const base = { suite: cell.suite, benchmark: cell.benchmark, runtime: cell.runtime, runtimeLabel: cell.runtimeLabel, flagSet: cell.flagSet, host: host.id, ...(counted ? { measure: 'instructions' } : {}) };
+    const base = { suite: cell.suite, benchmark: cell.benchmark, runtime: cell.runtime, runtimeLabel: cell.runtimeLabel, flagSet: cell.flagSet, host: host.id, ...(counted ? { measure: 'instructions', arch: archOf.get(cell.runtimeLabel) ?? null } : {}) };
     // No host moves a count, so no slowdown widens it.
     // A time cell whose processes all ran on a disturbed machine measured the host as much as its
     // code: how much slower it may have measured (stats/compare.js disturbanceOf), which series.js

@@ -21,8 +21,9 @@ export function renderJson(analysis, { store }) {
     series: analysis.series.map((s) => ({
       suite: s.suite, benchmark: s.benchmark, params: JSON.parse(s.params), flagSet: s.flagSet, flags: s.flags, line: s.line, host: s.host, drift: s.drift, extraSpread: s.extra,
       // A series of counts (unit instructions/op) gives its points' rate as operations per 10^9
-      // instructions in opsPerSec/low/high, and the count itself in perOp.
-      measure: s.measure, unit: s.unit,
+      // instructions in opsPerSec/low/high, and the count itself in perOp; arch: its build's
+      // architecture (null for time, whose series is of one host).
+      measure: s.measure, unit: s.unit, arch: s.arch,
       points: s.points.map((p) => ({ x: p.x, name: p.name, runtimes: p.runtimes, status: p.status, reason: p.reason, opsPerSec: p.opsPerSec ?? null, low: p.low ?? null, high: p.high ?? null, ...(s.measure === 'time' ? {} : { perOp: pointValue(s, p) }), hostSlowdown: p.hostSlowdown ?? null, runs: p.runs.map((r) => r.entry.id) })),
       changes: s.changes.map(changeJson)
     }))

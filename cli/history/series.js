@@ -153,14 +153,16 @@ export function buildSeries(entries, { by = 'version', keys = null, ...filters }
     const line = by === 'date' ? lineOf(entry, cell) : null;
     const measure = measureNamed(cell.measure);
     // A time series keeps the key it had before counts existed (a gate compares keys across adds);
-    // a count's series spans hosts (host null), as no host moves a count.
+    // a count's series spans hosts (host null), as no host moves a count, but not architectures:
+    // an arm64 build's count is of another binary.
     const timedCell = measure.id === 'time';
     const host = timedCell ? cell.host : null;
-    const key = canonicalJson([host, cell.suite, params, cell.benchmark, cell.flagSet, flags, line, ...(timedCell ? [] : [measure.id])]);
+    const arch = timedCell ? null : cell.arch ?? null;
+    const key = canonicalJson([host, cell.suite, params, cell.benchmark, cell.flagSet, flags, line, ...(timedCell ? [] : [measure.id, arch])]);
     if (keys && !keys.has(key)) continue;
     if (!groups.has(key)) {
       const floor = timedCell ? drift.driftFor(cell.host, cell.suite) : measure.repeatability;
-      groups.set(key, { key, host, suite: cell.suite, params, benchmark: cell.benchmark, flagSet: cell.flagSet, flags, line, measure: measure.id, unit: measure.unit, drift: floor, cells: [] });
+      groups.set(key, { key, host, arch, suite: cell.suite, params, benchmark: cell.benchmark, flagSet: cell.flagSet, flags, line, measure: measure.id, unit: measure.unit, drift: floor, cells: [] });
     }
     const group = groups.get(key);
     group.cells.push(item);
@@ -178,7 +180,7 @@ export function buildSeries(entries, { by = 'version', keys = null, ...filters }
     points.sort(by === 'version' ? (a, b) => compareVersions(a.x, b.x) : (a, b) => byText(a.x, b.x));
     return { ...s, points };
   });
-  const order = (s) => [s.suite, s.benchmark, s.flagSet === 'baseline' ? '' : s.flagSet, s.line ?? '', s.measure === 'time' ? '' : s.measure, s.params, s.host ?? ''];
+  const order = (s) => [s.suite, s.benchmark, s.flagSet === 'baseline' ? '' : s.flagSet, s.line ?? '', s.measure === 'time' ? '' : s.measure, s.arch ?? '', s.params, s.host ?? ''];
   const sorted = series.sort((a, b) => {
     const [oa, ob] = [order(a), order(b)];
     for (let i = 0; i < oa.length; i++) if (oa[i] !== ob[i]) return oa[i] < ob[i] ? -1 : 1;

@@ -25,6 +25,7 @@ export function seriesTitle(s, analysis, { withBenchmark = true, withFlagSet = t
   const sameSuite = analysis.series.filter((o) => o.suite === s.suite);
   if (new Set(sameSuite.map((o) => o.params)).size > 1) parts.push(`params ${displayName(s.params)}`);
   if (analysis.hosts.length > 1 && s.host !== null) parts.push(`host ${s.host}`);
+  if (s.arch && analysis.series.some((o) => o.arch && o.arch !== s.arch)) parts.push(`on ${displayName(s.arch)}`);
   return terminalText(parts.join(' '));
 }
 
