@@ -117,7 +117,7 @@ run: {processes: 3, maxProcesses: 3, samples: 3, minSampleMs: 2, warmupMinMs: 5,
 
   // CSV keeps its columns and adds the unit and the count per operation at the end.
   const csv = (await history(['show', '--store', store, '--format', 'csv'])).stdout.trim().split('\n');
-  assert.match(csv[0], /,changeNew,unit,perOp,perOpLow,perOpHigh$/);
+  assert.match(csv[0], /,changeNew,unit,perOp,perOpLow,perOpHigh,arch$/);
   assert.ok(csv.some((line) => /^counted,loop-101,.*,instructions\/op,8\d\d\.\d+,/.test(line)), csv.join('\n'));
   // The HTML page's charts are in the series' unit, time and counts on charts of their own.
   const html = (await history(['show', '--store', store, '--format', 'html'])).stdout;
@@ -146,4 +146,10 @@ test('history keeps counts of different architectures in series of their own, ea
   const show = await history(['show', '--store', store]);
   assert.match(show.stdout, /^counted\/loop-100 \[baseline\] in instructions on arm64$/m);
   assert.match(show.stdout, /^counted\/loop-100 \[baseline\] in instructions on x64$/m);
+  const csv = (await history(['show', '--store', store, '--format', 'csv'])).stdout.trim().split('\n');
+  assert.deepEqual(csv.filter((line) => line.startsWith('counted,loop-100,')).map((line) => line.split(',').at(-1)).sort(), ['arm64', 'x64']);
+  // The HTML page: a chart per architecture, each titled by it, not two "baseline" lines under one title.
+  const html = (await history(['show', '--store', store, '--format', 'html'])).stdout;
+  const titles = [...html.matchAll(/"title":"(counted\/loop-100[^"]*)"/g)].map((m) => m[1]).sort();
+  assert.deepEqual(titles, ['counted/loop-100 in instructions on arm64', 'counted/loop-100 in instructions on x64']);
 });

@@ -102,12 +102,14 @@ function labelsOf(points, by) {
   return { labels: xs.map((p) => labelOf.get(p.x)), labelOf };
 }
 
-// One chart per benchmark (with its host and parameters); its series are the lines.
+// One chart per benchmark (with its host, parameters, measure and a count's architecture); its series
+// are the lines.
 export function trendCharts(analysis) {
   const groups = new Map();
   for (const s of analysis.series) {
-    // Time and counts never share a chart: their units differ.
-    const key = JSON.stringify([s.suite, s.benchmark, s.params, s.host, s.measure]);
+    // Time and counts never share a chart: their units differ; nor counts of two architectures,
+    // two binaries (a chart's title names one).
+    const key = JSON.stringify([s.suite, s.benchmark, s.params, s.host, s.measure, s.arch ?? null]);
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(s);
   }
