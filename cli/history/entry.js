@@ -76,7 +76,7 @@ export function entryFrom(result, meta) {
   // How slow the host ran for each cell's processes against its runtime's fast mode in this run
   // (stats/host-speed.js): series.js widens the cell's interval by it, as diff does.
   const fasts = fastReferences(result.cells.filter((cell) => cell.status === 'ok'));
-  const archOf = new Map(result.runtimes.map((r) => [r.label, r.arch ?? null]));
+  const archOf = new Map(result.runtimes.map((r) => [r.label, r.arch]));
   const cells = result.cells.map((cell) => {
     const host = hostOf(cell);
     hosts.set(host.id, host);

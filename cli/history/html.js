@@ -109,7 +109,7 @@ export function trendCharts(analysis) {
   for (const s of analysis.series) {
     // Time and counts never share a chart: their units differ; nor counts of two architectures,
     // two binaries (a chart's title names one).
-    const key = JSON.stringify([s.suite, s.benchmark, s.params, s.host, s.measure, s.arch ?? null]);
+    const key = JSON.stringify([s.suite, s.benchmark, s.params, s.host, s.measure, s.arch]);
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(s);
   }

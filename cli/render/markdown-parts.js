@@ -3,7 +3,7 @@
 // the order a reader wants them, each kept whole while it fits; the first that does not keeps its
 // head, as many of its rows as fit and its tail (a table's header, a </details>), and every later
 // block is left out; a closing line says what was cut and where the full report is.
-import { markdownText, markdownTable, markdownMarkup } from '../text/escape.js';
+import { markdownText, markdownTable, markdownMarkup, markdownBold } from '../text/escape.js';
 import { formatRatio, displayName } from '../text/format.js';
 
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -73,7 +73,7 @@ function overviewCell(cell) {
   if (cell.isBaseline) return `base${cell.folded ? '!' : ''}`;
   if (!Number.isFinite(cell.ratio)) return 'n/a';
   const ratio = `${formatRatio(cell.ratio)}${cell.mark}`;
-  return cell.verdict === 'faster' || cell.verdict === 'slower' ? markdownMarkup(`**${markdownText(ratio)}**`) : ratio;
+  return cell.verdict === 'faster' || cell.verdict === 'slower' ? markdownMarkup(markdownBold(ratio)) : ratio;
 }
 
 // counted: a run counted in instructions, whose ratios are of counts, never of time.

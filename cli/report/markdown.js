@@ -10,7 +10,7 @@ import { formatRate, formatRatio, displayName } from '../text/format.js';
 import { renderServiceTables } from './service-table.js';
 import { renderMetricsTables } from './metrics-table.js';
 import { suiteFormLabel } from './notes.js';
-import { markdownText, markdownFence, markdownCode, markdownMarkup } from '../text/escape.js';
+import { markdownText, markdownFence, markdownCode, markdownMarkup, markdownBold } from '../text/escape.js';
 import { valueMarks, valueFigures, markNotes, referenceFolded } from './suite-tables.js';
 import { reportOverview, countsText, geomeanText, intervalText, columnText, againstText, changeGroups } from '../render/overview.js';
 import { fitMarkdown, GITHUB_COMMENT_LIMIT, tableBlock, overviewBlocks, overviewLegend, MARKDOWN_CHANGES_SHOWN } from '../render/markdown-parts.js';
@@ -29,7 +29,7 @@ function text(value, isBaseline, baseFolded) {
   if (!value.ratio) return head;
   const tail = `${marks.ratio}${interval}`;
   if (!DECIDED.has(value.ratioVerdict)) return `${head} ${formatRatio(value.ratio)}${tail}`;
-  return markdownMarkup(`${markdownText(head)} **${markdownText(formatRatio(value.ratio))}**${markdownText(tail)}`);
+  return markdownMarkup(`${markdownText(head)} ${markdownBold(formatRatio(value.ratio))}${markdownText(tail)}`);
 }
 
 const DECIDED = new Set(['faster', 'slower']);
@@ -77,7 +77,7 @@ export function changeBlocks(overview, { shown = MARKDOWN_CHANGES_SHOWN } = {}) 
 }
 
 export function summaryLines(overview) {
-  const lines = [`**${markdownText(countsText(overview))}**${overview.verdicts ? ` (${markdownText(overview.verdicts.text)})` : ''}  `];
+  const lines = [`${markdownBold(countsText(overview))}${overview.verdicts ? ` (${markdownText(overview.verdicts.text)})` : ''}  `];
   if (overview.summary.columns.length) lines.push(`Geometric mean of the ratios per column: ${markdownText(geomeanText(overview.summary))}  `);
   return [...lines, ''];
 }

@@ -39,6 +39,9 @@ export function markdownText(text) {
     .replace(/[&<]/g, (c) => (c === '&' ? '&amp;' : '&lt;'));
 }
 
+// Text in nodebench's own bold, escaped as markdownText escapes it.
+export const markdownBold = (text) => `**${markdownText(text)}**`;
+
 // A table cell that is Markdown already, its text escaped by markdownText and its emphasis
 // nodebench's own (a decided ratio in bold): markdownTable passes it on as it is.
 export const markdownMarkup = (markdown) => ({ markdown });
